@@ -1,0 +1,20 @@
+// Bundles with code splitting: each command's code is its own chunk, loaded only when that command runs.
+import { rmSync } from "node:fs";
+import { build } from "esbuild";
+
+rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { "cli/main": "src/cli/main.ts", index: "src/index.ts" },
+  outdir: "dist",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: "linked",
+  packages: "bundle",
+  chunkNames: "chunks/[name]-[hash]",
+  logLevel: "warning",
+  // commander and yaml ship CommonJS, which calls require() for node built-ins.
+  banner: { js: "import { createRequire as __batonCreateRequire } from \"node:module\"; const require = __batonCreateRequire(import.meta.url);" },
+});

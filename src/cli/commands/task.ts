@@ -1,0 +1,194 @@
+import { loadConfig } from "../../config/load.js";
+import { UsageError } from "../../shared/errors.js";
+import {
+  abandonTasks,
+  addTask,
+  archiveFinished,
+  changeStatus,
+  DryRun,
+  editTask,
+  expandTask,
+  findEntry,
+  mutateStore,
+  parseTaskNumbers,
+  readStore,
+  recoverTasks,
+  storeContext,
+  type TaskView,
+  taskView,
+  taskViews,
+} from "../../state/index.js";
+import type { AbandonResult, ArchiveResult, RecoverResult, StatusChange } from "../../state/index.js";
+
+export interface RepoOptions {
+  repo: string;
+}
+
+async function context(options: RepoOptions) {
+  return storeContext(await loadConfig(options.repo));
+}
+
+function numbersFrom(specs: readonly string[]): number[] {
+  try {
+    const numbers = parseTaskNumbers(specs);
+    if (numbers.length === 0) throw new RangeError("no task number given");
+    return numbers;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export function parseTaskNumber(value: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new UsageError(`"${value}" is not a task number`);
+  return Number(value);
+}
+
+export function parseDependencies(value: string | undefined): number[] | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === "" || value.trim().toLowerCase() === "none") return [];
+  return numbersFrom([value]);
+}
+
+export interface TaskAddOptions extends RepoOptions {
+  title: string;
+  description?: string | undefined;
+  language?: string | undefined;
+  priority?: string | undefined;
+  effort?: string | undefined;
+  depends?: string | undefined;
+}
+
+export async function taskAdd(options: TaskAddOptions): Promise<TaskView> {
+  const ctx = await context(options);
+  return mutateStore(ctx, { command: `baton task add "${options.title}"` }, (tx) => {
+    const task = addTask(tx, {
+      title: options.title,
+      description: options.description,
+      language: options.language,
+      priority: options.priority,
+      effort: options.effort,
+      dependencies: parseDependencies(options.depends),
+    });
+    return taskView(task, findEntry(tx.todo, task.project_number), true);
+  });
+}
+
+export interface TaskListOptions extends RepoOptions {
+  status?: string[] | undefined;
+  language?: string[] | undefined;
+}
+
+export async function taskList(options: TaskListOptions): Promise<TaskView[]> {
+  const ctx = await context(options);
+  const views = taskViews(readStore(ctx));
+  const statuses = options.status?.flatMap((s) => s.split(",")).map((s) => s.trim().toLowerCase().replace(/[ -]/g, "_"));
+  const languages = options.language?.flatMap((s) => s.split(",")).map((s) => s.trim());
+  return views.filter(
+    (v) => (!statuses || statuses.includes(v.status)) && (!languages || languages.includes(v.language)),
+  );
+}
+
+export async function taskShow(options: RepoOptions & { number: string }): Promise<TaskView & { raw: unknown }> {
+  const ctx = await context(options);
+  const number = parseTaskNumber(options.number);
+  const snapshot = readStore(ctx);
+  const task = snapshot.state.tasks.find((t) => t.project_number === number);
+  if (!task) {
+    const { loadArchive } = await import("../../state/index.js");
+    const archived = loadArchive(ctx.paths).entries.find((e) => e.project_number === number);
+    if (archived) {
+      throw new UsageError(`task ${number} is archived (status ${archived.status ?? "unknown"})`, {
+        hint: `Bring it back with \`baton task recover ${number}\`.`,
+      });
+    }
+    throw new UsageError(`task ${number} does not exist`, { hint: "`baton task list` shows active tasks." });
+  }
+  return { ...taskView(task, findEntry(snapshot.todo, number), true), raw: task };
+}
+
+export interface TaskEditOptions extends RepoOptions {
+  number: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  language?: string | undefined;
+  priority?: string | undefined;
+  effort?: string | undefined;
+  depends?: string | undefined;
+}
+
+export async function taskEdit(options: TaskEditOptions): Promise<TaskView> {
+  const ctx = await context(options);
+  const number = parseTaskNumber(options.number);
+  return mutateStore(ctx, { command: `baton task edit ${number}` }, (tx) => {
+    const task = editTask(tx, number, {
+      title: options.title,
+      description: options.description,
+      language: options.language,
+      priority: options.priority,
+      effort: options.effort,
+      dependencies: parseDependencies(options.depends),
+    });
+    return taskView(task, findEntry(tx.todo, number), true);
+  });
+}
+
+export interface TaskStatusOptions extends RepoOptions {
+  number: string;
+  status: string;
+  force?: boolean | undefined;
+  reason?: string | undefined;
+  summary?: string | undefined;
+}
+
+export async function taskStatus(options: TaskStatusOptions): Promise<StatusChange> {
+  const ctx = await context(options);
+  const number = parseTaskNumber(options.number);
+  const target = options.status.trim().toLowerCase().replace(/^\[|\]$/g, "").replace(/[ -]/g, "_");
+  return mutateStore(ctx, { command: `baton task status ${number} ${target}` }, (tx) =>
+    changeStatus(tx, number, target, { force: options.force ?? false, reason: options.reason, summary: options.summary }),
+  );
+}
+
+export async function taskAbandon(
+  options: RepoOptions & { numbers: string[]; reason?: string | undefined; force?: boolean | undefined },
+): Promise<AbandonResult> {
+  const ctx = await context(options);
+  const numbers = numbersFrom(options.numbers);
+  return mutateStore(ctx, { command: `baton task abandon ${numbers.join(",")}` }, (tx) =>
+    abandonTasks(tx, numbers, { reason: options.reason, force: options.force ?? false }),
+  );
+}
+
+export async function taskRecover(options: RepoOptions & { numbers: string[] }): Promise<RecoverResult> {
+  const ctx = await context(options);
+  const numbers = numbersFrom(options.numbers);
+  return mutateStore(ctx, { command: `baton task recover ${numbers.join(",")}` }, (tx) => recoverTasks(tx, numbers));
+}
+
+export async function taskExpand(
+  options: RepoOptions & { number: string; subtask: string[]; force?: boolean | undefined },
+): Promise<{ parent: number; subtasks: number[] }> {
+  const ctx = await context(options);
+  const number = parseTaskNumber(options.number);
+  return mutateStore(ctx, { command: `baton task expand ${number}` }, (tx) =>
+    expandTask(
+      tx,
+      number,
+      options.subtask.map((title) => ({ title })),
+      options.force ?? false,
+    ),
+  );
+}
+
+export async function archive(options: RepoOptions & { dryRun?: boolean | undefined }): Promise<ArchiveResult & { dryRun: boolean }> {
+  const ctx = await context(options);
+  try {
+    const result = await mutateStore(ctx, { command: "baton archive" }, (tx) =>
+      archiveFinished(tx, { dryRun: options.dryRun ?? false }),
+    );
+    return { ...result, dryRun: false };
+  } catch (error) {
+    if (error instanceof DryRun) return { ...error.result, dryRun: true };
+    throw error;
+  }
+}

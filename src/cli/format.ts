@@ -1,0 +1,97 @@
+import type { ArchiveResult, ErrorEntry, Finding, TaskView } from "../state/index.js";
+import { statusToMarker } from "../state/status.js";
+import type { DoctorResult } from "./commands/doctor.js";
+
+const MAX_TITLE = 70;
+
+function truncate(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+export function formatTaskList(views: readonly TaskView[]): string {
+  if (views.length === 0) return "No tasks.";
+  const rows = views.map((v) => [
+    String(v.number),
+    statusToMarker(v.status) + (v.todoStatus ? " !" : ""),
+    v.language,
+    truncate(v.title, MAX_TITLE),
+  ]);
+  const header = ["#", "STATUS", "LANGUAGE", "TITLE"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  const out = [line(header), ...rows.map(line)];
+  if (views.some((v) => v.todoStatus)) out.push("", "! TODO.md shows another status; `baton doctor --fix` repairs it.");
+  return out.join("\n");
+}
+
+export function formatTask(view: TaskView & { raw?: unknown }): string {
+  const lines = [`Task ${view.number}: ${view.title}`];
+  const field = (name: string, value: string | undefined) => {
+    if (value !== undefined && value !== "") lines.push(`  ${`${name}:`.padEnd(14)}${value}`);
+  };
+  field("Status", statusToMarker(view.status) + (view.todoStatus ? ` (TODO.md: ${statusToMarker(view.todoStatus)})` : ""));
+  field("Language", view.language);
+  field("Priority", view.priority);
+  field("Effort", view.effort);
+  field("Slug", view.slug);
+  field("Dependencies", view.dependencies.join(", "));
+  field("Parent", view.parent?.toString());
+  field("Subtasks", view.subtasks.join(", "));
+  field("Created", view.created);
+  field("Updated", view.lastUpdated);
+  field("Session", view.sessionId);
+  if (view.artifacts.length > 0) {
+    lines.push("  Artifacts:");
+    for (const a of view.artifacts) lines.push(`    ${a.type.padEnd(10)}${a.path}${a.summary ? `\n              ${truncate(a.summary, 100)}` : ""}`);
+  }
+  if (view.description) lines.push("", view.description);
+  return lines.join("\n");
+}
+
+export function formatArchive(result: ArchiveResult & { dryRun: boolean }): string {
+  const verb = result.dryRun ? "Would archive" : "Archived";
+  const lines: string[] = [];
+  if (result.autoCompleted.length > 0) lines.push(`Auto-completed expanded tasks: ${result.autoCompleted.join(", ")}`);
+  lines.push(
+    result.archived.length === 0
+      ? "No completed or abandoned tasks to archive."
+      : `${verb} ${result.archived.length} task(s): ${result.archived.map((a) => `${a.number} (${a.status})`).join(", ")}`,
+  );
+  for (const o of result.orphans) lines.push(`${result.dryRun ? "Would record" : "Recorded"} orphan folder ${o.folder} as task ${o.number}`);
+  for (const m of result.misplaced) lines.push(`${result.dryRun ? "Would move" : "Moved"} misplaced folder ${m.folder} into the archive`);
+  if (result.changeLogEntries > 0) lines.push(`CHANGE_LOG.md: ${result.changeLogEntries} entr${result.changeLogEntries === 1 ? "y" : "ies"}`);
+  if (result.roadMapItems > 0) lines.push(`ROAD_MAP.md: ${result.roadMapItems} item(s) annotated`);
+  return lines.join("\n");
+}
+
+function formatFinding(f: Finding): string {
+  return `  ${f.severity === "error" ? "error  " : "warning"} ${f.code}: ${f.message}\n          fix: ${f.fix}${f.fixable ? "" : " (manual)"}`;
+}
+
+export function formatDoctor(result: DoctorResult, fixing: boolean): string {
+  const lines: string[] = [];
+  if (result.findings.length === 0) return "All invariants hold: state.json and TODO.md agree.";
+  lines.push(`Found ${result.findings.length} problem(s):`, ...result.findings.map(formatFinding));
+  if (fixing) {
+    lines.push("", `Fixed ${result.fixed.length}:`, ...result.fixed.map((f) => `  ${f.code}: ${f.message}`));
+    if (result.remaining.length > 0) lines.push("", `Still present (${result.remaining.length}):`, ...result.remaining.map(formatFinding));
+  } else if (result.findings.some((f) => f.fixable)) {
+    lines.push("", `Run \`baton doctor --fix\` to repair the ${result.findings.filter((f) => f.fixable).length} fixable one(s).`);
+  }
+  return lines.join("\n");
+}
+
+export function formatErrors(result: { total: number; errors: ErrorEntry[] }): string {
+  if (result.errors.length === 0) return `No matching errors (${result.total} in errors.json).`;
+  const lines = result.errors.map((e) => {
+    const c = e.context ?? {};
+    const where = [c.task != null ? `task ${c.task}` : "", c.checkpoint ?? "", c.session_id ?? ""].filter(Boolean).join(" · ");
+    return `${e.timestamp ?? "?"}  ${(e.severity ?? "").padEnd(8)} ${e.type ?? "?"}  [${e.fix_status ?? "unfixed"}]${where ? `  ${where}` : ""}\n    ${e.message ?? ""}`;
+  });
+  lines.push("", `${result.errors.length} of ${result.total} shown.`);
+  return lines.join("\n");
+}

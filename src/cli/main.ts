@@ -1,0 +1,222 @@
+import { Command, CommanderError, Option } from "commander";
+import { isBatonError } from "../shared/errors.js";
+
+/**
+ * The only place that reads argv, prints and exits. Each command module is imported when its
+ * command runs, so `baton task list` never loads code it does not use.
+ */
+interface Output {
+  json?: boolean;
+}
+
+function print(data: unknown, options: Output, human: () => string): void {
+  process.stdout.write(options.json ? `${JSON.stringify(data, null, 2)}\n` : `${human()}\n`);
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function repoOf(command: Command): string {
+  return (command.optsWithGlobals() as { repo?: string }).repo ?? process.cwd();
+}
+
+export function buildProgram(): Command {
+  const program = new Command("baton")
+    .description("Run AI coding agents through checkpoints enforced by code.")
+    .option("-C, --repo <dir>", "repository root (default: the current directory or its nearest parent with specs/)")
+    .showHelpAfterError()
+    .exitOverride();
+
+  const task = program.command("task").description("create, inspect and move tasks in specs/state.json and TODO.md");
+
+  task
+    .command("add")
+    .description("create a task (number from next_project_number, slug from the title)")
+    .argument("<title...>", "task title")
+    .option("-d, --description <text>", "description")
+    .option("-l, --language <language>", "language (default: detected from the title, else general)")
+    .option("-p, --priority <priority>", "critical | high | medium | low")
+    .option("-e, --effort <effort>", 'effort estimate, e.g. "2 hours"')
+    .option("--depends <numbers>", 'task numbers this depends on, e.g. "12,14-16"')
+    .option("--json", "print the created task as JSON")
+    .action(async (title: string[], opts, cmd: Command) => {
+      const { taskAdd } = await import("./commands/task.js");
+      const { formatTask } = await import("./format.js");
+      const view = await taskAdd({ ...opts, title: title.join(" "), repo: repoOf(cmd) });
+      print(view, opts, () => `Created task ${view.number}: ${view.title}\n\n${formatTask(view)}`);
+    });
+
+  task
+    .command("list")
+    .description("list active tasks")
+    .option("-s, --status <status>", "only these statuses (repeat or comma-separate)", collect)
+    .option("-l, --language <language>", "only these languages (repeat or comma-separate)", collect)
+    .option("--json", "print JSON")
+    .action(async (opts, cmd: Command) => {
+      const { taskList } = await import("./commands/task.js");
+      const { formatTaskList } = await import("./format.js");
+      const views = await taskList({ ...opts, repo: repoOf(cmd) });
+      print(views, opts, () => formatTaskList(views));
+    });
+
+  task
+    .command("show")
+    .description("show one task with its artifacts")
+    .argument("<number>")
+    .option("--json", "print JSON (includes the raw state.json entry)")
+    .action(async (number: string, opts, cmd: Command) => {
+      const { taskShow } = await import("./commands/task.js");
+      const { formatTask } = await import("./format.js");
+      const view = await taskShow({ number, repo: repoOf(cmd) });
+      print(view, opts, () => formatTask(view));
+    });
+
+  task
+    .command("edit")
+    .description("change a task's title, description, language, priority, effort or dependencies")
+    .argument("<number>")
+    .option("-t, --title <title>")
+    .option("-d, --description <text>")
+    .option("-l, --language <language>")
+    .option("-p, --priority <priority>")
+    .option("-e, --effort <effort>")
+    .option("--depends <numbers>", 'replace dependencies ("none" clears them)')
+    .option("--json", "print the task as JSON")
+    .action(async (number: string, opts, cmd: Command) => {
+      const { taskEdit } = await import("./commands/task.js");
+      const { formatTask } = await import("./format.js");
+      const view = await taskEdit({ ...opts, number, repo: repoOf(cmd) });
+      print(view, opts, () => `Updated task ${view.number}.\n\n${formatTask(view)}`);
+    });
+
+  task
+    .command("status")
+    .description("move a task to another status through the lifecycle table")
+    .argument("<number>")
+    .argument("<status>", "not_started | researched | planned | partial | blocked | completed")
+    .option("-r, --reason <text>", "why (required for blocked; recorded with --force)")
+    .option("--summary <text>", "completion summary (for completed)")
+    .option("-f, --force", "override the lifecycle table; an audit note is recorded on the task")
+    .option("--json", "print JSON")
+    .action(async (number: string, status: string, opts, cmd: Command) => {
+      const { taskStatus } = await import("./commands/task.js");
+      const change = await taskStatus({ ...opts, number, status, repo: repoOf(cmd) });
+      print(change, opts, () =>
+        [
+          `Task ${change.number}: ${change.from} → ${change.to}${change.forced ? " (forced; audit note recorded)" : ""}`,
+          ...change.autoCompleted.map((n) => `Task ${n}: all subtasks done → completed`),
+        ].join("\n"),
+      );
+    });
+
+  task
+    .command("abandon")
+    .description("abandon tasks and move them to the archive (ranges: 12-15, \"12, 14\")")
+    .argument("<numbers...>")
+    .option("-r, --reason <text>", "why, recorded as abandoned_reason")
+    .option("-f, --force", "abandon even while an operation is in progress")
+    .option("--json", "print JSON")
+    .action(async (numbers: string[], opts, cmd: Command) => {
+      const { taskAbandon } = await import("./commands/task.js");
+      const result = await taskAbandon({ ...opts, numbers, repo: repoOf(cmd) });
+      print(result, opts, () =>
+        [`Abandoned and archived: ${result.abandoned.join(", ")}`, ...result.autoCompleted.map((n) => `Task ${n}: all subtasks done → completed`)].join("\n"),
+      );
+    });
+
+  task
+    .command("recover")
+    .description("bring archived tasks back as not_started")
+    .argument("<numbers...>")
+    .option("--json", "print JSON")
+    .action(async (numbers: string[], opts, cmd: Command) => {
+      const { taskRecover } = await import("./commands/task.js");
+      const result = await taskRecover({ numbers, repo: repoOf(cmd) });
+      print(result, opts, () =>
+        result.recovered.map((r) => `Recovered task ${r.number}${r.folder ? ` (folder ${r.folder})` : ""}`).join("\n"),
+      );
+    });
+
+  task
+    .command("expand")
+    .description("split a task into subtasks; it completes itself when they are all done")
+    .argument("<number>")
+    .requiredOption("-s, --subtask <title>", "a subtask title (repeat for each)", collect)
+    .option("-f, --force", "expand even while an operation is in progress")
+    .option("--json", "print JSON")
+    .action(async (number: string, opts, cmd: Command) => {
+      const { taskExpand } = await import("./commands/task.js");
+      const result = await taskExpand({ ...opts, number, repo: repoOf(cmd) });
+      print(result, opts, () => `Task ${result.parent} expanded into ${result.subtasks.join(", ")}`);
+    });
+
+  program
+    .command("archive")
+    .description("move completed and abandoned tasks and their folders into specs/archive/, record orphan folders")
+    .option("-n, --dry-run", "show what would happen, write nothing")
+    .option("--json", "print JSON")
+    .action(async (opts, cmd: Command) => {
+      const { archive } = await import("./commands/task.js");
+      const { formatArchive } = await import("./format.js");
+      const result = await archive({ ...opts, repo: repoOf(cmd) });
+      print(result, opts, () => formatArchive(result));
+    });
+
+  program
+    .command("errors")
+    .description("list specs/errors.json, newest first")
+    .option("--type <type>")
+    .option("--task <number>")
+    .option("--session <id>")
+    .option("--severity <level>", "critical | high | medium | low")
+    .addOption(new Option("--fix-status <status>", "unfixed | investigating | in_progress | fixed"))
+    .option("--checkpoint <name>", "GATE_IN | DELEGATE | GATE_OUT | COMMIT")
+    .option("--since <iso>", "only errors at or after this timestamp")
+    .option("--limit <n>")
+    .option("--json", "print JSON")
+    .action(async (opts, cmd: Command) => {
+      const { errors } = await import("./commands/errors.js");
+      const { formatErrors } = await import("./format.js");
+      const result = await errors({ ...opts, repo: repoOf(cmd) });
+      print(result, opts, () => formatErrors(result));
+    });
+
+  program
+    .command("doctor")
+    .description("check the store's invariants and report each problem with its fix")
+    .option("--fix", "repair what is safe to repair, after listing it")
+    .option("--json", "print JSON")
+    .action(async (opts, cmd: Command) => {
+      const { doctor } = await import("./commands/doctor.js");
+      const { formatDoctor } = await import("./format.js");
+      const result = await doctor({ ...opts, repo: repoOf(cmd) });
+      print(result, opts, () => formatDoctor(result, opts.fix ?? false));
+      if (!result.healthy) process.exitCode = 1;
+    });
+
+  return program;
+}
+
+function reportError(error: unknown): number {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+  if (isBatonError(error)) {
+    process.stderr.write(`baton: ${error.message}\n`);
+    if (error.hint) process.stderr.write(`  ${error.hint}\n`);
+    if (process.env["BATON_DEBUG"]) process.stderr.write(`${error.stack}\n`);
+    return error.code === "INVALID_ARGUMENT" ? 2 : 1;
+  }
+  process.stderr.write(`baton: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (process.env["BATON_DEBUG"] && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  else process.stderr.write("  Re-run with BATON_DEBUG=1 for the stack trace.\n");
+  return 1;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    process.exitCode = reportError(error);
+  }
+}
+
+await main(process.argv);
+process.exit(process.exitCode ?? 0);

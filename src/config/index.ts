@@ -1,0 +1,4 @@
+export { DEFAULT_LANGUAGES, DEFAULT_ROUTING } from "./defaults.js";
+export { CONFIG_FILE_NAMES, findRepoRoot, loadConfig, resolveConfig } from "./load.js";
+export type { ArtifactNaming, BatonConfig, LanguageRoute } from "./schema.js";
+export { BatonConfigFile } from "./schema.js";

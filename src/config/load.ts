@@ -1,0 +1,101 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { ConfigError } from "../shared/errors.js";
+import { formatIssues } from "../shared/zod-format.js";
+import { DEFAULT_LANGUAGES, DEFAULT_ROUTING } from "./defaults.js";
+import { type BatonConfig, BatonConfigFile } from "./schema.js";
+
+export const CONFIG_FILE_NAMES = ["baton.config.json", "baton.config.yaml", "baton.config.yml"] as const;
+
+/** The repository root: the nearest folder with a baton config, a `specs/` folder or a `.git`. */
+export function findRepoRoot(start: string): string {
+  let dir = resolve(start);
+  for (;;) {
+    if (CONFIG_FILE_NAMES.some((name) => existsSync(join(dir, name)))) return dir;
+    if (existsSync(join(dir, "specs")) || existsSync(join(dir, ".git"))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(start);
+    dir = parent;
+  }
+}
+
+async function parseConfigText(path: string, text: string): Promise<unknown> {
+  if (path.endsWith(".json")) {
+    const { parseJsonDocument } = await import("../shared/json-document.js");
+    try {
+      return parseJsonDocument(path, text).value;
+    } catch (error) {
+      throw new ConfigError(error instanceof Error ? error.message : String(error), { cause: error });
+    }
+  }
+  const { parseDocument } = await import("yaml");
+  const doc = parseDocument(text, { prettyErrors: true });
+  const first = doc.errors[0];
+  if (first) {
+    const pos = first.linePos?.[0];
+    const where = pos ? `${path}:${pos.line}:${pos.col}` : path;
+    throw new ConfigError(`${where}: invalid YAML (${first.message.split("\n")[0]})`, { cause: first });
+  }
+  return doc.toJS();
+}
+
+export async function loadConfig(cwd: string): Promise<BatonConfig> {
+  const root = findRepoRoot(cwd);
+  const found = CONFIG_FILE_NAMES.map((name) => join(root, name)).filter((p) => existsSync(p));
+  if (found.length > 1) {
+    throw new ConfigError(`both ${found.join(" and ")} exist`, { hint: "Keep one config file and delete the other." });
+  }
+  const source = found[0] ?? null;
+  let file: BatonConfigFile = {};
+  if (source) {
+    const raw = await parseConfigText(source, readFileSync(source, "utf8"));
+    const parsed = BatonConfigFile.safeParse(raw ?? {});
+    if (!parsed.success) {
+      throw new ConfigError(`${source}: ${formatIssues(parsed.error.issues)}`, {
+        hint: `Allowed keys: ${Object.keys(BatonConfigFile.def.shape).join(", ")}.`,
+      });
+    }
+    file = parsed.data;
+  }
+  return resolveConfig(root, source, file);
+}
+
+export function resolveConfig(root: string, source: string | null, file: BatonConfigFile): BatonConfig {
+  const languages = file.languages ?? DEFAULT_LANGUAGES;
+  const defaultLanguage = file.defaultLanguage ?? "general";
+  if (!languages.includes(defaultLanguage)) {
+    throw new ConfigError(`${source}: defaultLanguage "${defaultLanguage}" is not in languages`, {
+      hint: `Add it to "languages" or pick one of: ${languages.join(", ")}.`,
+    });
+  }
+  const routing: BatonConfig["routing"] = { ...DEFAULT_ROUTING };
+  const fallback = DEFAULT_ROUTING["general"]!;
+  for (const [language, route] of Object.entries(file.routing ?? {})) {
+    if (!languages.includes(language)) {
+      throw new ConfigError(`${source}: routing.${language}: "${language}" is not a configured language`, {
+        hint: `Add it to "languages" (${languages.join(", ")}).`,
+      });
+    }
+    const base = routing[language] ?? fallback;
+    routing[language] = {
+      research: route.research ?? base.research,
+      plan: route.plan ?? base.plan,
+      implement: route.implement ?? base.implement,
+      revise: route.revise ?? base.revise,
+    };
+  }
+  const specsDir = file.specsDir ?? "specs";
+  return {
+    root,
+    source,
+    specsDir: isAbsolute(specsDir) ? specsDir : join(root, specsDir),
+    languages,
+    defaultLanguage,
+    routing,
+    artifactNaming: file.artifactNaming ?? "v1",
+    slug: { maxLength: file.slug?.maxLength ?? 50, separator: file.slug?.separator ?? "_" },
+    newTaskPosition: file.newTaskPosition ?? "top",
+    lockTimeoutMs: file.lockTimeoutMs ?? 30_000,
+  };
+}
+

@@ -1,0 +1,46 @@
+import * as z from "zod/mini";
+
+/** Agents per operation for one language; a missing operation falls back to the `general` route. */
+export const LanguageRoute = z.strictObject({
+  research: z.optional(z.string().check(z.minLength(1))),
+  plan: z.optional(z.string().check(z.minLength(1))),
+  implement: z.optional(z.string().check(z.minLength(1))),
+  revise: z.optional(z.string().check(z.minLength(1))),
+});
+export type LanguageRoute = z.infer<typeof LanguageRoute>;
+
+export const ArtifactNaming = z.enum(["v1", "v2"]);
+export type ArtifactNaming = z.infer<typeof ArtifactNaming>;
+
+export const SlugRules = z.strictObject({
+  maxLength: z.optional(z.number().check(z.int(), z.minimum(8), z.maximum(200))),
+  separator: z.optional(z.enum(["_", "-"])),
+});
+
+export const BatonConfigFile = z.strictObject({
+  $schema: z.optional(z.string()),
+  specsDir: z.optional(z.string().check(z.minLength(1))),
+  languages: z.optional(z.array(z.string().check(z.regex(/^[a-z][a-z0-9_-]*$/)))),
+  defaultLanguage: z.optional(z.string()),
+  routing: z.optional(z.record(z.string(), LanguageRoute)),
+  artifactNaming: z.optional(ArtifactNaming),
+  slug: z.optional(SlugRules),
+  newTaskPosition: z.optional(z.enum(["top", "bottom"])),
+  lockTimeoutMs: z.optional(z.number().check(z.int(), z.minimum(100))),
+});
+export type BatonConfigFile = z.infer<typeof BatonConfigFile>;
+
+export interface BatonConfig {
+  /** Absolute path of the repository root (where baton.config.* lives, or the git top level). */
+  root: string;
+  /** Where the config came from, or null when only defaults apply. */
+  source: string | null;
+  specsDir: string;
+  languages: string[];
+  defaultLanguage: string;
+  routing: Record<string, Required<LanguageRoute>>;
+  artifactNaming: ArtifactNaming;
+  slug: { maxLength: number; separator: "_" | "-" };
+  newTaskPosition: "top" | "bottom";
+  lockTimeoutMs: number;
+}

@@ -1,0 +1,107 @@
+/**
+ * Every failure Baton reports goes through these classes so that callers (the CLI, hooks, the engine)
+ * can branch on a stable `code` and know whether retrying may help.
+ */
+export type ErrorCode =
+  | "CONFIG_INVALID"
+  | "STATE_PARSE"
+  | "STATE_SCHEMA"
+  | "TODO_PARSE"
+  | "DUPLICATE_TASK"
+  | "TASK_NOT_FOUND"
+  | "INVALID_TRANSITION"
+  | "INVALID_ARGUMENT"
+  | "LOCK_TIMEOUT"
+  | "ARCHIVE_CONFLICT"
+  | "IO_FAILURE";
+
+export interface BatonErrorOptions {
+  cause?: unknown;
+  retryable?: boolean;
+  /** What the user can do about it, printed after the message. */
+  hint?: string;
+}
+
+export class BatonError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: BatonErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+    this.hint = options.hint;
+  }
+}
+
+export class ConfigError extends BatonError {
+  constructor(message: string, options: BatonErrorOptions = {}) {
+    super("CONFIG_INVALID", message, options);
+  }
+}
+
+/** A file Baton reads is malformed; `location` is `file:line:column` or `file: entry …`. */
+export class FileFormatError extends BatonError {
+  readonly file: string;
+  constructor(
+    code: "STATE_PARSE" | "STATE_SCHEMA" | "TODO_PARSE" | "DUPLICATE_TASK",
+    file: string,
+    message: string,
+    options: BatonErrorOptions = {},
+  ) {
+    super(code, message, options);
+    this.file = file;
+  }
+}
+
+export class TaskNotFoundError extends BatonError {
+  readonly taskNumber: number;
+  constructor(taskNumber: number, where: string, options: BatonErrorOptions = {}) {
+    super("TASK_NOT_FOUND", `task ${taskNumber} not found in ${where}`, options);
+    this.taskNumber = taskNumber;
+  }
+}
+
+export class TransitionError extends BatonError {
+  constructor(message: string, options: BatonErrorOptions = {}) {
+    super("INVALID_TRANSITION", message, options);
+  }
+}
+
+export class UsageError extends BatonError {
+  constructor(message: string, options: BatonErrorOptions = {}) {
+    super("INVALID_ARGUMENT", message, options);
+  }
+}
+
+export class LockTimeoutError extends BatonError {
+  constructor(message: string, options: BatonErrorOptions = {}) {
+    super("LOCK_TIMEOUT", message, { retryable: true, ...options });
+  }
+}
+
+export class IoError extends BatonError {
+  constructor(message: string, options: BatonErrorOptions = {}) {
+    super("IO_FAILURE", message, { retryable: true, ...options });
+  }
+}
+
+export function isBatonError(error: unknown): error is BatonError {
+  return error instanceof BatonError;
+}
+
+/** 1-based line and column of a character offset, for messages like `state.json:12:5`. */
+export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(offset, text.length);
+  for (let i = 0; i < end; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: end - lineStart + 1 };
+}

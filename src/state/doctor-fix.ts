@@ -1,0 +1,102 @@
+import { unlinkSync } from "node:fs";
+import { sweepTaskFolders } from "./archive-ops.js";
+import type { Finding } from "./doctor.js";
+import { slugify } from "./naming.js";
+import type { TaskEntry } from "./schema.js";
+import { mutateStore, type StoreContext } from "./store.js";
+import { requireTodoEntry } from "./task-ops.js";
+import { entries, entryStatus, frontmatterNextNumber } from "./todo-document.js";
+import { getEntryDescription, getEntryField, removeEntry, setEntryStatus } from "./todo-entry.js";
+
+export interface FixReport {
+  fixed: Finding[];
+  notFixed: Finding[];
+}
+
+const STORE_CODES = new Set([
+  "TODO_ENTRY_MISSING",
+  "TODO_ENTRY_EXTRA",
+  "STATUS_MISMATCH",
+  "NEXT_NUMBER_LOW",
+  "NEXT_NUMBER_MISMATCH",
+  "ORPHAN_FOLDER",
+  "MISPLACED_FOLDER",
+  "INTERRUPTED_COMMIT",
+]);
+
+/** Repairs the fixable findings: store repairs in one locked write, then control-file deletions. */
+export async function fixFindings(ctx: StoreContext, findings: readonly Finding[]): Promise<FixReport> {
+  const fixable = findings.filter((f) => f.fixable);
+  const fixed: Finding[] = [];
+  for (const f of fixable.filter((f) => f.code === "STALE_LOCK")) {
+    if (tryUnlink(f.path!)) fixed.push(f);
+  }
+  const storeFindings = fixable.filter((f) => STORE_CODES.has(f.code));
+  if (storeFindings.length > 0) {
+    await mutateStore(ctx, { command: "baton doctor --fix", rebuildTodo: true }, (tx) => {
+      const codes = new Set(storeFindings.map((f) => f.code));
+      if (codes.has("TODO_ENTRY_MISSING")) {
+        // Entries are inserted newest-first, so walk the tasks backwards to keep state.json's order.
+        for (const task of [...tx.tasks].reverse()) requireTodoEntry(tx, task);
+      }
+      if (codes.has("STATUS_MISMATCH")) {
+        for (const task of tx.tasks) {
+          const entry = tx.findTodoEntry(task.project_number);
+          if (entry && entryStatus(entry) !== task.status) setEntryStatus(entry, task.status);
+        }
+      }
+      if (codes.has("TODO_ENTRY_EXTRA")) adoptOrDropExtraEntries(tx);
+      if (codes.has("NEXT_NUMBER_LOW") || codes.has("NEXT_NUMBER_MISMATCH")) {
+        const archived = tx
+          .archive()
+          .entries.filter((e) => e["original_dirname"] === undefined)
+          .map((e) => e.project_number);
+        const state = tx.state.doc.value;
+        state.next_project_number = Math.max(
+          state.next_project_number,
+          frontmatterNextNumber(tx.todo) ?? 0,
+          ...archived.map((n) => n + 1),
+        );
+      }
+      if (codes.has("ORPHAN_FOLDER") || codes.has("MISPLACED_FOLDER")) sweepTaskFolders(tx);
+    });
+    fixed.push(...storeFindings);
+  }
+  for (const f of fixable.filter((f) => f.code === "STALE_MARKER" || f.code === "LEFTOVER_RETURN_META")) {
+    if (tryUnlink(f.path!)) fixed.push(f);
+  }
+  return { fixed, notFixed: findings.filter((f) => !fixed.includes(f)) };
+}
+
+function adoptOrDropExtraEntries(tx: Parameters<Parameters<typeof mutateStore>[2]>[0]): void {
+  const archived = new Set(tx.archive().entries.map((e) => e.project_number));
+  for (const entry of [...entries(tx.todo)]) {
+    if (tx.findTask(entry.number)) continue;
+    if (archived.has(entry.number)) {
+      removeEntry(tx.todo, entry.number);
+      continue;
+    }
+    const task: TaskEntry = {
+      project_number: entry.number,
+      project_name: slugify(entry.title, tx.config.slug),
+      status: entryStatus(entry) ?? "not_started",
+      language: getEntryField(entry, ["Language"])?.trim() || tx.config.defaultLanguage,
+    };
+    const description = getEntryDescription(entry);
+    if (description) task.description = description;
+    const effort = getEntryField(entry, ["Effort"]);
+    if (effort) task.effort = effort.trim();
+    task.created = tx.timestamp;
+    task.last_updated = tx.timestamp;
+    tx.tasks.push(task);
+  }
+}
+
+function tryUnlink(path: string): boolean {
+  try {
+    unlinkSync(path);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}

@@ -1,0 +1,313 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join, relative } from "node:path";
+import { isBatonError } from "../shared/errors.js";
+import { parseJsonDocument } from "../shared/json-document.js";
+import { loadArchive, readText } from "./load.js";
+import { TASK_FOLDER } from "./paths.js";
+import type { TaskEntry } from "./schema.js";
+import { IN_PROGRESS_STATUSES, isTaskStatus } from "./status.js";
+import type { StoreContext } from "./store.js";
+import { entries, entryStatus, frontmatterNextNumber, parseTodo, type TodoDocument } from "./todo-document.js";
+import { listTaskFolders } from "./archive-ops.js";
+
+export type FindingCode =
+  | "STATE_UNREADABLE"
+  | "TODO_UNREADABLE"
+  | "ARCHIVE_UNREADABLE"
+  | "DUPLICATE_ACTIVE"
+  | "ACTIVE_AND_ARCHIVED"
+  | "NEXT_NUMBER_LOW"
+  | "NEXT_NUMBER_MISMATCH"
+  | "TODO_ENTRY_MISSING"
+  | "TODO_ENTRY_EXTRA"
+  | "STATUS_MISMATCH"
+  | "UNKNOWN_STATUS"
+  | "ORPHAN_FOLDER"
+  | "MISPLACED_FOLDER"
+  | "STALE_MARKER"
+  | "LEFTOVER_RETURN_META"
+  | "MISSING_ARTIFACT"
+  | "INTERRUPTED_COMMIT"
+  | "STALE_LOCK";
+
+export interface Finding {
+  code: FindingCode;
+  severity: "error" | "warning";
+  message: string;
+  /** What repairs it: what `--fix` does when `fixable`, else what the user should do. */
+  fix: string;
+  fixable: boolean;
+  task?: number;
+  path?: string;
+}
+
+export interface DoctorInput {
+  tasks: TaskEntry[] | null;
+  todo: TodoDocument | null;
+  stateNext: number | null;
+}
+
+const CONTROL_FILES = [".postflight-pending", ".postflight-loop-guard"];
+
+function rel(ctx: StoreContext, path: string): string {
+  return relative(ctx.config.root, path) || path;
+}
+
+export function runDoctorChecks(ctx: StoreContext): Finding[] {
+  const findings: Finding[] = [];
+  const { paths } = ctx;
+  const add = (f: Finding) => findings.push(f);
+
+  if (existsSync(paths.journal)) {
+    add({
+      code: "INTERRUPTED_COMMIT",
+      severity: "error",
+      message: `a write was interrupted (${rel(ctx, paths.journal)} exists)`,
+      fix: "roll the interrupted write forward",
+      fixable: true,
+      path: paths.journal,
+    });
+  }
+  const lock = readText(paths.lock);
+  if (lock !== null) {
+    let holder: { pid?: number; hostname?: string; command?: string } = {};
+    try {
+      holder = JSON.parse(lock);
+    } catch {
+      // an empty lock file is judged by age when taken; here it is simply reported
+    }
+    if (holder.hostname === hostname() && typeof holder.pid === "number" && !pidAlive(holder.pid)) {
+      add({
+        code: "STALE_LOCK",
+        severity: "warning",
+        message: `lock held by pid ${holder.pid} ("${holder.command}"), which is no longer running`,
+        fix: "remove the stale lock",
+        fixable: true,
+        path: paths.lock,
+      });
+    }
+  }
+
+  let tasks: TaskEntry[] | null = null;
+  let stateNext: number | null = null;
+  const stateText = readText(paths.state);
+  if (stateText !== null) {
+    try {
+      const doc = parseJsonDocument<{ active_projects?: unknown; next_project_number?: unknown }>(paths.state, stateText);
+      if (!Array.isArray(doc.value.active_projects) || typeof doc.value.next_project_number !== "number") {
+        throw new Error(`${rel(ctx, paths.state)} lacks active_projects or next_project_number`);
+      }
+      tasks = doc.value.active_projects as TaskEntry[];
+      stateNext = doc.value.next_project_number;
+    } catch (error) {
+      add({ code: "STATE_UNREADABLE", severity: "error", message: messageOf(error), fix: "fix the file by hand (git diff shows recent edits)", fixable: false, path: paths.state });
+    }
+  }
+  let todo: TodoDocument | null = null;
+  const todoText = readText(paths.todo);
+  if (todoText !== null) {
+    try {
+      todo = parseTodo(paths.todo, todoText);
+    } catch (error) {
+      add({ code: "TODO_UNREADABLE", severity: "error", message: messageOf(error), fix: "fix the entry by hand", fixable: false, path: paths.todo });
+    }
+  }
+  let archived: Array<{ project_number: number; status?: string; original_dirname?: unknown }> = [];
+  try {
+    archived = loadArchive(paths).entries;
+  } catch (error) {
+    add({ code: "ARCHIVE_UNREADABLE", severity: "error", message: messageOf(error), fix: "fix the file by hand", fixable: false, path: paths.archiveState });
+  }
+  if (!tasks) return findings;
+
+  const byNumber = new Map<number, TaskEntry>();
+  for (const task of tasks) {
+    if (byNumber.has(task.project_number)) {
+      add({
+        code: "DUPLICATE_ACTIVE",
+        severity: "error",
+        message: `task ${task.project_number} appears more than once in active_projects`,
+        fix: "keep one entry and renumber or delete the other by hand (Baton will not guess which is right)",
+        fixable: false,
+        task: task.project_number,
+      });
+    }
+    byNumber.set(task.project_number, task);
+  }
+  const archivedNumbers = new Set(archived.map((e) => e.project_number));
+  for (const task of tasks) {
+    if (archivedNumbers.has(task.project_number)) {
+      add({
+        code: "ACTIVE_AND_ARCHIVED",
+        severity: "warning",
+        message: `task ${task.project_number} is active and also has an archive entry`,
+        fix: "check which record is current; `baton task list` shows the active one",
+        fixable: false,
+        task: task.project_number,
+      });
+    }
+    if (!isTaskStatus(task.status)) {
+      add({
+        code: "UNKNOWN_STATUS",
+        severity: "warning",
+        message: `task ${task.project_number} has status "${task.status}", which is not in the lifecycle table`,
+        fix: `set a real status with \`baton task status ${task.project_number} <status> --force\``,
+        fixable: false,
+        task: task.project_number,
+      });
+    }
+  }
+
+  const maxActive = Math.max(-1, ...tasks.map((t) => t.project_number));
+  // Orphans renumbered N*10 by the original (they carry original_dirname) are not real numbers.
+  const maxArchived = Math.max(-1, ...archived.filter((e) => e.original_dirname === undefined).map((e) => e.project_number));
+  const todoNext = todo ? frontmatterNextNumber(todo) : undefined;
+  const highest = Math.max(maxActive, maxArchived);
+  if (stateNext !== null && stateNext <= highest) {
+    add({
+      code: "NEXT_NUMBER_LOW",
+      severity: "error",
+      message: `next_project_number ${stateNext} is not above task ${highest}`,
+      fix: `set next_project_number to ${highest + 1} in state.json and TODO.md`,
+      fixable: true,
+    });
+  }
+  if (todo && stateNext !== null && todoNext !== stateNext) {
+    add({
+      code: "NEXT_NUMBER_MISMATCH",
+      severity: "error",
+      message: `next_project_number is ${stateNext} in state.json but ${todoNext ?? "missing"} in TODO.md`,
+      fix: `write the higher value (${Math.max(stateNext, todoNext ?? 0, highest + 1)}) to both`,
+      fixable: true,
+    });
+  }
+
+  if (todo) {
+    const todoNumbers = new Map<number, string | undefined>();
+    for (const entry of entries(todo)) todoNumbers.set(entry.number, entryStatus(entry));
+    for (const task of tasks) {
+      if (!todoNumbers.has(task.project_number)) {
+        add({
+          code: "TODO_ENTRY_MISSING",
+          severity: "error",
+          message: `task ${task.project_number} is in state.json but has no TODO.md entry`,
+          fix: "add a TODO.md entry built from state.json",
+          fixable: true,
+          task: task.project_number,
+        });
+      } else if (todoNumbers.get(task.project_number) !== task.status) {
+        add({
+          code: "STATUS_MISMATCH",
+          severity: "error",
+          message: `task ${task.project_number} is ${task.status} in state.json but [${(todoNumbers.get(task.project_number) ?? "").toUpperCase().replace(/_/g, " ")}] in TODO.md`,
+          fix: "set the TODO.md marker from state.json (state.json is the machine truth)",
+          fixable: true,
+          task: task.project_number,
+        });
+      }
+    }
+    for (const [number] of todoNumbers) {
+      if (!byNumber.has(number)) {
+        add({
+          code: "TODO_ENTRY_EXTRA",
+          severity: "error",
+          message: `TODO.md has task ${number}, which state.json does not`,
+          fix: archivedNumbers.has(number)
+            ? "remove the TODO.md entry (the task is archived)"
+            : "add it to state.json from its TODO.md fields",
+          fixable: true,
+          task: number,
+        });
+      }
+    }
+  } else if (tasks.length > 0) {
+    add({ code: "TODO_ENTRY_MISSING", severity: "error", message: "TODO.md is missing", fix: "rebuild TODO.md from state.json", fixable: true });
+  }
+
+  for (const name of listTaskFolders(paths.dir)) {
+    const number = Number(TASK_FOLDER.exec(name)![1]);
+    if (byNumber.has(number)) continue;
+    const path = join(paths.dir, name);
+    if (archivedNumbers.has(number)) {
+      add({ code: "MISPLACED_FOLDER", severity: "warning", message: `${rel(ctx, path)} belongs to archived task ${number}`, fix: "move it into specs/archive/", fixable: true, task: number, path });
+    } else {
+      add({ code: "ORPHAN_FOLDER", severity: "warning", message: `${rel(ctx, path)} has no task in state.json or the archive`, fix: "record it in the archive as orphan_archived and move it there", fixable: true, task: number, path });
+    }
+  }
+
+  const inProgress = (n: number) => {
+    const task = byNumber.get(n);
+    return task !== undefined && IN_PROGRESS_STATUSES.includes(task.status);
+  };
+  for (const [base, archivedBase] of [[paths.dir, false], [paths.archiveDir, true]] as const) {
+    for (const name of listTaskFolders(base)) {
+      const number = Number(TASK_FOLDER.exec(name)![1]);
+      const folder = join(base, name);
+      const open = !archivedBase && inProgress(number);
+      for (const control of CONTROL_FILES) {
+        const path = join(folder, control);
+        if (existsSync(path) && !(open && markerMatchesSession(path, byNumber.get(number)))) {
+          add({ code: "STALE_MARKER", severity: "warning", message: `${rel(ctx, path)} is left over (no operation is running on task ${number})`, fix: "delete it", fixable: true, task: number, path });
+        }
+      }
+      for (const meta of returnMetaFiles(folder)) {
+        if (!open) {
+          add({ code: "LEFTOVER_RETURN_META", severity: "warning", message: `${rel(ctx, meta)} is a leftover agent return-metadata file`, fix: "delete it (its content is recorded in state.json)", fixable: true, task: number, path: meta });
+        }
+      }
+    }
+  }
+  for (const path of [join(paths.dir, ".postflight-pending"), join(paths.dir, ".postflight-loop-guard"), join(paths.dir, ".meta-return", "return-meta.json")]) {
+    if (existsSync(path) && !tasks.some((t) => IN_PROGRESS_STATUSES.includes(t.status))) {
+      add({ code: path.includes("meta-return") ? "LEFTOVER_RETURN_META" : "STALE_MARKER", severity: "warning", message: `${rel(ctx, path)} is left over`, fix: "delete it", fixable: true, path });
+    }
+  }
+
+  for (const task of tasks) {
+    for (const artifact of task.artifacts ?? []) {
+      const path = typeof artifact === "string" ? artifact : artifact.path;
+      if (!existsSync(join(ctx.config.root, path)) && !existsSync(join(paths.dir, path))) {
+        add({ code: "MISSING_ARTIFACT", severity: "warning", message: `task ${task.project_number} links ${path}, which does not exist`, fix: "restore the file from git or remove the link", fixable: false, task: task.project_number });
+      }
+    }
+  }
+  return findings;
+}
+
+function returnMetaFiles(folder: string): string[] {
+  const out: string[] = [];
+  const main = join(folder, ".return-meta.json");
+  if (existsSync(main)) out.push(main);
+  const legacy = join(folder, ".meta");
+  try {
+    for (const name of readdirSync(legacy)) if (name.endsWith("return-meta.json")) out.push(join(legacy, name));
+  } catch {
+    // no legacy folder
+  }
+  return out;
+}
+
+function markerMatchesSession(path: string, task: TaskEntry | undefined): boolean {
+  if (!path.endsWith(".postflight-pending")) return true;
+  try {
+    const marker = JSON.parse(readFileSync(path, "utf8")) as { session_id?: string };
+    return task?.session_id !== undefined && marker.session_id === task.session_id;
+  } catch {
+    return false;
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function messageOf(error: unknown): string {
+  if (isBatonError(error)) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}

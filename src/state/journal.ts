@@ -1,0 +1,91 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fsyncDirectory, tempPathFor, writeFileAtomic, writeFileDurable } from "../shared/atomic-write.js";
+
+/**
+ * Several files change together (state.json, TODO.md, the archive, task folders). Each new file is
+ * first written durably beside its target, then a journal listing every rename is written atomically,
+ * then the renames run. A crash before the journal leaves the old files; a crash after it is rolled
+ * forward by the next command that takes the lock. Either way the files never disagree.
+ */
+export interface FileWrite {
+  path: string;
+  content: string;
+}
+
+export interface FolderMove {
+  from: string;
+  to: string;
+}
+
+interface Journal {
+  version: 1;
+  created: string;
+  writes: Array<{ path: string; temp: string }>;
+  moves: FolderMove[];
+}
+
+export function commitFiles(journalPath: string, writes: FileWrite[], moves: FolderMove[]): void {
+  if (writes.length === 0 && moves.length === 0) return;
+  const staged = writes.map((w) => {
+    const temp = tempPathFor(w.path);
+    mkdirSync(dirname(w.path), { recursive: true });
+    writeFileDurable(temp, w.content);
+    return { path: w.path, temp };
+  });
+  const single = staged.length === 1 && moves.length === 0;
+  if (!single) {
+    const journal: Journal = { version: 1, created: new Date().toISOString(), writes: staged, moves };
+    writeFileAtomic(journalPath, JSON.stringify(journal));
+  }
+  applyJournal(staged, moves);
+  if (!single) unlinkSync(journalPath);
+}
+
+function applyJournal(writes: Journal["writes"], moves: FolderMove[]): void {
+  const dirs = new Set<string>();
+  for (const move of moves) {
+    if (existsSync(move.from) && !existsSync(move.to)) {
+      mkdirSync(dirname(move.to), { recursive: true });
+      renameSync(move.from, move.to);
+      dirs.add(dirname(move.from));
+      dirs.add(dirname(move.to));
+    }
+  }
+  for (const write of writes) {
+    if (existsSync(write.temp)) {
+      renameSync(write.temp, write.path);
+      dirs.add(dirname(write.path));
+    }
+  }
+  for (const dir of dirs) fsyncDirectory(dir);
+}
+
+/** Rolls an interrupted commit forward and removes temp files of writes that never reached the journal. */
+export function recoverInterruptedCommit(journalPath: string, tempDirs: string[]): boolean {
+  let recovered = false;
+  if (existsSync(journalPath)) {
+    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as Journal;
+    applyJournal(journal.writes, journal.moves);
+    unlinkSync(journalPath);
+    recovered = true;
+  }
+  for (const dir of tempDirs) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (name.startsWith(".") && /\.baton-\d+-[0-9a-f]{8}\.tmp$/.test(name)) {
+        try {
+          unlinkSync(join(dir, name));
+        } catch {
+          // already gone
+        }
+      }
+    }
+  }
+  return recovered;
+}

@@ -1,0 +1,155 @@
+import { existsSync, readFileSync } from "node:fs";
+import { FileFormatError, lineColumnAt } from "../shared/errors.js";
+import { type JsonDocument, parseJsonDocument } from "../shared/json-document.js";
+import { formatIssues } from "../shared/zod-format.js";
+import type { SpecsPaths } from "./paths.js";
+import { ArchivedTask, ArchiveFile, ErrorEntry, ErrorsFile, StateFile, TaskEntry } from "./schema.js";
+import { parseTodo, type TodoDocument } from "./todo-document.js";
+
+export interface LoadedState {
+  doc: JsonDocument<StateFile>;
+  /** The raw entries of `active_projects`, validated; editing them edits the document. */
+  tasks: TaskEntry[];
+  /** False when specs/state.json does not exist yet (a repository with no tasks). */
+  exists: boolean;
+}
+
+export function readText(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/** Line of the entry `"project_number": n` in a JSON text, for messages that point at a task. */
+export function lineOfTask(text: string, number: number): number | undefined {
+  const match = new RegExp(`"project_number":\\s*${number}\\b`).exec(text);
+  return match ? lineColumnAt(text, match.index).line : undefined;
+}
+
+function entryLabel(doc: JsonDocument, list: string, index: number, raw: unknown): string {
+  const number = (raw as { project_number?: unknown } | null)?.project_number;
+  const line = typeof number === "number" ? lineOfTask(doc.text, number) : undefined;
+  return `${doc.path}${line ? `:${line}` : ""}: ${list}[${index}]${typeof number === "number" ? ` (task ${number})` : ""}`;
+}
+
+export function loadState(paths: SpecsPaths): LoadedState {
+  const text = readText(paths.state);
+  if (text === null) {
+    const doc = parseJsonDocument<StateFile>(paths.state, '{\n  "next_project_number": 1,\n  "active_projects": []\n}\n');
+    return { doc: { ...doc, text: "" }, tasks: doc.value.active_projects as TaskEntry[], exists: false };
+  }
+  const doc = parseJsonDocument<StateFile>(paths.state, text);
+  const top = StateFile.safeParse(doc.value);
+  if (!top.success) {
+    throw new FileFormatError("STATE_SCHEMA", paths.state, `${paths.state}: ${formatIssues(top.error.issues)}`, {
+      hint: "state.json needs a numeric next_project_number and an active_projects array; nothing was written.",
+    });
+  }
+  const tasks = doc.value.active_projects as TaskEntry[];
+  const seen = new Map<number, number>();
+  tasks.forEach((raw, index) => {
+    const result = TaskEntry.safeParse(raw);
+    if (!result.success) {
+      throw new FileFormatError(
+        "STATE_SCHEMA",
+        paths.state,
+        `${entryLabel(doc, "active_projects", index, raw)}: ${formatIssues(result.error.issues)}`,
+        { hint: "Fix that entry (git diff shows recent edits); nothing was written." },
+      );
+    }
+    const first = seen.get(raw.project_number);
+    if (first !== undefined) {
+      throw new FileFormatError(
+        "DUPLICATE_TASK",
+        paths.state,
+        `${entryLabel(doc, "active_projects", index, raw)}: task number ${raw.project_number} is also active_projects[${first}]`,
+        { hint: "Remove or renumber one of the two entries (`baton doctor` lists both); nothing was written." },
+      );
+    }
+    seen.set(raw.project_number, index);
+  });
+  return { doc, tasks, exists: true };
+}
+
+export function loadTodo(paths: SpecsPaths): TodoDocument | null {
+  const text = readText(paths.todo);
+  return text === null ? null : parseTodo(paths.todo, text);
+}
+
+export interface LoadedArchive {
+  doc: JsonDocument<ArchiveFile>;
+  exists: boolean;
+  /** `completed_projects`, where both the original and Baton put archived tasks (format reference 4). */
+  entries: ArchivedTask[];
+}
+
+export function loadArchive(paths: SpecsPaths): LoadedArchive {
+  const text = readText(paths.archiveState);
+  if (text === null) {
+    const doc = parseJsonDocument<ArchiveFile>(
+      paths.archiveState,
+      '{\n  "archived_projects": [],\n  "completed_projects": []\n}\n',
+    );
+    return { doc: { ...doc, text: "" }, exists: false, entries: doc.value.completed_projects as ArchivedTask[] };
+  }
+  const doc = parseJsonDocument<ArchiveFile>(paths.archiveState, text);
+  const top = ArchiveFile.safeParse(doc.value);
+  if (!top.success) {
+    throw new FileFormatError(
+      "STATE_SCHEMA",
+      paths.archiveState,
+      `${paths.archiveState}: ${formatIssues(top.error.issues)}`,
+    );
+  }
+  doc.value.completed_projects ??= [];
+  const entries = doc.value.completed_projects as ArchivedTask[];
+  entries.forEach((raw, index) => {
+    const result = ArchivedTask.safeParse(raw);
+    if (!result.success) {
+      throw new FileFormatError(
+        "STATE_SCHEMA",
+        paths.archiveState,
+        `${entryLabel(doc, "completed_projects", index, raw)}: ${formatIssues(result.error.issues)}`,
+        { hint: "Fix that archive entry; nothing was written." },
+      );
+    }
+  });
+  return { doc, exists: true, entries };
+}
+
+export interface LoadedErrors {
+  doc: JsonDocument<ErrorsFile>;
+  exists: boolean;
+  entries: ErrorEntry[];
+}
+
+export function loadErrors(paths: SpecsPaths): LoadedErrors {
+  const text = existsSync(paths.errors) ? readText(paths.errors) : null;
+  if (text === null) {
+    const doc = parseJsonDocument<ErrorsFile>(
+      paths.errors,
+      '{\n  "_schema_version": "2.0.0",\n  "errors": []\n}\n',
+    );
+    return { doc: { ...doc, text: "" }, exists: false, entries: [] };
+  }
+  const doc = parseJsonDocument<ErrorsFile>(paths.errors, text);
+  const top = ErrorsFile.safeParse(doc.value);
+  if (!top.success) {
+    throw new FileFormatError("STATE_SCHEMA", paths.errors, `${paths.errors}: ${formatIssues(top.error.issues)}`);
+  }
+  const entries = doc.value.errors as ErrorEntry[];
+  entries.forEach((raw, index) => {
+    const result = ErrorEntry.safeParse(raw);
+    if (!result.success) {
+      throw new FileFormatError(
+        "STATE_SCHEMA",
+        paths.errors,
+        `${paths.errors}: errors[${index}]: ${formatIssues(result.error.issues)}`,
+      );
+    }
+  });
+  return { doc, exists: true, entries };
+}

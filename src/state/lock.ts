@@ -1,0 +1,151 @@
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { dirname, join } from "node:path";
+import { LockTimeoutError } from "../shared/errors.js";
+
+/**
+ * A cross-process lock on the specs folder: a file created with O_EXCL that names its holder. The
+ * holder's pid lets a waiter break a lock left by a dead process at once, instead of waiting out a
+ * heartbeat; breaking is itself serialised through a second lock file so two waiters can never both
+ * "break" a lock and then delete a live holder's fresh one.
+ */
+export interface LockHolder {
+  pid: number;
+  hostname: string;
+  command: string;
+  acquiredAt: string;
+}
+
+export interface LockOptions {
+  timeoutMs: number;
+  command: string;
+}
+
+export type ReleaseLock = () => void;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function readHolder(path: string): { raw: string; holder: LockHolder | null } | null {
+  try {
+    const raw = readFileSync(path, "utf8");
+    try {
+      return { raw, holder: JSON.parse(raw) as LockHolder };
+    } catch {
+      return { raw, holder: null };
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/** A holder is dead when it lives on this host and its pid is gone, or it never finished writing itself. */
+function isStale(path: string, read: { raw: string; holder: LockHolder | null }): boolean {
+  if (!read.holder) {
+    try {
+      return Date.now() - statSync(path).mtimeMs > 5_000;
+    } catch {
+      return false;
+    }
+  }
+  return read.holder.hostname === hostname() && !isProcessAlive(read.holder.pid);
+}
+
+function tryCreate(path: string, content: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, "wx", 0o644);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code === "ENOENT") {
+      mkdirSync(dirname(path), { recursive: true });
+      return tryCreate(path, content);
+    }
+    throw error;
+  }
+  try {
+    writeSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+function breakStaleLock(lockPath: string, staleRaw: string): void {
+  const breaker = `${lockPath}.break`;
+  const me = JSON.stringify({ pid: process.pid, hostname: hostname() });
+  if (!tryCreate(breaker, me)) {
+    const other = readHolder(breaker);
+    if (other && isStale(breaker, other)) {
+      try {
+        unlinkSync(breaker);
+      } catch {
+        // another waiter removed it first
+      }
+    }
+    return;
+  }
+  try {
+    const current = readHolder(lockPath);
+    if (current && current.raw === staleRaw) unlinkSync(lockPath);
+  } finally {
+    unlinkSync(breaker);
+  }
+}
+
+export async function acquireLock(lockPath: string, options: LockOptions): Promise<ReleaseLock> {
+  const holder: LockHolder = {
+    pid: process.pid,
+    hostname: hostname(),
+    command: options.command,
+    acquiredAt: new Date().toISOString(),
+  };
+  const content = JSON.stringify(holder);
+  const deadline = Date.now() + options.timeoutMs;
+  let delay = 2;
+  for (;;) {
+    if (tryCreate(lockPath, content)) {
+      return () => {
+        const current = readHolder(lockPath);
+        if (current?.raw === content) unlinkSync(lockPath);
+      };
+    }
+    const read = readHolder(lockPath);
+    if (read && isStale(lockPath, read)) {
+      breakStaleLock(lockPath, read.raw);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const h = read?.holder;
+      const who = h
+        ? `pid ${h.pid} on ${h.hostname} ("${h.command}", since ${h.acquiredAt})`
+        : "an unknown process (the lock file is empty)";
+      throw new LockTimeoutError(`timed out after ${options.timeoutMs} ms waiting for ${lockPath}, held by ${who}`, {
+        hint: `Wait for that command to finish. If no such process exists any more, delete ${lockPath}.`,
+      });
+    }
+    await sleep(delay + Math.random() * delay);
+    delay = Math.min(delay * 2, 50);
+  }
+}
+
+/** Keeps git from ever committing Baton's control files (lock, journal, session records). */
+export function ensureInternalDir(internalDir: string): void {
+  mkdirSync(internalDir, { recursive: true });
+  const ignore = join(internalDir, ".gitignore");
+  try {
+    writeFileSync(ignore, "*\n", { flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}

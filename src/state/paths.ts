@@ -1,0 +1,40 @@
+import { join } from "node:path";
+
+export interface SpecsPaths {
+  dir: string;
+  state: string;
+  todo: string;
+  errors: string;
+  archiveDir: string;
+  archiveState: string;
+  changeLog: string;
+  roadMap: string;
+  /** Baton's own control files (lock, write journal); ignored by git through its own .gitignore. */
+  internalDir: string;
+  lock: string;
+  journal: string;
+}
+
+export function specsPaths(specsDir: string): SpecsPaths {
+  const internalDir = join(specsDir, ".baton");
+  return {
+    dir: specsDir,
+    state: join(specsDir, "state.json"),
+    todo: join(specsDir, "TODO.md"),
+    errors: join(specsDir, "errors.json"),
+    archiveDir: join(specsDir, "archive"),
+    archiveState: join(specsDir, "archive", "state.json"),
+    changeLog: join(specsDir, "CHANGE_LOG.md"),
+    roadMap: join(specsDir, "ROAD_MAP.md"),
+    internalDir,
+    lock: join(internalDir, "lock"),
+    journal: join(internalDir, "journal.json"),
+  };
+}
+
+/** Task folders are `{N}_{slug}` (v1) or `{NNN}_{slug}` (v2); both are matched when reading. */
+export const TASK_FOLDER = /^(\d+)_(.+)$/;
+
+export function taskFolderName(number: number, slug: string, naming: "v1" | "v2"): string {
+  return naming === "v2" ? `${String(number).padStart(3, "0")}_${slug}` : `${number}_${slug}`;
+}

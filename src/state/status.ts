@@ -1,0 +1,31 @@
+/** Every task status Baton writes. Others found in real files (`implemented`, `revised`…) are kept as read. */
+export const TASK_STATUSES = [
+  "not_started",
+  "researching",
+  "researched",
+  "planning",
+  "planned",
+  "implementing",
+  "partial",
+  "completed",
+  "blocked",
+  "abandoned",
+  "expanded",
+] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export function isTaskStatus(value: string): value is TaskStatus {
+  return (TASK_STATUSES as readonly string[]).includes(value);
+}
+
+export const TERMINAL_STATUSES: readonly string[] = ["completed", "abandoned"];
+export const IN_PROGRESS_STATUSES: readonly string[] = ["researching", "planning", "implementing"];
+
+/** `not_started` ↔ `[NOT STARTED]` (format reference 2.4). */
+export function statusToMarker(status: string): string {
+  return `[${status.toUpperCase().replace(/_/g, " ")}]`;
+}
+
+export function markerToStatus(marker: string): string {
+  return marker.replace(/^\[|\]$/g, "").trim().toLowerCase().replace(/ +/g, "_");
+}

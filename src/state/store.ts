@@ -1,0 +1,224 @@
+import type { BatonConfig } from "../config/schema.js";
+import { FileFormatError } from "../shared/errors.js";
+import { isCanonical, type JsonDocument, renderJsonDocument } from "../shared/json-document.js";
+import { isoTimestamp } from "../shared/time.js";
+import { formatIssues } from "../shared/zod-format.js";
+import { commitFiles, type FileWrite, type FolderMove, recoverInterruptedCommit } from "./journal.js";
+import {
+  type LoadedArchive,
+  type LoadedErrors,
+  type LoadedState,
+  loadArchive,
+  loadErrors,
+  loadState,
+  loadTodo,
+} from "./load.js";
+import { acquireLock, ensureInternalDir } from "./lock.js";
+import { type SpecsPaths, specsPaths } from "./paths.js";
+import { TaskEntry } from "./schema.js";
+import {
+  emptyTodo,
+  findEntry,
+  frontmatterNextNumber,
+  renderTodo,
+  setFrontmatterNextNumber, type TodoDocument, type TodoEntry } from "./todo-document.js";
+
+export interface StoreContext {
+  config: BatonConfig;
+  paths: SpecsPaths;
+}
+
+export function storeContext(config: BatonConfig): StoreContext {
+  return { config, paths: specsPaths(config.specsDir) };
+}
+
+export interface Snapshot {
+  state: LoadedState;
+  todo: TodoDocument;
+}
+
+/** Reads state.json and TODO.md for a read-only command; malformed files raise a FileFormatError. */
+export function readStore(ctx: StoreContext): Snapshot {
+  const state = loadState(ctx.paths);
+  const todo = loadTodo(ctx.paths) ?? emptyTodo(ctx.paths.todo, state.doc.value.next_project_number);
+  return { state, todo };
+}
+
+/**
+ * One mutation of the store, run by `mutateStore` under the specs lock. Every change goes through it:
+ * edit `state`, `todo`, `archive()`, `errors()` and queue folder moves; the store validates and writes
+ * them all together when the callback returns, or writes nothing if it throws.
+ */
+export class Transaction {
+  readonly now: Date;
+  readonly timestamp: string;
+  readonly state: LoadedState;
+  readonly todo: TodoDocument;
+  readonly moves: FolderMove[] = [];
+  readonly extraWrites = new Map<string, string>();
+  /** Archive entries taken out on purpose (recover); any other disappearance aborts the write. */
+  readonly releasedArchiveEntries = new Set<object>();
+  private archiveCache: LoadedArchive | undefined;
+  private errorsCache: LoadedErrors | undefined;
+  private readonly stateCanonical: boolean;
+
+  constructor(
+    readonly ctx: StoreContext,
+    state: LoadedState,
+    todo: TodoDocument,
+  ) {
+    this.now = new Date();
+    this.timestamp = isoTimestamp(this.now);
+    this.state = state;
+    this.todo = todo;
+    this.stateCanonical = !state.exists || isCanonical(state.doc);
+  }
+
+  get config(): BatonConfig {
+    return this.ctx.config;
+  }
+
+  get paths(): SpecsPaths {
+    return this.ctx.paths;
+  }
+
+  get tasks(): TaskEntry[] {
+    return this.state.tasks;
+  }
+
+  findTask(number: number): TaskEntry | undefined {
+    return this.state.tasks.find((t) => t.project_number === number);
+  }
+
+  findTodoEntry(number: number): TodoEntry | undefined {
+    return findEntry(this.todo, number);
+  }
+
+  archive(): LoadedArchive {
+    this.archiveCache ??= loadArchive(this.paths);
+    return this.archiveCache;
+  }
+
+  get archiveLoaded(): boolean {
+    return this.archiveCache !== undefined;
+  }
+
+  errors(): LoadedErrors {
+    this.errorsCache ??= loadErrors(this.paths);
+    return this.errorsCache;
+  }
+
+  moveFolder(from: string, to: string): void {
+    this.moves.push({ from, to });
+  }
+
+  /** Writes another file under specs/ (CHANGE_LOG.md, ROAD_MAP.md) in the same atomic commit. */
+  writeFile(path: string, content: string): void {
+    this.extraWrites.set(path, content);
+  }
+
+  /** Validates the result and renders every changed file. */
+  async render(): Promise<FileWrite[]> {
+    this.validateState();
+    const writes: FileWrite[] = [];
+    const stateText = await renderJsonDocument(this.state.doc, this.state.doc.value, this.stateCanonical);
+    if (stateText !== this.state.doc.text) writes.push({ path: this.paths.state, content: stateText });
+    const todoText = renderTodo(this.todo);
+    if (todoText !== this.todo.source) writes.push({ path: this.paths.todo, content: todoText });
+    if (this.archiveCache) {
+      this.validateArchive(this.archiveCache);
+      const text = await renderDoc(this.archiveCache.doc, this.archiveCache.exists);
+      if (text !== this.archiveCache.doc.text) writes.push({ path: this.paths.archiveState, content: text });
+    }
+    if (this.errorsCache) {
+      const text = await renderDoc(this.errorsCache.doc, this.errorsCache.exists);
+      if (text !== this.errorsCache.doc.text) writes.push({ path: this.paths.errors, content: text });
+    }
+    for (const [path, content] of this.extraWrites) writes.push({ path, content });
+    return writes;
+  }
+
+  private validateState(): void {
+    const seen = new Set<number>();
+    let max = -1;
+    for (const [index, task] of this.state.tasks.entries()) {
+      const result = TaskEntry.safeParse(task);
+      if (!result.success) {
+        throw new FileFormatError(
+          "STATE_SCHEMA",
+          this.paths.state,
+          `refusing to write ${this.paths.state}: active_projects[${index}]: ${formatIssues(result.error.issues)}`,
+        );
+      }
+      if (seen.has(task.project_number)) {
+        throw new FileFormatError(
+          "DUPLICATE_TASK",
+          this.paths.state,
+          `refusing to write ${this.paths.state}: task ${task.project_number} would appear twice`,
+        );
+      }
+      seen.add(task.project_number);
+      max = Math.max(max, task.project_number);
+    }
+    // The two copies of the next number are kept equal; after drift the higher one wins (never reuse a number).
+    const next = Math.max(this.state.doc.value.next_project_number, frontmatterNextNumber(this.todo) ?? 0, max + 1);
+    this.state.doc.value.next_project_number = next;
+    if (frontmatterNextNumber(this.todo) !== next) setFrontmatterNextNumber(this.todo, next);
+  }
+
+  private validateArchive(archive: LoadedArchive): void {
+    if (!archive.exists) return;
+    const before = JSON.parse(archive.doc.text) as { completed_projects?: unknown[] };
+    const now = new Set<object>(archive.entries);
+    const expected = (before.completed_projects?.length ?? 0) - this.releasedArchiveEntries.size;
+    const kept = archive.entries.filter((e) => !this.releasedArchiveEntries.has(e));
+    if (kept.length < expected || ![...this.releasedArchiveEntries].every((e) => !now.has(e))) {
+      throw new FileFormatError(
+        "STATE_SCHEMA",
+        this.paths.archiveState,
+        `refusing to write ${this.paths.archiveState}: it would lose archive entries (${expected} expected, ${kept.length} present)`,
+      );
+    }
+  }
+}
+
+async function renderDoc(doc: JsonDocument, exists: boolean): Promise<string> {
+  return renderJsonDocument(doc, doc.value, !exists || isCanonical(doc));
+}
+
+export interface MutateOptions {
+  /** Recorded in the lock so a waiting command can name who holds it. */
+  command: string;
+  /** Allow a missing TODO.md while state.json has tasks (doctor rebuilds it). */
+  rebuildTodo?: boolean;
+}
+
+export async function mutateStore<R>(
+  ctx: StoreContext,
+  options: MutateOptions,
+  mutate: (tx: Transaction) => R | Promise<R>,
+): Promise<R> {
+  ensureInternalDir(ctx.paths.internalDir);
+  const release = await acquireLock(ctx.paths.lock, {
+    timeoutMs: ctx.config.lockTimeoutMs,
+    command: options.command,
+  });
+  try {
+    recoverInterruptedCommit(ctx.paths.journal, [ctx.paths.dir, ctx.paths.archiveDir]);
+    const state = loadState(ctx.paths);
+    const todoDoc = loadTodo(ctx.paths);
+    if (!todoDoc && state.exists && state.tasks.length > 0 && !options.rebuildTodo) {
+      throw new FileFormatError("TODO_PARSE", ctx.paths.todo, `${ctx.paths.todo} is missing while state.json has tasks`, {
+        hint: "Run `baton doctor --fix` to rebuild TODO.md from state.json.",
+      });
+    }
+    const todo = todoDoc ?? emptyTodo(ctx.paths.todo, state.doc.value.next_project_number);
+    const tx = new Transaction(ctx, state, todo);
+    const result = await mutate(tx);
+    const writes = await tx.render();
+    commitFiles(ctx.paths.journal, writes, tx.moves);
+    return result;
+  } finally {
+    release();
+  }
+}

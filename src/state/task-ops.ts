@@ -1,0 +1,353 @@
+import { existsSync } from "node:fs";
+import { TaskNotFoundError, TransitionError, UsageError } from "../shared/errors.js";
+import { isoDate } from "../shared/time.js";
+import { assertVerdict, checkManualTransition } from "./lifecycle.js";
+import { IN_PROGRESS_STATUSES, TERMINAL_STATUSES } from "./status.js";
+import type { TaskEntry } from "./schema.js";
+import type { Transaction } from "./store.js";
+import { detectLanguage, normalizeTitle, PRIORITIES, slugify, titleFromSlug } from "./naming.js";
+import {
+  buildEntry,
+  insertEntry,
+  removeEntryField,
+  setEntryDescription,
+  setEntryField,
+  setEntryStatus,
+  setEntryTitle,
+} from "./todo-entry.js";
+import type { TodoEntry } from "./todo-document.js";
+
+export interface NewTaskInput {
+  title: string;
+  description?: string | undefined;
+  language?: string | undefined;
+  priority?: string | undefined;
+  effort?: string | undefined;
+  dependencies?: readonly number[] | undefined;
+  parent?: number | undefined;
+}
+
+export function requireTask(tx: Transaction, number: number): TaskEntry {
+  const task = tx.findTask(number);
+  if (!task) {
+    throw new TaskNotFoundError(number, `${tx.paths.state} (active tasks)`, {
+      hint: "`baton task list` shows active tasks; archived ones come back with `baton task recover N`.",
+    });
+  }
+  return task;
+}
+
+/** Every active task has a TODO entry; one lost by hand is rebuilt from state.json before editing. */
+export function requireTodoEntry(tx: Transaction, task: TaskEntry): TodoEntry {
+  const existing = tx.findTodoEntry(task.project_number);
+  if (existing) return existing;
+  const entry = buildEntry({
+    number: task.project_number,
+    title: titleFromSlug(task.project_name),
+    status: task.status,
+    language: task.language ?? tx.config.defaultLanguage,
+    effort: task.effort === undefined ? undefined : String(task.effort),
+    priority: task.priority,
+    created: (task.created ?? tx.timestamp).slice(0, 10),
+    description: task.description,
+  });
+  insertEntry(tx.todo, entry, tx.config.newTaskPosition);
+  return entry;
+}
+
+export function validateLanguage(tx: Transaction, language: string): string {
+  if (!tx.config.languages.includes(language)) {
+    throw new UsageError(`unknown language "${language}"`, {
+      hint: `Use one of: ${tx.config.languages.join(", ")} (or add it to "languages" in baton.config.json).`,
+    });
+  }
+  return language;
+}
+
+export function validatePriority(priority: string): string {
+  const p = priority.toLowerCase();
+  if (!(PRIORITIES as readonly string[]).includes(p)) {
+    throw new UsageError(`unknown priority "${priority}"`, { hint: `Use one of: ${PRIORITIES.join(", ")}.` });
+  }
+  return p;
+}
+
+function archivedNumbers(tx: Transaction): Set<number> {
+  return new Set(tx.archive().entries.map((e) => e.project_number));
+}
+
+export function validateDependencies(tx: Transaction, self: number | null, dependencies: readonly number[]): number[] {
+  const unique = [...new Set(dependencies)];
+  const archived = unique.some((d) => !tx.findTask(d)) ? archivedNumbers(tx) : new Set<number>();
+  for (const dep of unique) {
+    if (dep === self) throw new UsageError(`task ${self} cannot depend on itself`);
+    if (!tx.findTask(dep) && !archived.has(dep)) {
+      throw new UsageError(`dependency ${dep} is not an active or archived task`, {
+        hint: "List existing tasks with `baton task list`.",
+      });
+    }
+  }
+  return unique;
+}
+
+/**
+ * The next free number: normally `next_project_number`, skipping any number an archived task
+ * already holds (the original reused numbers and later renumbered collisions as N*10).
+ */
+function allocateNumber(tx: Transaction): number {
+  let next = tx.state.doc.value.next_project_number;
+  for (const task of tx.tasks) next = Math.max(next, task.project_number + 1);
+  const archiveText = existsSync(tx.paths.archiveState) ? tx.archive().doc.text : "";
+  if (archiveText !== "") {
+    const taken = archivedNumbers(tx);
+    while (taken.has(next)) next++;
+  }
+  return next;
+}
+
+export function addTask(tx: Transaction, input: NewTaskInput): TaskEntry {
+  const title = normalizeTitle(input.title);
+  if (title === "") throw new UsageError("a task needs a title");
+  const language = validateLanguage(
+    tx,
+    input.language ??
+      detectLanguage(`${title} ${input.description ?? ""}`, tx.config.languages, tx.config.defaultLanguage),
+  );
+  const priority = input.priority === undefined ? undefined : validatePriority(input.priority);
+  const number = allocateNumber(tx);
+  const dependencies = validateDependencies(tx, number, input.dependencies ?? []);
+  const task: TaskEntry = {
+    project_number: number,
+    project_name: slugify(title, tx.config.slug),
+    status: "not_started",
+    language,
+  };
+  if (priority) task.priority = priority;
+  if (input.effort) task.effort = input.effort;
+  if (input.description) task.description = input.description;
+  if (dependencies.length > 0) task.dependencies = dependencies;
+  if (input.parent !== undefined) task.parent_task = input.parent;
+  task.created = tx.timestamp;
+  task.last_updated = tx.timestamp;
+  if (tx.config.newTaskPosition === "top") tx.tasks.unshift(task);
+  else tx.tasks.push(task);
+  tx.state.doc.value.next_project_number = number + 1;
+  insertEntry(
+    tx.todo,
+    buildEntry({
+      number,
+      title,
+      status: "not_started",
+      language,
+      effort: input.effort,
+      priority,
+      dependencies,
+      parent: input.parent,
+      created: isoDate(tx.now),
+      description: input.description,
+    }),
+    tx.config.newTaskPosition,
+  );
+  return task;
+}
+
+export interface TaskEdit {
+  title?: string | undefined;
+  description?: string | undefined;
+  language?: string | undefined;
+  priority?: string | undefined;
+  effort?: string | undefined;
+  dependencies?: readonly number[] | undefined;
+}
+
+export function editTask(tx: Transaction, number: number, edit: TaskEdit): TaskEntry {
+  const task = requireTask(tx, number);
+  const entry = requireTodoEntry(tx, task);
+  if (Object.values(edit).every((v) => v === undefined)) {
+    throw new UsageError("nothing to edit", {
+      hint: "Pass at least one of --title, --description, --language, --priority, --effort, --depends.",
+    });
+  }
+  if (edit.title !== undefined) {
+    const title = normalizeTitle(edit.title);
+    if (title === "") throw new UsageError("the title cannot be empty");
+    setEntryTitle(entry, title);
+  }
+  if (edit.description !== undefined) {
+    task.description = edit.description;
+    setEntryDescription(entry, edit.description);
+  }
+  if (edit.language !== undefined) {
+    task.language = validateLanguage(tx, edit.language);
+    setEntryField(entry, ["Language"], task.language, ["Status"]);
+  }
+  if (edit.priority !== undefined) {
+    task.priority = validatePriority(edit.priority);
+    setEntryField(entry, ["Priority"], task.priority);
+  }
+  if (edit.effort !== undefined) {
+    task.effort = edit.effort;
+    setEntryField(entry, ["Effort"], edit.effort, []);
+  }
+  if (edit.dependencies !== undefined) {
+    const deps = validateDependencies(tx, number, edit.dependencies);
+    if (deps.length === 0) {
+      delete task.dependencies;
+      removeEntryField(entry, ["Dependencies"]);
+    } else {
+      task.dependencies = deps;
+      setEntryField(entry, ["Dependencies", "Depends On", "Depends"], deps.join(", "), ["Priority", "Language"]);
+    }
+  }
+  task.last_updated = tx.timestamp;
+  return task;
+}
+
+/** The lifecycle timestamp each status records (format reference 2.2). */
+const STATUS_STAMP: Record<string, string> = {
+  researched: "researched",
+  planned: "planned",
+  completed: "completed",
+  abandoned: "abandoned",
+};
+
+export interface AuditNote {
+  timestamp: string;
+  action: string;
+  from: string;
+  to: string;
+  note: string;
+}
+
+/** A forced change is kept on the task itself, so the override stays visible in reviewed diffs. */
+export function recordAudit(task: TaskEntry, note: AuditNote): void {
+  const existing = Array.isArray(task["baton_audit"]) ? (task["baton_audit"] as AuditNote[]) : [];
+  task["baton_audit"] = [...existing, note];
+}
+
+export interface StatusChange {
+  number: number;
+  from: string;
+  to: string;
+  forced: boolean;
+  autoCompleted: number[];
+}
+
+export interface StatusOptions {
+  force?: boolean;
+  reason?: string | undefined;
+  summary?: string | undefined;
+}
+
+/** Writes a status to state.json and TODO.md together; the one primitive every status change uses. */
+export function applyStatus(tx: Transaction, task: TaskEntry, status: string): void {
+  task.status = status;
+  task.last_updated = tx.timestamp;
+  const stamp = STATUS_STAMP[status];
+  if (stamp) task[stamp] = tx.timestamp;
+  setEntryStatus(requireTodoEntry(tx, task), status);
+}
+
+export function changeStatus(tx: Transaction, number: number, target: string, options: StatusOptions = {}): StatusChange {
+  const task = requireTask(tx, number);
+  const from = task.status;
+  const { forced } = assertVerdict(checkManualTransition(from, target, options.force ?? false), number);
+  const entry = requireTodoEntry(tx, task);
+  if (from === "blocked") {
+    delete task["blocked_reason"];
+    removeEntryField(entry, ["Blocked on"]);
+  }
+  if (target === "blocked") {
+    if (!options.reason) throw new UsageError("blocking a task needs a reason", { hint: 'Pass --reason "…".' });
+    task["blocked_reason"] = options.reason;
+    setEntryField(entry, ["Blocked on"], options.reason);
+  }
+  if (target === "completed" && options.summary) {
+    task["completion_summary"] = options.summary;
+  }
+  applyStatus(tx, task, target);
+  if (forced) {
+    recordAudit(task, {
+      timestamp: tx.timestamp,
+      action: "status --force",
+      from,
+      to: target,
+      note: options.reason ?? "forced past the lifecycle table",
+    });
+  }
+  const autoCompleted = TERMINAL_STATUSES.includes(target) ? autoCompleteExpanded(tx) : [];
+  return { number, from, to: target, forced, autoCompleted };
+}
+
+/**
+ * An expanded parent completes itself once every subtask is completed or abandoned; a subtask no
+ * longer active counts by its archived status (format reference 7).
+ */
+export function autoCompleteExpanded(tx: Transaction): number[] {
+  const done: number[] = [];
+  for (const parent of tx.tasks) {
+    if (parent.status !== "expanded" || !parent.subtasks || parent.subtasks.length === 0) continue;
+    let completed = 0;
+    let abandoned = 0;
+    let open = false;
+    for (const n of parent.subtasks) {
+      const sub = tx.findTask(n);
+      const status = sub ? sub.status : archivedStatus(tx, n);
+      if (status === "abandoned") abandoned++;
+      else if (status === "completed" || status === undefined || !sub) completed++;
+      else open = true;
+    }
+    if (open) continue;
+    parent["auto_completed"] = true;
+    parent["completion_summary"] =
+      `Expanded task auto-completed: ${completed} subtasks completed` +
+      (abandoned > 0 ? `, ${abandoned} subtasks abandoned` : "");
+    applyStatus(tx, parent, "completed");
+    done.push(parent.project_number);
+  }
+  return done;
+}
+
+function archivedStatus(tx: Transaction, number: number): string | undefined {
+  return tx.archive().entries.find((e) => e.project_number === number)?.status;
+}
+
+export interface SubtaskInput {
+  title: string;
+  description?: string | undefined;
+  effort?: string | undefined;
+}
+
+export function expandTask(tx: Transaction, number: number, subtasks: readonly SubtaskInput[], force = false) {
+  const parent = requireTask(tx, number);
+  if (subtasks.length === 0) throw new UsageError("expand needs at least one subtask", { hint: 'Pass --subtask "Title" once per subtask.' });
+  if (TERMINAL_STATUSES.includes(parent.status) || parent.status === "expanded") {
+    throw new TransitionError(`task ${number}: cannot expand a ${parent.status} task`);
+  }
+  if (IN_PROGRESS_STATUSES.includes(parent.status) && !force) {
+    throw new TransitionError(`task ${number}: cannot expand while it is ${parent.status} (an operation is running)`, {
+      hint: "Wait for the operation to finish, or pass --force if it is stale.",
+    });
+  }
+  const from = parent.status;
+  const created = subtasks.map((s) =>
+    addTask(tx, {
+      title: s.title,
+      description: s.description,
+      effort: s.effort,
+      language: parent.language ?? tx.config.defaultLanguage,
+      priority: parent.priority,
+      parent: number,
+    }),
+  );
+  const numbers = created.map((t) => t.project_number);
+  parent.subtasks = [...(parent.subtasks ?? []), ...numbers];
+  applyStatus(tx, parent, "expanded");
+  const entry = requireTodoEntry(tx, parent);
+  setEntryField(entry, ["Subtasks"], parent.subtasks.join(", "));
+  setEntryField(entry, ["Expanded"], isoDate(tx.now));
+  if (IN_PROGRESS_STATUSES.includes(from)) {
+    recordAudit(parent, { timestamp: tx.timestamp, action: "expand --force", from, to: "expanded", note: "expanded while in progress" });
+  }
+  return { parent: number, subtasks: numbers };
+}

@@ -1,0 +1,202 @@
+import { statusToMarker } from "./status.js";
+import { ENTRY_HEADING, findFieldLine, STATUS_LINE, type TodoDocument, type TodoEntry } from "./todo-document.js";
+
+/** `- **Name**: value` and the `- **Name:** value` variant both occur in real files. */
+function fieldPattern(names: readonly string[]): RegExp {
+  const alternatives = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  return new RegExp(`^- \\*\\*(?:${alternatives})(?:\\*\\*:|:\\*\\*)`, "i");
+}
+
+const FIELD_LINE = /^- \*\*[^*]+(?:\*\*:|:\*\*)/;
+
+export function setEntryStatus(entry: TodoEntry, status: string): void {
+  const i = findFieldLine(entry, STATUS_LINE);
+  const marker = statusToMarker(status);
+  if (i === -1) {
+    entry.lines.splice(1, 0, `- **Status**: ${marker}`);
+    return;
+  }
+  entry.lines[i] = entry.lines[i]!.replace(STATUS_LINE, `- **Status**: ${marker}`);
+}
+
+export function setEntryTitle(entry: TodoEntry, title: string): void {
+  entry.title = title;
+  entry.lines[0] = `### ${entry.number}. ${title}`;
+}
+
+/** Index of the last line of the field block under the heading (continuation lines included); 0 if none. */
+function fieldBlockEnd(entry: TodoEntry): number {
+  let last = 0;
+  for (let i = 1; i < entry.lines.length; i++) {
+    const line = entry.lines[i]!;
+    if (FIELD_LINE.test(line) || (last > 0 && /^\s+\S/.test(line))) last = i;
+    else break;
+  }
+  return last;
+}
+
+export function getEntryField(entry: TodoEntry, names: readonly string[]): string | undefined {
+  const i = findFieldLine(entry, fieldPattern(names));
+  if (i === -1) return undefined;
+  return entry.lines[i]!.replace(/^- \*\*[^*]+(?:\*\*:|:\*\*)\s?/, "");
+}
+
+/**
+ * Sets `- **name**: value`, replacing the first line of any alias, or inserting after the field
+ * named in `after` (the first one found), or at the end of the field block.
+ */
+export function setEntryField(
+  entry: TodoEntry,
+  names: readonly string[],
+  value: string,
+  after: readonly string[] = ["Language"],
+): void {
+  const line = `- **${names[0]}**: ${value}`;
+  const i = findFieldLine(entry, fieldPattern(names));
+  if (i !== -1) {
+    entry.lines[i] = line;
+    return;
+  }
+  let anchor = -1;
+  for (const name of after) {
+    anchor = findFieldLine(entry, fieldPattern([name]));
+    if (anchor !== -1) break;
+  }
+  if (anchor === -1) anchor = fieldBlockEnd(entry);
+  while (anchor + 1 < entry.lines.length && /^\s+- /.test(entry.lines[anchor + 1]!)) anchor++;
+  entry.lines.splice(anchor + 1, 0, line);
+}
+
+export function removeEntryField(entry: TodoEntry, names: readonly string[]): void {
+  const i = findFieldLine(entry, fieldPattern(names));
+  if (i === -1) return;
+  let count = 1;
+  while (i + count < entry.lines.length && /^\s+- /.test(entry.lines[i + count]!)) count++;
+  entry.lines.splice(i, count);
+}
+
+const DESCRIPTION_LINE = /^\*\*Description\*\*:\s?/;
+
+export function getEntryDescription(entry: TodoEntry): string | undefined {
+  const i = entry.lines.findIndex((l) => DESCRIPTION_LINE.test(l));
+  if (i === -1) return undefined;
+  const parts = [entry.lines[i]!.replace(DESCRIPTION_LINE, "")];
+  for (let j = i + 1; j < entry.lines.length; j++) {
+    const line = entry.lines[j]!;
+    if (line.trim() === "" || line === "---") break;
+    parts.push(line);
+  }
+  return parts.join("\n");
+}
+
+/** Replaces the `**Description**:` paragraph (up to the next blank line), or adds one after the fields. */
+export function setEntryDescription(entry: TodoEntry, description: string): void {
+  const newLines = `**Description**: ${description}`.split(/\r?\n/);
+  const i = entry.lines.findIndex((l) => DESCRIPTION_LINE.test(l));
+  if (i !== -1) {
+    let end = i + 1;
+    while (end < entry.lines.length && entry.lines[end]!.trim() !== "" && entry.lines[end] !== "---") end++;
+    entry.lines.splice(i, end - i, ...newLines);
+    return;
+  }
+  const at = fieldBlockEnd(entry) + 1;
+  entry.lines.splice(at, 0, "", ...newLines);
+}
+
+export interface NewEntryFields {
+  number: number;
+  title: string;
+  status: string;
+  language: string;
+  effort?: string | undefined;
+  priority?: string | undefined;
+  dependencies?: readonly number[] | undefined;
+  parent?: number | undefined;
+  created: string;
+  description?: string | undefined;
+}
+
+/** The /task create template (format reference 3.3), with Priority, Dependencies and Parent when set. */
+export function buildEntry(fields: NewEntryFields): TodoEntry {
+  const lines = [
+    `### ${fields.number}. ${fields.title}`,
+    `- **Effort**: ${fields.effort ?? "TBD"}`,
+    `- **Status**: ${statusToMarker(fields.status)}`,
+    `- **Language**: ${fields.language}`,
+  ];
+  if (fields.priority) lines.push(`- **Priority**: ${fields.priority}`);
+  if (fields.dependencies && fields.dependencies.length > 0) {
+    lines.push(`- **Dependencies**: ${fields.dependencies.join(", ")}`);
+  }
+  if (fields.parent !== undefined) lines.push(`- **Parent**: ${fields.parent}`);
+  lines.push(`- **Created**: ${fields.created}`);
+  if (fields.description) lines.push("", ...`**Description**: ${fields.description}`.split(/\r?\n/));
+  lines.push("", "---", "");
+  return { kind: "entry", number: fields.number, title: fields.title, lines, sourceLine: 0 };
+}
+
+const TASKS_HEADING = /^## Tasks\s*$/;
+
+/**
+ * New entries go right after `## Tasks`, newest first, as the original /task inserted them; with
+ * position "bottom" after the last entry of that section. Without a `## Tasks` section the entry goes
+ * before the first entry anywhere (legacy priority sections), else into a new `## Tasks` section.
+ */
+export function insertEntry(doc: TodoDocument, entry: TodoEntry, position: "top" | "bottom"): void {
+  const segments = doc.segments;
+  const tasksAt = segments.findIndex((s) => s.kind === "raw" && s.lines.some((l) => TASKS_HEADING.test(l)));
+  if (tasksAt === -1) {
+    const firstEntry = segments.findIndex((s) => s.kind === "entry");
+    if (firstEntry !== -1 && position === "top") {
+      segments.splice(firstEntry, 0, entry);
+      return;
+    }
+    if (firstEntry !== -1) {
+      segments.splice(lastEntryIndex(doc, firstEntry) + 1, 0, entry);
+      return;
+    }
+    const tail = segments[segments.length - 1];
+    const block: string[] = [];
+    if (tail && tail.lines[tail.lines.length - 1]?.trim() !== "") block.push("");
+    block.push("## Tasks", "");
+    segments.push({ kind: "raw", lines: block }, entry);
+    return;
+  }
+  const tasksSegment = segments[tasksAt]!;
+  const headingLine = tasksSegment.lines.findIndex((l) => TASKS_HEADING.test(l));
+  const afterHeading = tasksSegment.lines.slice(headingLine + 1);
+  const sectionEndsInSegment = afterHeading.some((l) => /^#{1,2} \S/.test(l));
+  if (sectionEndsInSegment || segments[tasksAt + 1]?.kind !== "entry") {
+    // No entries directly in this section: put the entry after the heading and its leading lines.
+    let insertAt = headingLine + 1;
+    while (insertAt < tasksSegment.lines.length && /^(\s*|---|<!--.*-->)$/.test(tasksSegment.lines[insertAt]!)) {
+      insertAt++;
+    }
+    const before = tasksSegment.lines.slice(0, insertAt);
+    const after = tasksSegment.lines.slice(insertAt);
+    if (before[before.length - 1]?.trim() !== "") before.push("");
+    tasksSegment.lines = before;
+    const rest: TodoSegment[] = after.length > 0 ? [{ kind: "raw", lines: after }] : [];
+    segments.splice(tasksAt + 1, 0, entry, ...rest);
+    return;
+  }
+  if (position === "top") segments.splice(tasksAt + 1, 0, entry);
+  else segments.splice(lastEntryIndex(doc, tasksAt + 1) + 1, 0, entry);
+}
+
+type TodoSegment = TodoDocument["segments"][number];
+
+function lastEntryIndex(doc: TodoDocument, from: number): number {
+  let i = from;
+  while (i + 1 < doc.segments.length && doc.segments[i + 1]!.kind === "entry") i++;
+  return i;
+}
+
+export function removeEntry(doc: TodoDocument, number: number): TodoEntry | undefined {
+  const i = doc.segments.findIndex((s) => s.kind === "entry" && s.number === number);
+  if (i === -1) return undefined;
+  const [removed] = doc.segments.splice(i, 1);
+  return removed as TodoEntry;
+}
+
+export { ENTRY_HEADING };

@@ -1,0 +1,82 @@
+import type { TaskEntry } from "./schema.js";
+import { titleFromSlug } from "./naming.js";
+import { getEntryDescription } from "./todo-entry.js";
+import { entries, entryStatus, type TodoDocument, type TodoEntry } from "./todo-document.js";
+import type { Snapshot } from "./store.js";
+
+export interface ArtifactView {
+  path: string;
+  type: string;
+  summary?: string;
+}
+
+/** What `task list` and `task show` print: state.json fields plus the title that lives only in TODO.md. */
+export interface TaskView {
+  number: number;
+  title: string;
+  slug: string;
+  status: string;
+  /** The TODO.md marker, when it disagrees with state.json (`baton doctor` repairs it). */
+  todoStatus?: string;
+  language: string;
+  priority?: string;
+  effort?: string;
+  description?: string;
+  dependencies: Array<number | string>;
+  parent?: number;
+  subtasks: number[];
+  created?: string;
+  lastUpdated?: string;
+  sessionId?: string;
+  artifacts: ArtifactView[];
+}
+
+/** Older entries use `report` / `research_report` for research (format reference 2.3). */
+export function normalizeArtifactType(type: string | undefined): string {
+  if (type === "report" || type === "research_report") return "research";
+  return type ?? "unknown";
+}
+
+export function artifactViews(task: TaskEntry): ArtifactView[] {
+  return (task.artifacts ?? []).map((a) => {
+    if (typeof a === "string") return { path: a, type: normalizeArtifactType(undefined) };
+    const view: ArtifactView = { path: a.path, type: normalizeArtifactType(a.type) };
+    if (a.summary !== undefined) view.summary = a.summary;
+    return view;
+  });
+}
+
+export function todoIndex(todo: TodoDocument): Map<number, TodoEntry> {
+  const map = new Map<number, TodoEntry>();
+  for (const e of entries(todo)) map.set(e.number, e);
+  return map;
+}
+
+export function taskView(task: TaskEntry, entry: TodoEntry | undefined, withDetail = false): TaskView {
+  const view: TaskView = {
+    number: task.project_number,
+    title: entry?.title ?? titleFromSlug(task.project_name),
+    slug: task.project_name,
+    status: task.status,
+    language: task.language ?? "general",
+    dependencies: task.dependencies ?? (Array.isArray(task["depends_on"]) ? (task["depends_on"] as number[]) : []),
+    subtasks: task.subtasks ?? [],
+    artifacts: artifactViews(task),
+  };
+  const todoStatus = entry ? entryStatus(entry) : undefined;
+  if (todoStatus !== undefined && todoStatus !== task.status) view.todoStatus = todoStatus;
+  if (task.priority) view.priority = task.priority;
+  if (task.effort !== undefined) view.effort = String(task.effort);
+  const description = task.description ?? (withDetail && entry ? getEntryDescription(entry) : undefined);
+  if (description !== undefined) view.description = description;
+  if (typeof task.parent_task === "number") view.parent = task.parent_task;
+  if (task.created) view.created = task.created;
+  if (task.last_updated) view.lastUpdated = task.last_updated;
+  if (task.session_id) view.sessionId = task.session_id;
+  return view;
+}
+
+export function taskViews(snapshot: Snapshot): TaskView[] {
+  const index = todoIndex(snapshot.todo);
+  return snapshot.state.tasks.map((t) => taskView(t, index.get(t.project_number)));
+}
