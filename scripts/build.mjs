@@ -4,7 +4,11 @@ import { build } from "esbuild";
 
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { "cli/main": "src/cli/main.ts", index: "src/index.ts" },
+  entryPoints: {
+    "cli/main": "src/cli/main.ts",
+    index: "src/index.ts",
+    "testing/generate-repo": "src/testing/generate-repo.ts",
+  },
   outdir: "dist",
   bundle: true,
   splitting: true,

@@ -8,6 +8,7 @@ import type { Transaction } from "./store.js";
 import { detectLanguage, normalizeTitle, PRIORITIES, slugify, titleFromSlug } from "./naming.js";
 import {
   buildEntry,
+  getEntryField,
   insertEntry,
   removeEntryField,
   setEntryDescription,
@@ -253,9 +254,10 @@ export function changeStatus(tx: Transaction, number: number, target: string, op
   const from = task.status;
   const { forced } = assertVerdict(checkManualTransition(from, target, options.force ?? false), number);
   const entry = requireTodoEntry(tx, task);
-  if (from === "blocked") {
+  if (from === "blocked" && typeof task["blocked_reason"] === "string") {
+    // Only the reason Baton itself wrote is cleared; a hand-written "Blocked on" line stays as history.
+    if (getEntryField(entry, ["Blocked on"])?.trim() === task["blocked_reason"]) removeEntryField(entry, ["Blocked on"]);
     delete task["blocked_reason"];
-    removeEntryField(entry, ["Blocked on"]);
   }
   if (target === "blocked") {
     if (!options.reason) throw new UsageError("blocking a task needs a reason", { hint: 'Pass --reason "…".' });
