@@ -49,7 +49,7 @@ export async function loadConfig(cwd: string): Promise<BatonConfig> {
   let file: BatonConfigFile = {};
   if (source) {
     const raw = await parseConfigText(source, readFileSync(source, "utf8"));
-    const parsed = BatonConfigFile.safeParse(raw ?? {});
+    const parsed = BatonConfigFile.safeParse(raw ?? {}, { reportInput: true });
     if (!parsed.success) {
       throw new ConfigError(`${source}: ${formatIssues(parsed.error.issues)}`, {
         hint: `Allowed keys: ${Object.keys(BatonConfigFile.def.shape).join(", ")}.`,

@@ -12,7 +12,9 @@ export {
   OPERATION_RULES,
   type TransitionVerdict,
 } from "./lifecycle.js";
+export { commitFiles, recoverInterruptedCommit } from "./journal.js";
 export { loadArchive, loadErrors, loadState, loadTodo } from "./load.js";
+export { acquireLock, type LockHolder, type ReleaseLock } from "./lock.js";
 export { detectLanguage, normalizeTitle, PRIORITIES, parseTaskNumbers, slugify, titleFromSlug } from "./naming.js";
 export { type SpecsPaths, specsPaths, TASK_FOLDER, taskFolderName } from "./paths.js";
 export { ArchivedTask, ArtifactEntry, ArtifactRecord, ErrorEntry, StateFile, TaskEntry } from "./schema.js";

@@ -42,7 +42,7 @@ export function loadState(paths: SpecsPaths): LoadedState {
     return { doc: { ...doc, text: "" }, tasks: doc.value.active_projects as TaskEntry[], exists: false };
   }
   const doc = parseJsonDocument<StateFile>(paths.state, text);
-  const top = StateFile.safeParse(doc.value);
+  const top = StateFile.safeParse(doc.value, { reportInput: true });
   if (!top.success) {
     throw new FileFormatError("STATE_SCHEMA", paths.state, `${paths.state}: ${formatIssues(top.error.issues)}`, {
       hint: "state.json needs a numeric next_project_number and an active_projects array; nothing was written.",
@@ -51,7 +51,7 @@ export function loadState(paths: SpecsPaths): LoadedState {
   const tasks = doc.value.active_projects as TaskEntry[];
   const seen = new Map<number, number>();
   tasks.forEach((raw, index) => {
-    const result = TaskEntry.safeParse(raw);
+    const result = TaskEntry.safeParse(raw, { reportInput: true });
     if (!result.success) {
       throw new FileFormatError(
         "STATE_SCHEMA",
@@ -96,7 +96,7 @@ export function loadArchive(paths: SpecsPaths): LoadedArchive {
     return { doc: { ...doc, text: "" }, exists: false, entries: doc.value.completed_projects as ArchivedTask[] };
   }
   const doc = parseJsonDocument<ArchiveFile>(paths.archiveState, text);
-  const top = ArchiveFile.safeParse(doc.value);
+  const top = ArchiveFile.safeParse(doc.value, { reportInput: true });
   if (!top.success) {
     throw new FileFormatError(
       "STATE_SCHEMA",
@@ -107,7 +107,7 @@ export function loadArchive(paths: SpecsPaths): LoadedArchive {
   doc.value.completed_projects ??= [];
   const entries = doc.value.completed_projects as ArchivedTask[];
   entries.forEach((raw, index) => {
-    const result = ArchivedTask.safeParse(raw);
+    const result = ArchivedTask.safeParse(raw, { reportInput: true });
     if (!result.success) {
       throw new FileFormatError(
         "STATE_SCHEMA",
@@ -136,13 +136,13 @@ export function loadErrors(paths: SpecsPaths): LoadedErrors {
     return { doc: { ...doc, text: "" }, exists: false, entries: [] };
   }
   const doc = parseJsonDocument<ErrorsFile>(paths.errors, text);
-  const top = ErrorsFile.safeParse(doc.value);
+  const top = ErrorsFile.safeParse(doc.value, { reportInput: true });
   if (!top.success) {
     throw new FileFormatError("STATE_SCHEMA", paths.errors, `${paths.errors}: ${formatIssues(top.error.issues)}`);
   }
   const entries = doc.value.errors as ErrorEntry[];
   entries.forEach((raw, index) => {
-    const result = ErrorEntry.safeParse(raw);
+    const result = ErrorEntry.safeParse(raw, { reportInput: true });
     if (!result.success) {
       throw new FileFormatError(
         "STATE_SCHEMA",

@@ -142,7 +142,7 @@ export class Transaction {
     const seen = new Set<number>();
     let max = -1;
     for (const [index, task] of this.state.tasks.entries()) {
-      const result = TaskEntry.safeParse(task);
+      const result = TaskEntry.safeParse(task, { reportInput: true });
       if (!result.success) {
         throw new FileFormatError(
           "STATE_SCHEMA",

@@ -1,0 +1,59 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { commitFiles, recoverInterruptedCommit } from "./journal.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "baton-journal-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("multi-file commit", () => {
+  it("writes every file and moves folders, leaving no journal or temp files", () => {
+    writeFileSync(join(dir, "a"), "old a");
+    mkdirSync(join(dir, "task"));
+    commitFiles(join(dir, "journal.json"), [{ path: join(dir, "a"), content: "new a" }, { path: join(dir, "b"), content: "new b" }], [
+      { from: join(dir, "task"), to: join(dir, "archive", "task") },
+    ]);
+    expect(readFileSync(join(dir, "a"), "utf8")).toBe("new a");
+    expect(readFileSync(join(dir, "b"), "utf8")).toBe("new b");
+    expect(existsSync(join(dir, "archive", "task"))).toBe(true);
+    expect(existsSync(join(dir, "journal.json"))).toBe(false);
+    expect(readFileSync(join(dir, "a"), "utf8")).toBe("new a");
+  });
+
+  it("rolls an interrupted commit forward", () => {
+    writeFileSync(join(dir, "state.json"), "old state");
+    writeFileSync(join(dir, "TODO.md"), "new todo");
+    writeFileSync(join(dir, ".state.json.baton-1-00000000.tmp"), "new state");
+    mkdirSync(join(dir, "5_task"));
+    // The crash came after TODO.md's rename and before state.json's and the folder move.
+    writeFileSync(
+      join(dir, "journal.json"),
+      JSON.stringify({
+        version: 1,
+        created: "x",
+        writes: [
+          { path: join(dir, "TODO.md"), temp: join(dir, ".TODO.md.baton-1-11111111.tmp") },
+          { path: join(dir, "state.json"), temp: join(dir, ".state.json.baton-1-00000000.tmp") },
+        ],
+        moves: [{ from: join(dir, "5_task"), to: join(dir, "archive", "5_task") }],
+      }),
+    );
+    expect(recoverInterruptedCommit(join(dir, "journal.json"), [dir])).toBe(true);
+    expect(readFileSync(join(dir, "state.json"), "utf8")).toBe("new state");
+    expect(readFileSync(join(dir, "TODO.md"), "utf8")).toBe("new todo");
+    expect(existsSync(join(dir, "archive", "5_task"))).toBe(true);
+    expect(existsSync(join(dir, "journal.json"))).toBe(false);
+  });
+
+  it("discards temp files of a write that crashed before its journal", () => {
+    writeFileSync(join(dir, "state.json"), "old");
+    writeFileSync(join(dir, ".state.json.baton-77-abcdef01.tmp"), "half written");
+    expect(recoverInterruptedCommit(join(dir, "journal.json"), [dir])).toBe(false);
+    expect(readFileSync(join(dir, "state.json"), "utf8")).toBe("old");
+    expect(existsSync(join(dir, ".state.json.baton-77-abcdef01.tmp"))).toBe(false);
+  });
+});

@@ -1,0 +1,89 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { snapshotFiles, tempStore } from "../testing/store-fixture.js";
+import { runDoctorChecks } from "./doctor.js";
+import { mutateStore, readStore } from "./store.js";
+import { addTask, changeStatus } from "./task-ops.js";
+
+let cleanup = () => {};
+afterEach(() => cleanup());
+
+describe("the store's write path", () => {
+  it("writes nothing when the mutation throws", async () => {
+    const t = await tempStore({ active: 5, archived: 3 });
+    cleanup = t.cleanup;
+    const before = snapshotFiles(t.repo.specsDir);
+    await expect(
+      mutateStore(t.ctx, { command: "test" }, (tx) => {
+        addTask(tx, { title: "Doomed" });
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    expect(snapshotFiles(t.repo.specsDir)).toEqual({ ...before });
+  });
+
+  it("refuses a result with a duplicate task number", async () => {
+    const t = await tempStore({ active: 3 });
+    cleanup = t.cleanup;
+    const before = snapshotFiles(t.repo.specsDir);
+    await expect(
+      mutateStore(t.ctx, { command: "test" }, (tx) => {
+        tx.tasks.push({ ...tx.tasks[0]! });
+      }),
+    ).rejects.toThrow(/task 3 would appear twice/);
+    expect(snapshotFiles(t.repo.specsDir)).toEqual(before);
+  });
+
+  it("refuses to drop archive entries", async () => {
+    const t = await tempStore({ active: 2, archived: 10 });
+    cleanup = t.cleanup;
+    const before = snapshotFiles(t.repo.specsDir);
+    await expect(
+      mutateStore(t.ctx, { command: "test" }, (tx) => {
+        tx.archive().entries.splice(0, 5);
+      }),
+    ).rejects.toThrow(/would lose archive entries \(10 expected, 5 present\)/);
+    expect(snapshotFiles(t.repo.specsDir)).toEqual(before);
+  });
+
+  it("leaves untouched files byte-identical, even when loaded", async () => {
+    const t = await tempStore({ active: 4, archived: 4 });
+    cleanup = t.cleanup;
+    const before = snapshotFiles(t.repo.specsDir);
+    await mutateStore(t.ctx, { command: "test" }, (tx) => {
+      tx.archive();
+      tx.errors();
+    });
+    expect(snapshotFiles(t.repo.specsDir)).toEqual(before);
+  });
+
+  it("allocates numbers past archived ones and keeps both next numbers equal", async () => {
+    const t = await tempStore({ active: 1, archived: 3 });
+    cleanup = t.cleanup;
+    const archive = JSON.parse(readFileSync(t.ctx.paths.archiveState, "utf8"));
+    archive.completed_projects.push({ project_number: 5, project_name: "stray", status: "completed" });
+    writeFileSync(t.ctx.paths.archiveState, JSON.stringify(archive, null, 2));
+    const task = await mutateStore(t.ctx, { command: "test" }, (tx) => addTask(tx, { title: "Next" }));
+    expect(task.project_number).toBe(6);
+    expect(JSON.parse(readFileSync(t.ctx.paths.state, "utf8")).next_project_number).toBe(7);
+    expect(readFileSync(t.ctx.paths.todo, "utf8")).toContain("next_project_number: 7\n");
+  });
+
+  it("heals a lower TODO frontmatter number on the next write (the higher one wins)", async () => {
+    const t = await tempStore({ active: 2 });
+    cleanup = t.cleanup;
+    writeFileSync(t.ctx.paths.todo, readFileSync(t.ctx.paths.todo, "utf8").replace("next_project_number: 3", "next_project_number: 1"));
+    await mutateStore(t.ctx, { command: "test" }, (tx) => changeStatus(tx, 2, "blocked", { reason: "r" }));
+    expect(readFileSync(t.ctx.paths.todo, "utf8")).toContain("next_project_number: 3\n");
+    expect(runDoctorChecks(t.ctx).filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  it("records the task's title only in TODO.md and reads it back", async () => {
+    const t = await tempStore({ active: 0 });
+    cleanup = t.cleanup;
+    await mutateStore(t.ctx, { command: "test" }, (tx) => addTask(tx, { title: "A human title" }));
+    const snapshot = readStore(t.ctx);
+    expect(snapshot.state.tasks[0]).not.toHaveProperty("title");
+    expect(snapshot.todo.source).toContain("### 1. A human title");
+  });
+});

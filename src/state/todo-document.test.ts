@@ -1,0 +1,162 @@
+import { describe, expect, it } from "vitest";
+import { FileFormatError } from "../shared/errors.js";
+import {
+  entryStatus,
+  findEntry,
+  frontmatterNextNumber,
+  parseTodo,
+  renderTodo,
+  setFrontmatterNextNumber,
+} from "./todo-document.js";
+import {
+  buildEntry,
+  getEntryDescription,
+  insertEntry,
+  removeEntry,
+  setEntryDescription,
+  setEntryField,
+  setEntryStatus,
+} from "./todo-entry.js";
+
+const TODO = `---
+next_project_number: 984
+repository_health:
+  overall_score: 92
+technical_debt:
+  sorry_count: 16
+---
+
+# TODO
+
+<!-- hand-written comment -->
+
+## Task Order
+
+1. Do 982 first
+
+## Tasks
+
+### 983. Review decidability results
+- **Effort**: TBD
+- **Status**: [RESEARCHING]
+- **Language**: logic
+
+**Description**: Review the results,
+over two lines.
+
+---
+
+### 982. Wire dense completeness
+- **Effort**: 3-4 hours
+- **Status**: [RESEARCHED]
+- **Language**: lean
+- **Dependencies:** 981
+- **Research**: [research-001.md](specs/982_x/reports/research-001.md)
+
+**Description**: Wire it.
+
+**Resolution Path**:
+1. Build FMCS
+
+---
+
+## Notes
+
+Closing paragraph.
+`;
+
+describe("TODO.md documents", () => {
+  it("round-trips byte for byte", () => {
+    expect(renderTodo(parseTodo("TODO.md", TODO))).toBe(TODO);
+    const crlf = TODO.replace(/\n/g, "\r\n");
+    expect(renderTodo(parseTodo("TODO.md", crlf))).toBe(crlf);
+    const noFinalNewline = TODO.slice(0, -1);
+    expect(renderTodo(parseTodo("TODO.md", noFinalNewline))).toBe(noFinalNewline);
+  });
+
+  it("reads entries, statuses and the frontmatter number", () => {
+    const doc = parseTodo("TODO.md", TODO);
+    expect(findEntry(doc, 983)?.title).toBe("Review decidability results");
+    expect(entryStatus(findEntry(doc, 982)!)).toBe("researched");
+    expect(frontmatterNextNumber(doc)).toBe(984);
+    expect(getEntryDescription(findEntry(doc, 983)!)).toBe("Review the results,\nover two lines.");
+  });
+
+  it("changes only the status line", () => {
+    const doc = parseTodo("TODO.md", TODO);
+    setEntryStatus(findEntry(doc, 983)!, "researched");
+    expect(renderTodo(doc)).toBe(TODO.replace("[RESEARCHING]", "[RESEARCHED]"));
+  });
+
+  it("rewrites only the next_project_number frontmatter line", () => {
+    const doc = parseTodo("TODO.md", TODO);
+    setFrontmatterNextNumber(doc, 990);
+    expect(renderTodo(doc)).toBe(TODO.replace("next_project_number: 984", "next_project_number: 990"));
+  });
+
+  it("inserts new entries right after ## Tasks, newest first", () => {
+    const doc = parseTodo("TODO.md", TODO);
+    insertEntry(doc, buildEntry({ number: 984, title: "New one", status: "not_started", language: "meta", created: "2026-11-22" }), "top");
+    const out = renderTodo(doc);
+    expect(out).toContain(
+      "## Tasks\n\n### 984. New one\n- **Effort**: TBD\n- **Status**: [NOT STARTED]\n- **Language**: meta\n- **Created**: 2026-11-22\n\n---\n\n### 983.",
+    );
+    expect(out.replace(/### 984\. New one\n[\s\S]*?---\n\n/, "")).toBe(TODO);
+  });
+
+  it("inserts at the bottom of the Tasks section when configured", () => {
+    const doc = parseTodo("TODO.md", TODO);
+    insertEntry(doc, buildEntry({ number: 984, title: "Last", status: "not_started", language: "meta", created: "2026-11-22" }), "bottom");
+    expect(renderTodo(doc)).toMatch(/Build FMCS\n\n---\n\n### 984\. Last\n[\s\S]*---\n\n## Notes/);
+  });
+
+  it("creates a Tasks section in a TODO without one", () => {
+    const doc = parseTodo("TODO.md", "# TODO\n\nSome notes.\n");
+    insertEntry(doc, buildEntry({ number: 1, title: "First", status: "not_started", language: "general", created: "2026-11-22" }), "top");
+    expect(renderTodo(doc)).toMatch(/^# TODO\n\nSome notes\.\n\n## Tasks\n\n### 1\. First\n/);
+  });
+
+  it("removes an entry with its separator and keeps the sections around it", () => {
+    const doc = parseTodo("TODO.md", TODO);
+    removeEntry(doc, 982);
+    const out = renderTodo(doc);
+    expect(out).not.toContain("### 982");
+    expect(out).toContain("1. Do 982 first");
+    expect(out).toContain("over two lines.\n\n---\n\n## Notes\n\nClosing paragraph.\n");
+  });
+
+  it("replaces a field under either spelling and inserts new ones after Language", () => {
+    const doc = parseTodo("TODO.md", TODO);
+    const entry = findEntry(doc, 982)!;
+    setEntryField(entry, ["Dependencies"], "980");
+    setEntryField(entry, ["Priority"], "high");
+    const out = renderTodo(doc);
+    expect(out).toContain("- **Language**: lean\n- **Priority**: high\n- **Dependencies**: 980\n- **Research**:");
+  });
+
+  it("replaces the whole description paragraph", () => {
+    const doc = parseTodo("TODO.md", TODO);
+    setEntryDescription(findEntry(doc, 983)!, "Shorter.");
+    expect(renderTodo(doc)).toContain("**Description**: Shorter.\n\n---");
+  });
+
+  it("rejects an entry without a status line, naming the line", () => {
+    const bad = TODO.replace("- **Status**: [RESEARCHED]\n", "");
+    expect(() => parseTodo("specs/TODO.md", bad)).toThrow(/^specs\/TODO\.md:29: task 982 has no status line/);
+  });
+
+  it("rejects duplicate entries, naming both lines", () => {
+    const dup = TODO.replace("### 982. Wire", "### 983. Wire");
+    try {
+      parseTodo("specs/TODO.md", dup);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as FileFormatError).code).toBe("DUPLICATE_TASK");
+      expect((error as Error).message).toBe("specs/TODO.md:29: task 983 appears twice (first at line 19)");
+    }
+  });
+
+  it("rejects an unclosed frontmatter", () => {
+    expect(() => parseTodo("TODO.md", "---\nnext_project_number: 3\n# TODO\n")).toThrow(/never closed/);
+  });
+});

@@ -1,0 +1,181 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { expect, onTestFinished } from "vitest";
+import { generateRepo, type GenerateOptions, type GeneratedRepo } from "../../src/testing/generate-repo.js";
+import { BATON_BIN, type CliResult, git, runBaton, tempGitRepo } from "../support/cli.js";
+
+/**
+ * Shared plumbing for the end-to-end suite: every test runs the built CLI (bin/baton.js → dist/) as a
+ * child process in a real temporary git repository, and inspects the files it leaves behind.
+ */
+
+if (!existsSync(join(dirname(BATON_BIN), "..", "dist", "cli", "main.js"))) {
+  throw new Error("dist/ is missing: run `node scripts/build.mjs` before the e2e suite");
+}
+
+export { git, runBaton };
+export type { CliResult };
+
+/** A fresh git repository, removed when the current test finishes. */
+export function repo(): string {
+  const { dir, cleanup } = tempGitRepo("baton-e2e-");
+  onTestFinished(cleanup);
+  return dir;
+}
+
+/** A generated realistic specs/ tree in a fresh repository, committed so `git diff` shows what changed. */
+export function generatedRepo(options: Omit<GenerateOptions, "dir">): { dir: string; gen: GeneratedRepo } {
+  const dir = repo();
+  const gen = generateRepo({ ...options, dir });
+  commitAll(dir, "generated");
+  return { dir, gen };
+}
+
+export function commitAll(dir: string, message: string): void {
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-q", "-m", message]);
+}
+
+function describeRun(args: readonly string[], result: CliResult): string {
+  return `baton ${args.join(" ")} → exit ${result.status}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
+}
+
+/** Runs the CLI and fails the test (showing its output) unless it exits 0. */
+export function ok(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
+  const result = runBaton(cwd, args, env);
+  if (result.status !== 0) throw new Error(`expected success: ${describeRun(args, result)}`);
+  return result;
+}
+
+/** Runs the CLI expecting it to fail with `status`; returns stderr for message checks. */
+export function fails(cwd: string, args: string[], status = 1, env: NodeJS.ProcessEnv = {}): CliResult {
+  const result = runBaton(cwd, args, env);
+  if (result.status !== status) throw new Error(`expected exit ${status}: ${describeRun(args, result)}`);
+  return result;
+}
+
+export function okJson<T = any>(cwd: string, args: string[]): T {
+  const result = ok(cwd, [...args, "--json"]);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** The async form, for commands that must run at the same time. */
+export function runBatonAsync(cwd: string, args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BATON_BIN, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ status: code ?? -1, stdout, stderr }));
+  });
+}
+
+export function specs(dir: string, ...parts: string[]): string {
+  return join(dir, "specs", ...parts);
+}
+
+export function read(dir: string, ...parts: string[]): string {
+  return readFileSync(specs(dir, ...parts), "utf8");
+}
+
+export function readJson<T = any>(dir: string, ...parts: string[]): T {
+  return JSON.parse(read(dir, ...parts)) as T;
+}
+
+export function write(dir: string, rel: string, content: string): void {
+  const path = specs(dir, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+}
+
+/** Every file under `root` (recursively, dot files included) → its bytes. */
+export function snapshot(root: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.set(relative(root, path), readFileSync(path));
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Asserts that no file under specs/ was created, deleted or changed by a single byte. */
+export function expectSpecsUnchanged(dir: string, before: Map<string, Buffer>): void {
+  const after = snapshot(specs(dir));
+  expect([...after.keys()]).toEqual([...before.keys()]);
+  for (const [path, bytes] of before) {
+    expect(after.get(path)?.equals(bytes), `${path} changed`).toBe(true);
+  }
+}
+
+/** Files under specs/ whose bytes differ between two snapshots (added, removed or changed). */
+export function changedFiles(before: Map<string, Buffer>, after: Map<string, Buffer>): string[] {
+  const keys = new Set([...before.keys(), ...after.keys()]);
+  return [...keys].filter((k) => !before.get(k)?.equals(after.get(k) ?? Buffer.alloc(0)) || !after.has(k)).sort();
+}
+
+export interface StateTask {
+  project_number: number;
+  project_name: string;
+  status: string;
+  language?: string;
+  [key: string]: unknown;
+}
+
+export function activeTasks(dir: string): StateTask[] {
+  return readJson<{ active_projects: StateTask[] }>(dir, "state.json").active_projects;
+}
+
+export function task(dir: string, n: number): StateTask {
+  const found = activeTasks(dir).find((t) => t.project_number === n);
+  if (!found) throw new Error(`task ${n} is not in state.json`);
+  return found;
+}
+
+export function archivedEntries(dir: string): StateTask[] {
+  return readJson<{ completed_projects: StateTask[] }>(dir, "archive", "state.json").completed_projects;
+}
+
+/** Task numbers of TODO.md entry headings, in file order. */
+export function todoNumbers(dir: string): number[] {
+  return [...read(dir, "TODO.md").matchAll(/^### (\d+)\. /gm)].map((m) => Number(m[1]));
+}
+
+/** The lines of one TODO.md entry, heading first, up to (not including) the next heading. */
+export function todoEntry(dir: string, n: number): string[] {
+  const lines = read(dir, "TODO.md").split("\n");
+  const start = lines.findIndex((l) => l.startsWith(`### ${n}. `));
+  if (start === -1) throw new Error(`task ${n} has no TODO.md entry`);
+  let end = start + 1;
+  while (end < lines.length && !/^#{1,3} \S/.test(lines[end]!)) end++;
+  return lines.slice(start, end);
+}
+
+export function todoStatusOf(dir: string, n: number): string | undefined {
+  return todoEntry(dir, n)
+    .map((l) => /^- \*\*Status\*\*: (\[[A-Z ]+\])/.exec(l)?.[1])
+    .find((m) => m !== undefined);
+}
+
+/** `next_project_number` from state.json and from the TODO.md frontmatter. */
+export function nextNumbers(dir: string): { state: number; todo: number | undefined } {
+  const fm = /^---\n([\s\S]*?)\n---/.exec(read(dir, "TODO.md"))?.[1] ?? "";
+  const todo = /^next_project_number: (\d+)$/m.exec(fm)?.[1];
+  return { state: readJson(dir, "state.json").next_project_number, todo: todo === undefined ? undefined : Number(todo) };
+}
+
+/** Lines removed (-) and added (+) by the working-tree diff of one file, without the diff headers. */
+export function diffLines(dir: string, path: string): string[] {
+  return git(dir, ["diff", "-U0", "--", path])
+    .split("\n")
+    .filter((l) => /^[-+]/.test(l) && !/^(---|\+\+\+) /.test(l));
+}
+
+export const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
