@@ -160,6 +160,12 @@ export class Transaction {
       seen.add(task.project_number);
       max = Math.max(max, task.project_number);
     }
+    if (this.archiveCache) {
+      // Orphans renumbered N*10 by the original system carry original_dirname and are not real numbers.
+      for (const entry of this.archiveCache.entries) {
+        if (entry["original_dirname"] === undefined) max = Math.max(max, entry.project_number);
+      }
+    }
     // The two copies of the next number are kept equal; after drift the higher one wins (never reuse a number).
     const next = Math.max(this.state.doc.value.next_project_number, frontmatterNextNumber(this.todo) ?? 0, max + 1);
     this.state.doc.value.next_project_number = next;

@@ -1,7 +1,7 @@
-import { existsSync } from "node:fs";
 import { TaskNotFoundError, TransitionError, UsageError } from "../shared/errors.js";
 import { isoDate } from "../shared/time.js";
 import { assertVerdict, checkManualTransition } from "./lifecycle.js";
+import { readText } from "./load.js";
 import { IN_PROGRESS_STATUSES, TERMINAL_STATUSES } from "./status.js";
 import type { TaskEntry } from "./schema.js";
 import type { Transaction } from "./store.js";
@@ -98,8 +98,9 @@ export function validateDependencies(tx: Transaction, self: number | null, depen
 function allocateNumber(tx: Transaction): number {
   let next = tx.state.doc.value.next_project_number;
   for (const task of tx.tasks) next = Math.max(next, task.project_number + 1);
-  const archiveText = existsSync(tx.paths.archiveState) ? tx.archive().doc.text : "";
-  if (archiveText !== "") {
+  // A text probe first: parsing a large archive only to learn that the number is free is the slow path.
+  const archiveText = tx.archiveLoaded ? tx.archive().doc.text : (readText(tx.paths.archiveState) ?? "");
+  if (new RegExp(`"project_number":\\s*${next}\\b`).test(archiveText)) {
     const taken = archivedNumbers(tx);
     while (taken.has(next)) next++;
   }

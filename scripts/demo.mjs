@@ -1,0 +1,84 @@
+// `npm run demo`: a whole task lifecycle with the real CLI in a throwaway git repository.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const bin = resolve(import.meta.dirname, "../bin/baton.js");
+const keep = process.argv.includes("--keep");
+const dir = mkdtempSync(join(tmpdir(), "baton-demo-"));
+const color = process.stdout.isTTY ? (code, text) => `\x1b[${code}m${text}\x1b[0m` : (_code, text) => text;
+
+function step(title) {
+  process.stdout.write(`\n${color("1;34", `== ${title}`)}\n`);
+}
+
+function baton(...args) {
+  process.stdout.write(`${color("2", "$")} ${color("1", `baton ${args.join(" ")}`)}\n`);
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: "utf8" });
+  process.stdout.write(result.stdout);
+  if (result.stderr) process.stdout.write(color("33", result.stderr));
+  return result;
+}
+
+function expectFailure(result) {
+  if (result.status === 0) throw new Error("the demo expected this command to be refused");
+}
+
+function expectSuccess(result) {
+  if (result.status !== 0) throw new Error(`demo step failed with exit code ${result.status}`);
+}
+
+function show(file) {
+  process.stdout.write(`${color("2", `--- ${file}`)}\n${readFileSync(join(dir, file), "utf8")}`);
+}
+
+try {
+  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: dir });
+  process.stdout.write(`Demo repository: ${dir}\n`);
+
+  step("Create tasks: numbers, slugs and both files come from one write");
+  expectSuccess(baton("task", "add", "Fix the parser crash on empty input", "-p", "high", "-d", "The CLI crashes when the input file is empty."));
+  expectSuccess(baton("task", "add", "Prove the soundness theorem for Kripke frames", "-e", "6 hours"));
+  expectSuccess(baton("task", "add", "Write the user guide", "--depends", "1", "-l", "markdown"));
+  expectSuccess(baton("task", "list"));
+  show("specs/TODO.md");
+
+  step("Move through the lifecycle table; invalid moves are refused and write nothing");
+  expectSuccess(baton("task", "status", "1", "blocked", "--reason", "waiting for the upstream fix"));
+  expectSuccess(baton("task", "status", "1", "not_started"));
+  expectFailure(baton("task", "status", "1", "completed"));
+  expectFailure(baton("task", "status", "1", "researching"));
+  expectSuccess(baton("task", "status", "1", "completed", "--force", "--reason", "fixed by hand in a hotfix"));
+  expectSuccess(baton("task", "show", "1"));
+
+  step("Split a task; the parent completes itself when its subtasks are done");
+  expectSuccess(baton("task", "expand", "2", "-s", "Prove the canonical model lemma", "-s", "Assemble the soundness proof"));
+  expectSuccess(baton("task", "status", "4", "completed", "--force", "--reason", "demo"));
+  expectSuccess(baton("task", "abandon", "5", "--reason", "covered by task 4"));
+  expectSuccess(baton("task", "list", "--status", "completed"));
+
+  step("Bad input is an error naming file and line, and nothing is written");
+  const todo = readFileSync(join(dir, "specs/TODO.md"), "utf8");
+  writeFileSync(join(dir, "specs/TODO.md"), todo.replace("- **Status**: [NOT STARTED]\n", ""));
+  expectFailure(baton("task", "add", "This task will not be created"));
+  writeFileSync(join(dir, "specs/TODO.md"), todo);
+
+  step("Drift made by hand is found and repaired by doctor");
+  writeFileSync(join(dir, "specs/TODO.md"), todo.replace("[NOT STARTED]", "[PLANNED]"));
+  mkdirSync(join(dir, "specs/42_forgotten_spike/reports"), { recursive: true });
+  writeFileSync(join(dir, "specs/42_forgotten_spike/reports/research-001.md"), "# Spike\n");
+  baton("doctor");
+  expectSuccess(baton("doctor", "--fix"));
+
+  step("Archive finished work; the archive never loses an entry");
+  expectSuccess(baton("archive", "--dry-run"));
+  expectSuccess(baton("archive"));
+  expectSuccess(baton("task", "recover", "5"));
+  expectSuccess(baton("task", "list"));
+  expectSuccess(baton("doctor"));
+  process.stdout.write(`\n${color("1;32", "Demo finished: every step above ran the real CLI on real files.")}\n`);
+} finally {
+  if (keep) process.stdout.write(`Kept ${dir}\n`);
+  else rmSync(dir, { recursive: true, force: true });
+}
