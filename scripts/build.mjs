@@ -20,5 +20,7 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning",
   // commander and yaml ship CommonJS, which calls require() for node built-ins.
-  banner: { js: "import { createRequire as __batonCreateRequire } from \"node:module\"; const require = __batonCreateRequire(import.meta.url);" },
+  banner: {
+    js: 'import { createRequire as __batonCreateRequire } from "node:module"; const require = __batonCreateRequire(import.meta.url);',
+  },
 });

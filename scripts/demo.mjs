@@ -38,7 +38,17 @@ try {
   process.stdout.write(`Demo repository: ${dir}\n`);
 
   step("Create tasks: numbers, slugs and both files come from one write");
-  expectSuccess(baton("task", "add", "Fix the parser crash on empty input", "-p", "high", "-d", "The CLI crashes when the input file is empty."));
+  expectSuccess(
+    baton(
+      "task",
+      "add",
+      "Fix the parser crash on empty input",
+      "-p",
+      "high",
+      "-d",
+      "The CLI crashes when the input file is empty.",
+    ),
+  );
   expectSuccess(baton("task", "add", "Prove the soundness theorem for Kripke frames", "-e", "6 hours"));
   expectSuccess(baton("task", "add", "Write the user guide", "--depends", "1", "-l", "markdown"));
   expectSuccess(baton("task", "list"));
@@ -49,11 +59,23 @@ try {
   expectSuccess(baton("task", "status", "1", "not_started"));
   expectFailure(baton("task", "status", "1", "completed"));
   expectFailure(baton("task", "status", "1", "researching"));
-  expectSuccess(baton("task", "status", "1", "completed", "--force", "--reason", "fixed by hand in a hotfix"));
+  expectSuccess(
+    baton("task", "status", "1", "completed", "--force", "--reason", "fixed by hand in a hotfix"),
+  );
   expectSuccess(baton("task", "show", "1"));
 
   step("Split a task; the parent completes itself when its subtasks are done");
-  expectSuccess(baton("task", "expand", "2", "-s", "Prove the canonical model lemma", "-s", "Assemble the soundness proof"));
+  expectSuccess(
+    baton(
+      "task",
+      "expand",
+      "2",
+      "-s",
+      "Prove the canonical model lemma",
+      "-s",
+      "Assemble the soundness proof",
+    ),
+  );
   expectSuccess(baton("task", "status", "4", "completed", "--force", "--reason", "demo"));
   expectSuccess(baton("task", "abandon", "5", "--reason", "covered by task 4"));
   expectSuccess(baton("task", "list", "--status", "completed"));
@@ -77,7 +99,9 @@ try {
   expectSuccess(baton("task", "recover", "5"));
   expectSuccess(baton("task", "list"));
   expectSuccess(baton("doctor"));
-  process.stdout.write(`\n${color("1;32", "Demo finished: every step above ran the real CLI on real files.")}\n`);
+  process.stdout.write(
+    `\n${color("1;32", "Demo finished: every step above ran the real CLI on real files.")}\n`,
+  );
 } finally {
   if (keep) process.stdout.write(`Kept ${dir}\n`);
   else rmSync(dir, { recursive: true, force: true });

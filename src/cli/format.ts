@@ -24,7 +24,8 @@ export function formatTaskList(views: readonly TaskView[]): string {
       .join("  ")
       .trimEnd();
   const out = [line(header), ...rows.map(line)];
-  if (views.some((v) => v.todoStatus)) out.push("", "! TODO.md shows another status; `baton doctor --fix` repairs it.");
+  if (views.some((v) => v.todoStatus))
+    out.push("", "! TODO.md shows another status; `baton doctor --fix` repairs it.");
   return out.join("\n");
 }
 
@@ -33,7 +34,10 @@ export function formatTask(view: TaskView & { raw?: unknown }): string {
   const field = (name: string, value: string | undefined) => {
     if (value !== undefined && value !== "") lines.push(`  ${`${name}:`.padEnd(14)}${value}`);
   };
-  field("Status", statusToMarker(view.status) + (view.todoStatus ? ` (TODO.md: ${statusToMarker(view.todoStatus)})` : ""));
+  field(
+    "Status",
+    statusToMarker(view.status) + (view.todoStatus ? ` (TODO.md: ${statusToMarker(view.todoStatus)})` : ""),
+  );
   field("Language", view.language);
   field("Priority", view.priority);
   field("Effort", view.effort);
@@ -46,7 +50,10 @@ export function formatTask(view: TaskView & { raw?: unknown }): string {
   field("Session", view.sessionId);
   if (view.artifacts.length > 0) {
     lines.push("  Artifacts:");
-    for (const a of view.artifacts) lines.push(`    ${a.type.padEnd(10)}${a.path}${a.summary ? `\n              ${truncate(a.summary, 100)}` : ""}`);
+    for (const a of view.artifacts)
+      lines.push(
+        `    ${a.type.padEnd(10)}${a.path}${a.summary ? `\n              ${truncate(a.summary, 100)}` : ""}`,
+      );
   }
   if (view.description) lines.push("", view.description);
   return lines.join("\n");
@@ -55,15 +62,23 @@ export function formatTask(view: TaskView & { raw?: unknown }): string {
 export function formatArchive(result: ArchiveResult & { dryRun: boolean }): string {
   const verb = result.dryRun ? "Would archive" : "Archived";
   const lines: string[] = [];
-  if (result.autoCompleted.length > 0) lines.push(`Auto-completed expanded tasks: ${result.autoCompleted.join(", ")}`);
+  if (result.autoCompleted.length > 0)
+    lines.push(`Auto-completed expanded tasks: ${result.autoCompleted.join(", ")}`);
   lines.push(
     result.archived.length === 0
       ? "No completed or abandoned tasks to archive."
       : `${verb} ${result.archived.length} task(s): ${result.archived.map((a) => `${a.number} (${a.status})`).join(", ")}`,
   );
-  for (const o of result.orphans) lines.push(`${result.dryRun ? "Would record" : "Recorded"} orphan folder ${o.folder} as task ${o.number}`);
-  for (const m of result.misplaced) lines.push(`${result.dryRun ? "Would move" : "Moved"} misplaced folder ${m.folder} into the archive`);
-  if (result.changeLogEntries > 0) lines.push(`CHANGE_LOG.md: ${result.changeLogEntries} entr${result.changeLogEntries === 1 ? "y" : "ies"}`);
+  for (const o of result.orphans)
+    lines.push(
+      `${result.dryRun ? "Would record" : "Recorded"} orphan folder ${o.folder} as task ${o.number}`,
+    );
+  for (const m of result.misplaced)
+    lines.push(`${result.dryRun ? "Would move" : "Moved"} misplaced folder ${m.folder} into the archive`);
+  if (result.changeLogEntries > 0)
+    lines.push(
+      `CHANGE_LOG.md: ${result.changeLogEntries} entr${result.changeLogEntries === 1 ? "y" : "ies"}`,
+    );
   if (result.roadMapItems > 0) lines.push(`ROAD_MAP.md: ${result.roadMapItems} item(s) annotated`);
   return lines.join("\n");
 }
@@ -78,9 +93,13 @@ export function formatDoctor(result: DoctorResult, fixing: boolean): string {
   lines.push(`Found ${result.findings.length} problem(s):`, ...result.findings.map(formatFinding));
   if (fixing) {
     lines.push("", `Fixed ${result.fixed.length}:`, ...result.fixed.map((f) => `  ${f.code}: ${f.message}`));
-    if (result.remaining.length > 0) lines.push("", `Still present (${result.remaining.length}):`, ...result.remaining.map(formatFinding));
+    if (result.remaining.length > 0)
+      lines.push("", `Still present (${result.remaining.length}):`, ...result.remaining.map(formatFinding));
   } else if (result.findings.some((f) => f.fixable)) {
-    lines.push("", `Run \`baton doctor --fix\` to repair the ${result.findings.filter((f) => f.fixable).length} fixable one(s).`);
+    lines.push(
+      "",
+      `Run \`baton doctor --fix\` to repair the ${result.findings.filter((f) => f.fixable).length} fixable one(s).`,
+    );
   }
   return lines.join("\n");
 }
@@ -89,7 +108,9 @@ export function formatErrors(result: { total: number; errors: ErrorEntry[] }): s
   if (result.errors.length === 0) return `No matching errors (${result.total} in errors.json).`;
   const lines = result.errors.map((e) => {
     const c = e.context ?? {};
-    const where = [c.task != null ? `task ${c.task}` : "", c.checkpoint ?? "", c.session_id ?? ""].filter(Boolean).join(" · ");
+    const where = [c.task != null ? `task ${c.task}` : "", c.checkpoint ?? "", c.session_id ?? ""]
+      .filter(Boolean)
+      .join(" · ");
     return `${e.timestamp ?? "?"}  ${(e.severity ?? "").padEnd(8)} ${e.type ?? "?"}  [${e.fix_status ?? "unfixed"}]${where ? `  ${where}` : ""}\n    ${e.message ?? ""}`;
   });
   lines.push("", `${result.errors.length} of ${result.total} shown.`);

@@ -22,11 +22,16 @@ function repoOf(command: Command): string {
 export function buildProgram(): Command {
   const program = new Command("baton")
     .description("Run AI coding agents through checkpoints enforced by code.")
-    .option("-C, --repo <dir>", "repository root (default: the current directory or its nearest parent with specs/)")
+    .option(
+      "-C, --repo <dir>",
+      "repository root (default: the current directory or its nearest parent with specs/)",
+    )
     .showHelpAfterError()
     .exitOverride();
 
-  const task = program.command("task").description("create, inspect and move tasks in specs/state.json and TODO.md");
+  const task = program
+    .command("task")
+    .description("create, inspect and move tasks in specs/state.json and TODO.md");
 
   task
     .command("add")
@@ -110,7 +115,7 @@ export function buildProgram(): Command {
 
   task
     .command("abandon")
-    .description("abandon tasks and move them to the archive (ranges: 12-15, \"12, 14\")")
+    .description('abandon tasks and move them to the archive (ranges: 12-15, "12, 14")')
     .argument("<numbers...>")
     .option("-r, --reason <text>", "why, recorded as abandoned_reason")
     .option("-f, --force", "abandon even while an operation is in progress")
@@ -119,7 +124,10 @@ export function buildProgram(): Command {
       const { taskAbandon } = await import("./commands/task.js");
       const result = await taskAbandon({ ...opts, numbers, repo: repoOf(cmd) });
       print(result, opts, () =>
-        [`Abandoned and archived: ${result.abandoned.join(", ")}`, ...result.autoCompleted.map((n) => `Task ${n}: all subtasks done → completed`)].join("\n"),
+        [
+          `Abandoned and archived: ${result.abandoned.join(", ")}`,
+          ...result.autoCompleted.map((n) => `Task ${n}: all subtasks done → completed`),
+        ].join("\n"),
       );
     });
 
@@ -132,7 +140,9 @@ export function buildProgram(): Command {
       const { taskRecover } = await import("./commands/task.js");
       const result = await taskRecover({ numbers, repo: repoOf(cmd) });
       print(result, opts, () =>
-        result.recovered.map((r) => `Recovered task ${r.number}${r.folder ? ` (folder ${r.folder})` : ""}`).join("\n"),
+        result.recovered
+          .map((r) => `Recovered task ${r.number}${r.folder ? ` (folder ${r.folder})` : ""}`)
+          .join("\n"),
       );
     });
 
@@ -151,7 +161,9 @@ export function buildProgram(): Command {
 
   program
     .command("archive")
-    .description("move completed and abandoned tasks and their folders into specs/archive/, record orphan folders")
+    .description(
+      "move completed and abandoned tasks and their folders into specs/archive/, record orphan folders",
+    )
     .option("-n, --dry-run", "show what would happen, write nothing")
     .option("--json", "print JSON")
     .action(async (opts, cmd: Command) => {
@@ -204,7 +216,9 @@ function reportError(error: unknown): number {
     if (process.env["BATON_DEBUG"]) process.stderr.write(`${error.stack}\n`);
     return error.code === "INVALID_ARGUMENT" ? 2 : 1;
   }
-  process.stderr.write(`baton: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `baton: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   if (process.env["BATON_DEBUG"] && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   else process.stderr.write("  Re-run with BATON_DEBUG=1 for the stack trace.\n");
   return 1;

@@ -35,11 +35,16 @@ describe("configuration", () => {
     );
     expect(config.specsDir).toBe(join(dir, "work/specs"));
     expect(config.artifactNaming).toBe("v2");
-    expect(config.routing["lean"]).toMatchObject({ implement: "my-lean-agent", research: "lean-research-agent" });
+    expect(config.routing["lean"]).toMatchObject({
+      implement: "my-lean-agent",
+      research: "lean-research-agent",
+    });
   });
 
   it("reads YAML", async () => {
-    const config = await loadConfig(repo({ "baton.config.yaml": "languages: [general, rust]\ndefaultLanguage: rust\n" }));
+    const config = await loadConfig(
+      repo({ "baton.config.yaml": "languages: [general, rust]\ndefaultLanguage: rust\n" }),
+    );
     expect(config.languages).toEqual(["general", "rust"]);
     expect(config.defaultLanguage).toBe("rust");
   });
@@ -51,15 +56,15 @@ describe("configuration", () => {
   });
 
   it("rejects wrong types with the field path", async () => {
-    await expect(loadConfig(repo({ "baton.config.json": '{"routing": {"lean": {"research": 3}}}' }))).rejects.toThrow(
-      /routing\.lean\.research: expected string, got number 3/,
-    );
+    await expect(
+      loadConfig(repo({ "baton.config.json": '{"routing": {"lean": {"research": 3}}}' })),
+    ).rejects.toThrow(/routing\.lean\.research: expected string, got number 3/);
   });
 
   it("names the line of a YAML syntax error", async () => {
-    await expect(loadConfig(repo({ "baton.config.yaml": "languages: [a, b\nspecsDir: x\n" }))).rejects.toThrow(
-      /baton\.config\.yaml:\d+:\d+: invalid YAML/,
-    );
+    await expect(
+      loadConfig(repo({ "baton.config.yaml": "languages: [a, b\nspecsDir: x\n" })),
+    ).rejects.toThrow(/baton\.config\.yaml:\d+:\d+: invalid YAML/);
   });
 
   it("rejects routing for a language that is not configured", async () => {
@@ -69,6 +74,8 @@ describe("configuration", () => {
   });
 
   it("refuses two config files", async () => {
-    await expect(loadConfig(repo({ "baton.config.json": "{}", "baton.config.yaml": "{}" }))).rejects.toThrow(/both/);
+    await expect(loadConfig(repo({ "baton.config.json": "{}", "baton.config.yaml": "{}" }))).rejects.toThrow(
+      /both/,
+    );
   });
 });

@@ -43,7 +43,9 @@ export async function loadConfig(cwd: string): Promise<BatonConfig> {
   const root = findRepoRoot(cwd);
   const found = CONFIG_FILE_NAMES.map((name) => join(root, name)).filter((p) => existsSync(p));
   if (found.length > 1) {
-    throw new ConfigError(`both ${found.join(" and ")} exist`, { hint: "Keep one config file and delete the other." });
+    throw new ConfigError(`both ${found.join(" and ")} exist`, {
+      hint: "Keep one config file and delete the other.",
+    });
   }
   const source = found[0] ?? null;
   let file: BatonConfigFile = {};
@@ -98,4 +100,3 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
     lockTimeoutMs: file.lockTimeoutMs ?? 30_000,
   };
 }
-

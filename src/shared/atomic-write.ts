@@ -4,7 +4,10 @@ import { basename, dirname, join } from "node:path";
 
 /** Temp files live beside their target so that the final rename never crosses a file system. */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.baton-${process.pid}-${randomBytes(4).toString("hex")}.tmp`);
+  return join(
+    dirname(target),
+    `.${basename(target)}.baton-${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
+  );
 }
 
 export function writeFileDurable(path: string, content: string): void {

@@ -36,13 +36,18 @@ describe("JSON documents", () => {
     doc.value.errors.push({ id: "err_2", context: { task: 6 } });
     const out = await renderJsonDocument(doc, doc.value, false);
     expect(out).toContain('"context": {"task": 5, "checkpoint": "COMMIT"},');
-    expect(out).toContain('"trajectory": {"delegation_path": ["orchestrator", "research"], "failed_at_depth": 1}');
+    expect(out).toContain(
+      '"trajectory": {"delegation_path": ["orchestrator", "research"], "failed_at_depth": 1}',
+    );
     expect(JSON.parse(out)).toEqual(doc.value);
     expect(out.startsWith(handFormatted.slice(0, handFormatted.indexOf("    }") + 5))).toBe(true);
   });
 
   it("edits one nested value in place and leaves every other byte", async () => {
-    const doc = parseJsonDocument<{ errors: Array<{ context: { task: number } }> }>("errors.json", handFormatted);
+    const doc = parseJsonDocument<{ errors: Array<{ context: { task: number } }> }>(
+      "errors.json",
+      handFormatted,
+    );
     doc.value.errors[0]!.context.task = 7;
     const out = await renderJsonDocument(doc, doc.value, false);
     expect(out).toBe(handFormatted.replace('"task": 5', '"task": 7'));

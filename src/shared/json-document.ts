@@ -137,7 +137,11 @@ export function isCanonical(doc: JsonDocument): boolean {
  * The new text for `doc` holding `next`. `original` must be the value as parsed from `doc.text`
  * (callers that mutate `doc.value` in place re-parse it; that is cheap next to the write).
  */
-export async function renderJsonDocument(doc: JsonDocument, next: unknown, canonical: boolean): Promise<string> {
+export async function renderJsonDocument(
+  doc: JsonDocument,
+  next: unknown,
+  canonical: boolean,
+): Promise<string> {
   if (canonical) return stringifyJson(next, doc.indent, doc.finalNewline);
   const { renderMinimalEdit } = await import("./json-edit.js");
   return renderMinimalEdit(doc.text, JSON.parse(doc.text), next, doc.indent);

@@ -1,5 +1,5 @@
-import { type Node, parseTree } from "jsonc-parser";
 import { isDeepStrictEqual } from "node:util";
+import { type Node, parseTree } from "jsonc-parser";
 
 interface Edit {
   offset: number;
@@ -81,7 +81,7 @@ function diffObject(
   for (const key of removed) {
     const prop = propNode.get(key);
     if (!prop) continue;
-    removeElement(text, node, prop, edits);
+    removeElement(node, prop, edits);
   }
   for (const key of kept) {
     const valueNode = propNode.get(key)?.children?.[1];
@@ -94,14 +94,25 @@ function diffObject(
   }
 }
 
-function diffArray(text: string, node: Node, before: unknown[], after: unknown[], indent: string, edits: Edit[]) {
+function diffArray(
+  text: string,
+  node: Node,
+  before: unknown[],
+  after: unknown[],
+  indent: string,
+  edits: Edit[],
+) {
   const items = node.children ?? [];
   if (before.length === after.length) {
     for (let i = 0; i < before.length; i++) diffNode(text, items[i]!, before[i], after[i], indent, edits);
     return;
   }
   let prefix = 0;
-  while (prefix < before.length && prefix < after.length && isDeepStrictEqual(before[prefix], after[prefix])) {
+  while (
+    prefix < before.length &&
+    prefix < after.length &&
+    isDeepStrictEqual(before[prefix], after[prefix])
+  ) {
     prefix++;
   }
   let suffix = 0;
@@ -119,7 +130,7 @@ function diffArray(text: string, node: Node, before: unknown[], after: unknown[]
     return;
   }
   if (removedCount > 0) {
-    for (let i = prefix; i < prefix + removedCount; i++) removeElement(text, node, items[i]!, edits);
+    for (let i = prefix; i < prefix + removedCount; i++) removeElement(node, items[i]!, edits);
     return;
   }
   if (items.length === 0) {
@@ -154,7 +165,7 @@ function separatorBefore(text: string, item: Node, previous: Node | null, contai
   return between.length > 0 ? between : " ";
 }
 
-function removeElement(text: string, container: Node, element: Node, edits: Edit[]) {
+function removeElement(container: Node, element: Node, edits: Edit[]) {
   const siblings = container.children ?? [];
   const index = siblings.indexOf(element);
   const previous = siblings[index - 1];

@@ -40,5 +40,8 @@ function describeValue(value: unknown): string {
 }
 
 export function formatIssues(issues: ReadonlyArray<Issue>): string {
-  return issues.slice(0, 5).map(describeIssue).join("; ") + (issues.length > 5 ? ` (+${issues.length - 5} more)` : "");
+  return (
+    issues.slice(0, 5).map(describeIssue).join("; ") +
+    (issues.length > 5 ? ` (+${issues.length - 5} more)` : "")
+  );
 }

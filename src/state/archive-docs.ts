@@ -69,7 +69,9 @@ export function updateRoadMap(tx: Transaction, finished: readonly Finished[]): n
   let changed = 0;
   for (const { task } of finished) {
     const n = task.project_number;
-    const items = Array.isArray(task["roadmap_items"]) ? (task["roadmap_items"] as unknown[]).map(String) : [];
+    const items = Array.isArray(task["roadmap_items"])
+      ? (task["roadmap_items"] as unknown[]).map(String)
+      : [];
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
       if (!/^\s*- \[ \] /.test(line) || line.includes("*(Completed:") || line.includes("*(Task")) continue;

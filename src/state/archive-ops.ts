@@ -2,18 +2,23 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { TaskNotFoundError, TransitionError, UsageError } from "../shared/errors.js";
 import { isoDate } from "../shared/time.js";
+import { updateChangeLog, updateRoadMap } from "./archive-docs.js";
+import { titleFromSlug } from "./naming.js";
 import { TASK_FOLDER, taskFolderName } from "./paths.js";
 import type { ArchivedTask, TaskEntry } from "./schema.js";
 import { IN_PROGRESS_STATUSES } from "./status.js";
 import type { Transaction } from "./store.js";
-import { titleFromSlug } from "./naming.js";
 import { autoCompleteExpanded, recordAudit, requireTask } from "./task-ops.js";
-import { buildEntry, insertEntry, removeEntry } from "./todo-entry.js";
 import { findEntry } from "./todo-document.js";
-import { updateChangeLog, updateRoadMap } from "./archive-docs.js";
+import { buildEntry, insertEntry, removeEntry } from "./todo-entry.js";
 
 /** The folder of an active task, whichever naming convention made it; null when it has none yet. */
-export function findTaskFolder(tx: Transaction, number: number, slug: string, base = tx.paths.dir): string | null {
+export function findTaskFolder(
+  tx: Transaction,
+  number: number,
+  slug: string,
+  base = tx.paths.dir,
+): string | null {
   for (const name of [`${number}_${slug}`, `${String(number).padStart(3, "0")}_${slug}`]) {
     const path = join(base, name);
     if (existsSync(path)) return path;
@@ -68,7 +73,13 @@ export function abandonTasks(
     task.last_updated = tx.timestamp;
     if (options.reason) task["abandoned_reason"] = options.reason;
     if (IN_PROGRESS_STATUSES.includes(from)) {
-      recordAudit(task, { timestamp: tx.timestamp, action: "abandon --force", from, to: "abandoned", note: options.reason ?? "" });
+      recordAudit(task, {
+        timestamp: tx.timestamp,
+        action: "abandon --force",
+        from,
+        to: "abandoned",
+        note: options.reason ?? "",
+      });
     }
     tx.tasks.splice(tx.tasks.indexOf(task), 1);
     archive.entries.unshift(task);
@@ -151,11 +162,21 @@ export function archiveFinished(tx: Transaction, options: { dryRun?: boolean } =
   const autoCompleted = autoCompleteExpanded(tx);
   const archive = tx.archive();
   const finished = tx.tasks.filter((t) => t.status === "completed" || t.status === "abandoned");
-  const result: ArchiveResult = { archived: [], autoCompleted, orphans: [], misplaced: [], changeLogEntries: 0, roadMapItems: 0 };
+  const result: ArchiveResult = {
+    archived: [],
+    autoCompleted,
+    orphans: [],
+    misplaced: [],
+    changeLogEntries: 0,
+    roadMapItems: 0,
+  };
   const newEntries: ArchivedTask[] = [];
   const titles = new Map<number, string>();
   for (const task of finished) {
-    titles.set(task.project_number, findEntry(tx.todo, task.project_number)?.title ?? titleFromSlug(task.project_name));
+    titles.set(
+      task.project_number,
+      findEntry(tx.todo, task.project_number)?.title ?? titleFromSlug(task.project_name),
+    );
     const folder = findTaskFolder(tx, task.project_number, task.project_name);
     tx.tasks.splice(tx.tasks.indexOf(task), 1);
     task["archived"] = tx.timestamp;
@@ -187,7 +208,10 @@ export function archiveFinished(tx: Transaction, options: { dryRun?: boolean } =
 export function sweepTaskFolders(tx: Transaction): Pick<ArchiveResult, "orphans" | "misplaced"> {
   const archive = tx.archive();
   const result: Pick<ArchiveResult, "orphans" | "misplaced"> = { orphans: [], misplaced: [] };
-  const known = new Set<number>([...tx.tasks.map((t) => t.project_number), ...archive.entries.map((e) => e.project_number)]);
+  const known = new Set<number>([
+    ...tx.tasks.map((t) => t.project_number),
+    ...archive.entries.map((e) => e.project_number),
+  ]);
   const active = new Set(tx.tasks.map((t) => t.project_number));
   const movedFrom = new Set(tx.moves.map((m) => m.from));
   for (const name of listTaskFolders(tx.paths.dir)) {
@@ -206,7 +230,9 @@ export function sweepTaskFolders(tx: Transaction): Pick<ArchiveResult, "orphans"
       status: "orphan_archived",
       archived: tx.timestamp,
       source: "orphan_recovery",
-      detected_artifacts: readdirSync(path).filter((f) => isDir(join(path, f))).map((f) => `${f}/`),
+      detected_artifacts: readdirSync(path)
+        .filter((f) => isDir(join(path, f)))
+        .map((f) => `${f}/`),
     };
     moveToArchive(tx, orphan, path);
     archive.entries.unshift(orphan as ArchivedTask);
@@ -238,5 +264,7 @@ export function listTaskFolders(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((n) => TASK_FOLDER.test(n) && isDir(join(dir, n))).sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+  return names
+    .filter((n) => TASK_FOLDER.test(n) && isDir(join(dir, n)))
+    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
 }

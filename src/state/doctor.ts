@@ -3,13 +3,19 @@ import { hostname } from "node:os";
 import { join, relative } from "node:path";
 import { isBatonError } from "../shared/errors.js";
 import { parseJsonDocument } from "../shared/json-document.js";
+import { listTaskFolders } from "./archive-ops.js";
 import { loadArchive, readText } from "./load.js";
 import { TASK_FOLDER } from "./paths.js";
 import type { TaskEntry } from "./schema.js";
 import { IN_PROGRESS_STATUSES, isTaskStatus } from "./status.js";
 import type { StoreContext } from "./store.js";
-import { entries, entryStatus, frontmatterNextNumber, parseTodo, type TodoDocument } from "./todo-document.js";
-import { listTaskFolders } from "./archive-ops.js";
+import {
+  entries,
+  entryStatus,
+  frontmatterNextNumber,
+  parseTodo,
+  type TodoDocument,
+} from "./todo-document.js";
 
 export type FindingCode =
   | "STATE_UNREADABLE"
@@ -94,14 +100,24 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
   const stateText = readText(paths.state);
   if (stateText !== null) {
     try {
-      const doc = parseJsonDocument<{ active_projects?: unknown; next_project_number?: unknown }>(paths.state, stateText);
+      const doc = parseJsonDocument<{ active_projects?: unknown; next_project_number?: unknown }>(
+        paths.state,
+        stateText,
+      );
       if (!Array.isArray(doc.value.active_projects) || typeof doc.value.next_project_number !== "number") {
         throw new Error(`${rel(ctx, paths.state)} lacks active_projects or next_project_number`);
       }
       tasks = doc.value.active_projects as TaskEntry[];
       stateNext = doc.value.next_project_number;
     } catch (error) {
-      add({ code: "STATE_UNREADABLE", severity: "error", message: messageOf(error), fix: "fix the file by hand (git diff shows recent edits)", fixable: false, path: paths.state });
+      add({
+        code: "STATE_UNREADABLE",
+        severity: "error",
+        message: messageOf(error),
+        fix: "fix the file by hand (git diff shows recent edits)",
+        fixable: false,
+        path: paths.state,
+      });
     }
   }
   let todo: TodoDocument | null = null;
@@ -110,14 +126,28 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
     try {
       todo = parseTodo(paths.todo, todoText);
     } catch (error) {
-      add({ code: "TODO_UNREADABLE", severity: "error", message: messageOf(error), fix: "fix the entry by hand", fixable: false, path: paths.todo });
+      add({
+        code: "TODO_UNREADABLE",
+        severity: "error",
+        message: messageOf(error),
+        fix: "fix the entry by hand",
+        fixable: false,
+        path: paths.todo,
+      });
     }
   }
   let archived: Array<{ project_number: number; status?: string; original_dirname?: unknown }> = [];
   try {
     archived = loadArchive(paths).entries;
   } catch (error) {
-    add({ code: "ARCHIVE_UNREADABLE", severity: "error", message: messageOf(error), fix: "fix the file by hand", fixable: false, path: paths.archiveState });
+    add({
+      code: "ARCHIVE_UNREADABLE",
+      severity: "error",
+      message: messageOf(error),
+      fix: "fix the file by hand",
+      fixable: false,
+      path: paths.archiveState,
+    });
   }
   if (!tasks) return findings;
 
@@ -161,7 +191,10 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
 
   const maxActive = Math.max(-1, ...tasks.map((t) => t.project_number));
   // Orphans renumbered N*10 by the original (they carry original_dirname) are not real numbers.
-  const maxArchived = Math.max(-1, ...archived.filter((e) => e.original_dirname === undefined).map((e) => e.project_number));
+  const maxArchived = Math.max(
+    -1,
+    ...archived.filter((e) => e.original_dirname === undefined).map((e) => e.project_number),
+  );
   const todoNext = todo ? frontmatterNextNumber(todo) : undefined;
   const highest = Math.max(maxActive, maxArchived);
   if (stateNext !== null && stateNext <= highest) {
@@ -222,7 +255,13 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
       }
     }
   } else if (tasks.length > 0) {
-    add({ code: "TODO_ENTRY_MISSING", severity: "error", message: "TODO.md is missing", fix: "rebuild TODO.md from state.json", fixable: true });
+    add({
+      code: "TODO_ENTRY_MISSING",
+      severity: "error",
+      message: "TODO.md is missing",
+      fix: "rebuild TODO.md from state.json",
+      fixable: true,
+    });
   }
 
   for (const name of listTaskFolders(paths.dir)) {
@@ -230,9 +269,25 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
     if (byNumber.has(number)) continue;
     const path = join(paths.dir, name);
     if (archivedNumbers.has(number)) {
-      add({ code: "MISPLACED_FOLDER", severity: "warning", message: `${rel(ctx, path)} belongs to archived task ${number}`, fix: "move it into specs/archive/", fixable: true, task: number, path });
+      add({
+        code: "MISPLACED_FOLDER",
+        severity: "warning",
+        message: `${rel(ctx, path)} belongs to archived task ${number}`,
+        fix: "move it into specs/archive/",
+        fixable: true,
+        task: number,
+        path,
+      });
     } else {
-      add({ code: "ORPHAN_FOLDER", severity: "warning", message: `${rel(ctx, path)} has no task in state.json or the archive`, fix: "record it in the archive as orphan_archived and move it there", fixable: true, task: number, path });
+      add({
+        code: "ORPHAN_FOLDER",
+        severity: "warning",
+        message: `${rel(ctx, path)} has no task in state.json or the archive`,
+        fix: "record it in the archive as orphan_archived and move it there",
+        fixable: true,
+        task: number,
+        path,
+      });
     }
   }
 
@@ -240,7 +295,10 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
     const task = byNumber.get(n);
     return task !== undefined && IN_PROGRESS_STATUSES.includes(task.status);
   };
-  for (const [base, archivedBase] of [[paths.dir, false], [paths.archiveDir, true]] as const) {
+  for (const [base, archivedBase] of [
+    [paths.dir, false],
+    [paths.archiveDir, true],
+  ] as const) {
     for (const name of listTaskFolders(base)) {
       const number = Number(TASK_FOLDER.exec(name)![1]);
       const folder = join(base, name);
@@ -248,19 +306,46 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
       for (const control of CONTROL_FILES) {
         const path = join(folder, control);
         if (existsSync(path) && !(open && markerMatchesSession(path, byNumber.get(number)))) {
-          add({ code: "STALE_MARKER", severity: "warning", message: `${rel(ctx, path)} is left over (no operation is running on task ${number})`, fix: "delete it", fixable: true, task: number, path });
+          add({
+            code: "STALE_MARKER",
+            severity: "warning",
+            message: `${rel(ctx, path)} is left over (no operation is running on task ${number})`,
+            fix: "delete it",
+            fixable: true,
+            task: number,
+            path,
+          });
         }
       }
       for (const meta of returnMetaFiles(folder)) {
         if (!open) {
-          add({ code: "LEFTOVER_RETURN_META", severity: "warning", message: `${rel(ctx, meta)} is a leftover agent return-metadata file`, fix: "delete it (its content is recorded in state.json)", fixable: true, task: number, path: meta });
+          add({
+            code: "LEFTOVER_RETURN_META",
+            severity: "warning",
+            message: `${rel(ctx, meta)} is a leftover agent return-metadata file`,
+            fix: "delete it (its content is recorded in state.json)",
+            fixable: true,
+            task: number,
+            path: meta,
+          });
         }
       }
     }
   }
-  for (const path of [join(paths.dir, ".postflight-pending"), join(paths.dir, ".postflight-loop-guard"), join(paths.dir, ".meta-return", "return-meta.json")]) {
+  for (const path of [
+    join(paths.dir, ".postflight-pending"),
+    join(paths.dir, ".postflight-loop-guard"),
+    join(paths.dir, ".meta-return", "return-meta.json"),
+  ]) {
     if (existsSync(path) && !tasks.some((t) => IN_PROGRESS_STATUSES.includes(t.status))) {
-      add({ code: path.includes("meta-return") ? "LEFTOVER_RETURN_META" : "STALE_MARKER", severity: "warning", message: `${rel(ctx, path)} is left over`, fix: "delete it", fixable: true, path });
+      add({
+        code: path.includes("meta-return") ? "LEFTOVER_RETURN_META" : "STALE_MARKER",
+        severity: "warning",
+        message: `${rel(ctx, path)} is left over`,
+        fix: "delete it",
+        fixable: true,
+        path,
+      });
     }
   }
 
@@ -268,7 +353,14 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
     for (const artifact of task.artifacts ?? []) {
       const path = typeof artifact === "string" ? artifact : artifact.path;
       if (!existsSync(join(ctx.config.root, path)) && !existsSync(join(paths.dir, path))) {
-        add({ code: "MISSING_ARTIFACT", severity: "warning", message: `task ${task.project_number} links ${path}, which does not exist`, fix: "restore the file from git or remove the link", fixable: false, task: task.project_number });
+        add({
+          code: "MISSING_ARTIFACT",
+          severity: "warning",
+          message: `task ${task.project_number} links ${path}, which does not exist`,
+          fix: "restore the file from git or remove the link",
+          fixable: false,
+          task: task.project_number,
+        });
       }
     }
   }
@@ -281,7 +373,8 @@ function returnMetaFiles(folder: string): string[] {
   if (existsSync(main)) out.push(main);
   const legacy = join(folder, ".meta");
   try {
-    for (const name of readdirSync(legacy)) if (name.endsWith("return-meta.json")) out.push(join(legacy, name));
+    for (const name of readdirSync(legacy))
+      if (name.endsWith("return-meta.json")) out.push(join(legacy, name));
   } catch {
     // no legacy folder
   }

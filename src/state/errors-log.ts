@@ -1,6 +1,6 @@
+import { loadErrors } from "./load.js";
 import type { ErrorEntry } from "./schema.js";
 import type { StoreContext, Transaction } from "./store.js";
-import { loadErrors } from "./load.js";
 
 export interface ErrorFilter {
   type?: string | undefined;
@@ -26,7 +26,10 @@ export function matchesErrorFilter(entry: ErrorEntry, filter: ErrorFilter): bool
 }
 
 /** errors.json entries matching the filter, newest first. */
-export function listErrors(ctx: StoreContext, filter: ErrorFilter = {}): { total: number; errors: ErrorEntry[] } {
+export function listErrors(
+  ctx: StoreContext,
+  filter: ErrorFilter = {},
+): { total: number; errors: ErrorEntry[] } {
   const loaded = loadErrors(ctx.paths);
   const matching = loaded.entries
     .filter((e) => matchesErrorFilter(e, filter))
@@ -64,7 +67,10 @@ export function appendError(tx: Transaction, input: NewError): ErrorEntry {
       task: input.task ?? null,
       checkpoint: input.checkpoint ?? null,
     },
-    trajectory: { delegation_path: input.delegationPath ?? [], failed_at_depth: Math.max(0, (input.delegationPath?.length ?? 1) - 1) },
+    trajectory: {
+      delegation_path: input.delegationPath ?? [],
+      failed_at_depth: Math.max(0, (input.delegationPath?.length ?? 1) - 1),
+    },
     recovery: { suggested_action: input.suggestedAction ?? "", auto_recoverable: false },
     fix_status: "unfixed",
     fixed_date: null,

@@ -1,25 +1,53 @@
-export { abandonTasks, archiveFinished, DryRun, findTaskFolder, recoverTasks, sweepTaskFolders } from "./archive-ops.js";
 export type { AbandonResult, ArchiveResult, RecoverResult } from "./archive-ops.js";
+export {
+  abandonTasks,
+  archiveFinished,
+  DryRun,
+  findTaskFolder,
+  recoverTasks,
+  sweepTaskFolders,
+} from "./archive-ops.js";
 export { type Finding, type FindingCode, runDoctorChecks } from "./doctor.js";
 export { type FixReport, fixFindings } from "./doctor-fix.js";
 export { appendError, type ErrorFilter, listErrors, type NewError } from "./errors-log.js";
+export { commitFiles, recoverInterruptedCommit } from "./journal.js";
 export {
   assertVerdict,
   checkManualTransition,
   checkOperationStart,
   MANUAL_TRANSITIONS,
-  type Operation,
   OPERATION_RULES,
+  type Operation,
   type TransitionVerdict,
 } from "./lifecycle.js";
-export { commitFiles, recoverInterruptedCommit } from "./journal.js";
 export { loadArchive, loadErrors, loadState, loadTodo } from "./load.js";
 export { acquireLock, type LockHolder, type ReleaseLock } from "./lock.js";
-export { detectLanguage, normalizeTitle, PRIORITIES, parseTaskNumbers, slugify, titleFromSlug } from "./naming.js";
+export {
+  detectLanguage,
+  normalizeTitle,
+  PRIORITIES,
+  parseTaskNumbers,
+  slugify,
+  titleFromSlug,
+} from "./naming.js";
 export { type SpecsPaths, specsPaths, TASK_FOLDER, taskFolderName } from "./paths.js";
 export { ArchivedTask, ArtifactEntry, ArtifactRecord, ErrorEntry, StateFile, TaskEntry } from "./schema.js";
-export { IN_PROGRESS_STATUSES, markerToStatus, statusToMarker, TASK_STATUSES, type TaskStatus, TERMINAL_STATUSES } from "./status.js";
-export { mutateStore, readStore, type Snapshot, type StoreContext, storeContext, Transaction } from "./store.js";
+export {
+  IN_PROGRESS_STATUSES,
+  markerToStatus,
+  statusToMarker,
+  TASK_STATUSES,
+  type TaskStatus,
+  TERMINAL_STATUSES,
+} from "./status.js";
+export {
+  mutateStore,
+  readStore,
+  type Snapshot,
+  type StoreContext,
+  storeContext,
+  Transaction,
+} from "./store.js";
 export {
   addTask,
   applyStatus,
@@ -36,4 +64,11 @@ export {
   type TaskEdit,
 } from "./task-ops.js";
 export { findEntry, parseTodo, renderTodo, type TodoDocument, type TodoEntry } from "./todo-document.js";
-export { type ArtifactView, normalizeArtifactType, type TaskView, taskView, taskViews, todoIndex } from "./views.js";
+export {
+  type ArtifactView,
+  normalizeArtifactType,
+  type TaskView,
+  taskView,
+  taskViews,
+  todoIndex,
+} from "./views.js";

@@ -14,9 +14,14 @@ describe("multi-file commit", () => {
   it("writes every file and moves folders, leaving no journal or temp files", () => {
     writeFileSync(join(dir, "a"), "old a");
     mkdirSync(join(dir, "task"));
-    commitFiles(join(dir, "journal.json"), [{ path: join(dir, "a"), content: "new a" }, { path: join(dir, "b"), content: "new b" }], [
-      { from: join(dir, "task"), to: join(dir, "archive", "task") },
-    ]);
+    commitFiles(
+      join(dir, "journal.json"),
+      [
+        { path: join(dir, "a"), content: "new a" },
+        { path: join(dir, "b"), content: "new b" },
+      ],
+      [{ from: join(dir, "task"), to: join(dir, "archive", "task") }],
+    );
     expect(readFileSync(join(dir, "a"), "utf8")).toBe("new a");
     expect(readFileSync(join(dir, "b"), "utf8")).toBe("new b");
     expect(existsSync(join(dir, "archive", "task"))).toBe(true);

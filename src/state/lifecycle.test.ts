@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { checkManualTransition, checkOperationStart, MANUAL_TRANSITIONS, OPERATION_RULES } from "./lifecycle.js";
+import {
+  checkManualTransition,
+  checkOperationStart,
+  MANUAL_TRANSITIONS,
+  OPERATION_RULES,
+} from "./lifecycle.js";
 import { TASK_STATUSES } from "./status.js";
 
 describe("status lifecycle table", () => {
@@ -21,7 +26,10 @@ describe("status lifecycle table", () => {
 
   it("sends a planned task to revise instead of plan", () => {
     const verdict = checkOperationStart("plan", "planned", false);
-    expect(verdict).toEqual({ ok: false, reason: "cannot plan: the task already has a plan; use `baton revise` to replace it" });
+    expect(verdict).toEqual({
+      ok: false,
+      reason: "cannot plan: the task already has a plan; use `baton revise` to replace it",
+    });
   });
 
   it("requires a plan before implement", () => {
@@ -37,8 +45,14 @@ describe("status lifecycle table", () => {
   });
 
   it("routes abandon and expand to their own commands", () => {
-    expect(checkManualTransition("planned", "abandoned", false)).toMatchObject({ ok: false, reason: expect.stringContaining("task abandon") });
-    expect(checkManualTransition("planned", "expanded", false)).toMatchObject({ ok: false, reason: expect.stringContaining("task expand") });
+    expect(checkManualTransition("planned", "abandoned", false)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("task abandon"),
+    });
+    expect(checkManualTransition("planned", "expanded", false)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("task expand"),
+    });
   });
 
   it("allows exactly the manual moves in the table, and any settled target with --force", () => {

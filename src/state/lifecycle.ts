@@ -84,7 +84,8 @@ export function checkOperationStart(operation: Operation, status: string, force:
   const rule = OPERATION_RULES[operation];
   if ((rule.from as readonly string[]).includes(status)) return { ok: true, forced: false };
   if (force) return { ok: true, forced: true };
-  const why = rule.refused[status as TaskStatus] ?? `status "${status}" is not one of ${rule.from.join(", ")}`;
+  const why =
+    rule.refused[status as TaskStatus] ?? `status "${status}" is not one of ${rule.from.join(", ")}`;
   return { ok: false, reason: `cannot ${operation}: ${why}` };
 }
 

@@ -38,15 +38,23 @@ function entryLabel(doc: JsonDocument, list: string, index: number, raw: unknown
 export function loadState(paths: SpecsPaths): LoadedState {
   const text = readText(paths.state);
   if (text === null) {
-    const doc = parseJsonDocument<StateFile>(paths.state, '{\n  "next_project_number": 1,\n  "active_projects": []\n}\n');
+    const doc = parseJsonDocument<StateFile>(
+      paths.state,
+      '{\n  "next_project_number": 1,\n  "active_projects": []\n}\n',
+    );
     return { doc: { ...doc, text: "" }, tasks: doc.value.active_projects as TaskEntry[], exists: false };
   }
   const doc = parseJsonDocument<StateFile>(paths.state, text);
   const top = StateFile.safeParse(doc.value, { reportInput: true });
   if (!top.success) {
-    throw new FileFormatError("STATE_SCHEMA", paths.state, `${paths.state}: ${formatIssues(top.error.issues)}`, {
-      hint: "state.json needs a numeric next_project_number and an active_projects array; nothing was written.",
-    });
+    throw new FileFormatError(
+      "STATE_SCHEMA",
+      paths.state,
+      `${paths.state}: ${formatIssues(top.error.issues)}`,
+      {
+        hint: "state.json needs a numeric next_project_number and an active_projects array; nothing was written.",
+      },
+    );
   }
   const tasks = doc.value.active_projects as TaskEntry[];
   const seen = new Map<number, number>();
@@ -66,7 +74,9 @@ export function loadState(paths: SpecsPaths): LoadedState {
         "DUPLICATE_TASK",
         paths.state,
         `${entryLabel(doc, "active_projects", index, raw)}: task number ${raw.project_number} is also active_projects[${first}]`,
-        { hint: "Remove or renumber one of the two entries (`baton doctor` lists both); nothing was written." },
+        {
+          hint: "Remove or renumber one of the two entries (`baton doctor` lists both); nothing was written.",
+        },
       );
     }
     seen.set(raw.project_number, index);
@@ -93,7 +103,11 @@ export function loadArchive(paths: SpecsPaths): LoadedArchive {
       paths.archiveState,
       '{\n  "archived_projects": [],\n  "completed_projects": []\n}\n',
     );
-    return { doc: { ...doc, text: "" }, exists: false, entries: doc.value.completed_projects as ArchivedTask[] };
+    return {
+      doc: { ...doc, text: "" },
+      exists: false,
+      entries: doc.value.completed_projects as ArchivedTask[],
+    };
   }
   const doc = parseJsonDocument<ArchiveFile>(paths.archiveState, text);
   const top = ArchiveFile.safeParse(doc.value, { reportInput: true });
@@ -138,7 +152,11 @@ export function loadErrors(paths: SpecsPaths): LoadedErrors {
   const doc = parseJsonDocument<ErrorsFile>(paths.errors, text);
   const top = ErrorsFile.safeParse(doc.value, { reportInput: true });
   if (!top.success) {
-    throw new FileFormatError("STATE_SCHEMA", paths.errors, `${paths.errors}: ${formatIssues(top.error.issues)}`);
+    throw new FileFormatError(
+      "STATE_SCHEMA",
+      paths.errors,
+      `${paths.errors}: ${formatIssues(top.error.issues)}`,
+    );
   }
   const entries = doc.value.errors as ErrorEntry[];
   entries.forEach((raw, index) => {

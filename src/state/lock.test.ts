@@ -13,7 +13,9 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function deadPid(): number {
-  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
+    encoding: "utf8",
+  });
   return Number(child.stdout);
 }
 
@@ -22,7 +24,9 @@ describe("specs lock", () => {
     const lock = join(dir, ".baton", "lock");
     const release = await acquireLock(lock, { timeoutMs: 1000, command: "first" });
     expect(JSON.parse(readFileSync(lock, "utf8"))).toMatchObject({ pid: process.pid, command: "first" });
-    await expect(acquireLock(lock, { timeoutMs: 100, command: "second" })).rejects.toBeInstanceOf(LockTimeoutError);
+    await expect(acquireLock(lock, { timeoutMs: 100, command: "second" })).rejects.toBeInstanceOf(
+      LockTimeoutError,
+    );
     release();
     const again = await acquireLock(lock, { timeoutMs: 100, command: "third" });
     again();
@@ -30,7 +34,15 @@ describe("specs lock", () => {
 
   it("names the holder when waiting times out", async () => {
     const lock = join(dir, "lock");
-    writeFileSync(lock, JSON.stringify({ pid: process.pid, hostname: hostname(), command: "baton archive", acquiredAt: "2026-01-01T00:00:00Z" }));
+    writeFileSync(
+      lock,
+      JSON.stringify({
+        pid: process.pid,
+        hostname: hostname(),
+        command: "baton archive",
+        acquiredAt: "2026-01-01T00:00:00Z",
+      }),
+    );
     await expect(acquireLock(lock, { timeoutMs: 150, command: "x" })).rejects.toThrow(
       `held by pid ${process.pid} on ${hostname()} ("baton archive", since 2026-01-01T00:00:00Z)`,
     );
@@ -38,7 +50,10 @@ describe("specs lock", () => {
 
   it("breaks a lock whose holder is dead", async () => {
     const lock = join(dir, "lock");
-    writeFileSync(lock, JSON.stringify({ pid: deadPid(), hostname: hostname(), command: "crashed", acquiredAt: "x" }));
+    writeFileSync(
+      lock,
+      JSON.stringify({ pid: deadPid(), hostname: hostname(), command: "crashed", acquiredAt: "x" }),
+    );
     const release = await acquireLock(lock, { timeoutMs: 500, command: "next" });
     expect(JSON.parse(readFileSync(lock, "utf8")).command).toBe("next");
     release();
@@ -68,11 +83,13 @@ describe("specs lock", () => {
         fs.writeFileSync(${JSON.stringify(counter)}, String(n + 1));
         release();
       }`;
-    const runs = Array.from({ length: 8 }, () =>
-      new Promise<number>((done) => {
-        const child = spawn(process.execPath, ["--input-type=module", "-e", worker], { stdio: "inherit" });
-        child.on("exit", (code) => done(code ?? 1));
-      }),
+    const runs = Array.from(
+      { length: 8 },
+      () =>
+        new Promise<number>((done) => {
+          const child = spawn(process.execPath, ["--input-type=module", "-e", worker], { stdio: "inherit" });
+          child.on("exit", (code) => done(code ?? 1));
+        }),
     );
     expect(await Promise.all(runs)).toEqual(Array(8).fill(0));
     expect(readFileSync(counter, "utf8")).toBe("80");

@@ -1,4 +1,13 @@
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { LockTimeoutError } from "../shared/errors.js";
@@ -130,9 +139,12 @@ export async function acquireLock(lockPath: string, options: LockOptions): Promi
       const who = h
         ? `pid ${h.pid} on ${h.hostname} ("${h.command}", since ${h.acquiredAt})`
         : "an unknown process (the lock file is empty)";
-      throw new LockTimeoutError(`timed out after ${options.timeoutMs} ms waiting for ${lockPath}, held by ${who}`, {
-        hint: `Wait for that command to finish. If no such process exists any more, delete ${lockPath}.`,
-      });
+      throw new LockTimeoutError(
+        `timed out after ${options.timeoutMs} ms waiting for ${lockPath}, held by ${who}`,
+        {
+          hint: `Wait for that command to finish. If no such process exists any more, delete ${lockPath}.`,
+        },
+      );
     }
     await sleep(delay + Math.random() * delay);
     delay = Math.min(delay * 2, 50);

@@ -27,5 +27,9 @@ export function statusToMarker(status: string): string {
 }
 
 export function markerToStatus(marker: string): string {
-  return marker.replace(/^\[|\]$/g, "").trim().toLowerCase().replace(/ +/g, "_");
+  return marker
+    .replace(/^\[|\]$/g, "")
+    .trim()
+    .toLowerCase()
+    .replace(/ +/g, "_");
 }

@@ -72,7 +72,10 @@ describe("the store's write path", () => {
   it("heals a lower TODO frontmatter number on the next write (the higher one wins)", async () => {
     const t = await tempStore({ active: 2 });
     cleanup = t.cleanup;
-    writeFileSync(t.ctx.paths.todo, readFileSync(t.ctx.paths.todo, "utf8").replace("next_project_number: 3", "next_project_number: 1"));
+    writeFileSync(
+      t.ctx.paths.todo,
+      readFileSync(t.ctx.paths.todo, "utf8").replace("next_project_number: 3", "next_project_number: 1"),
+    );
     await mutateStore(t.ctx, { command: "test" }, (tx) => changeStatus(tx, 2, "blocked", { reason: "r" }));
     expect(readFileSync(t.ctx.paths.todo, "utf8")).toContain("next_project_number: 3\n");
     expect(runDoctorChecks(t.ctx).filter((f) => f.severity === "error")).toEqual([]);

@@ -21,7 +21,10 @@ import {
   findEntry,
   frontmatterNextNumber,
   renderTodo,
-  setFrontmatterNextNumber, type TodoDocument, type TodoEntry } from "./todo-document.js";
+  setFrontmatterNextNumber,
+  type TodoDocument,
+  type TodoEntry,
+} from "./todo-document.js";
 
 export interface StoreContext {
   config: BatonConfig;
@@ -167,7 +170,11 @@ export class Transaction {
       }
     }
     // The two copies of the next number are kept equal; after drift the higher one wins (never reuse a number).
-    const next = Math.max(this.state.doc.value.next_project_number, frontmatterNextNumber(this.todo) ?? 0, max + 1);
+    const next = Math.max(
+      this.state.doc.value.next_project_number,
+      frontmatterNextNumber(this.todo) ?? 0,
+      max + 1,
+    );
     this.state.doc.value.next_project_number = next;
     if (frontmatterNextNumber(this.todo) !== next) setFrontmatterNextNumber(this.todo, next);
   }
@@ -214,9 +221,14 @@ export async function mutateStore<R>(
     const state = loadState(ctx.paths);
     const todoDoc = loadTodo(ctx.paths);
     if (!todoDoc && state.exists && state.tasks.length > 0 && !options.rebuildTodo) {
-      throw new FileFormatError("TODO_PARSE", ctx.paths.todo, `${ctx.paths.todo} is missing while state.json has tasks`, {
-        hint: "Run `baton doctor --fix` to rebuild TODO.md from state.json.",
-      });
+      throw new FileFormatError(
+        "TODO_PARSE",
+        ctx.paths.todo,
+        `${ctx.paths.todo} is missing while state.json has tasks`,
+        {
+          hint: "Run `baton doctor --fix` to rebuild TODO.md from state.json.",
+        },
+      );
     }
     const todo = todoDoc ?? emptyTodo(ctx.paths.todo, state.doc.value.next_project_number);
     const tx = new Transaction(ctx, state, todo);

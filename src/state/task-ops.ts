@@ -2,10 +2,11 @@ import { TaskNotFoundError, TransitionError, UsageError } from "../shared/errors
 import { isoDate } from "../shared/time.js";
 import { assertVerdict, checkManualTransition } from "./lifecycle.js";
 import { readText } from "./load.js";
-import { IN_PROGRESS_STATUSES, TERMINAL_STATUSES } from "./status.js";
-import type { TaskEntry } from "./schema.js";
-import type { Transaction } from "./store.js";
 import { detectLanguage, normalizeTitle, PRIORITIES, slugify, titleFromSlug } from "./naming.js";
+import type { TaskEntry } from "./schema.js";
+import { IN_PROGRESS_STATUSES, TERMINAL_STATUSES } from "./status.js";
+import type { Transaction } from "./store.js";
+import type { TodoEntry } from "./todo-document.js";
 import {
   buildEntry,
   getEntryField,
@@ -16,7 +17,6 @@ import {
   setEntryStatus,
   setEntryTitle,
 } from "./todo-entry.js";
-import type { TodoEntry } from "./todo-document.js";
 
 export interface NewTaskInput {
   title: string;
@@ -77,7 +77,11 @@ function archivedNumbers(tx: Transaction): Set<number> {
   return new Set(tx.archive().entries.map((e) => e.project_number));
 }
 
-export function validateDependencies(tx: Transaction, self: number | null, dependencies: readonly number[]): number[] {
+export function validateDependencies(
+  tx: Transaction,
+  self: number | null,
+  dependencies: readonly number[],
+): number[] {
   const unique = [...new Set(dependencies)];
   const archived = unique.some((d) => !tx.findTask(d)) ? archivedNumbers(tx) : new Set<number>();
   for (const dep of unique) {
@@ -198,7 +202,10 @@ export function editTask(tx: Transaction, number: number, edit: TaskEdit): TaskE
       removeEntryField(entry, ["Dependencies"]);
     } else {
       task.dependencies = deps;
-      setEntryField(entry, ["Dependencies", "Depends On", "Depends"], deps.join(", "), ["Priority", "Language"]);
+      setEntryField(entry, ["Dependencies", "Depends On", "Depends"], deps.join(", "), [
+        "Priority",
+        "Language",
+      ]);
     }
   }
   task.last_updated = tx.timestamp;
@@ -250,18 +257,25 @@ export function applyStatus(tx: Transaction, task: TaskEntry, status: string): v
   setEntryStatus(requireTodoEntry(tx, task), status);
 }
 
-export function changeStatus(tx: Transaction, number: number, target: string, options: StatusOptions = {}): StatusChange {
+export function changeStatus(
+  tx: Transaction,
+  number: number,
+  target: string,
+  options: StatusOptions = {},
+): StatusChange {
   const task = requireTask(tx, number);
   const from = task.status;
   const { forced } = assertVerdict(checkManualTransition(from, target, options.force ?? false), number);
   const entry = requireTodoEntry(tx, task);
   if (from === "blocked" && typeof task["blocked_reason"] === "string") {
     // Only the reason Baton itself wrote is cleared; a hand-written "Blocked on" line stays as history.
-    if (getEntryField(entry, ["Blocked on"])?.trim() === task["blocked_reason"]) removeEntryField(entry, ["Blocked on"]);
+    if (getEntryField(entry, ["Blocked on"])?.trim() === task["blocked_reason"])
+      removeEntryField(entry, ["Blocked on"]);
     delete task["blocked_reason"];
   }
   if (target === "blocked") {
-    if (!options.reason) throw new UsageError("blocking a task needs a reason", { hint: 'Pass --reason "…".' });
+    if (!options.reason)
+      throw new UsageError("blocking a task needs a reason", { hint: 'Pass --reason "…".' });
     task["blocked_reason"] = options.reason;
     setEntryField(entry, ["Blocked on"], options.reason);
   }
@@ -321,16 +335,27 @@ export interface SubtaskInput {
   effort?: string | undefined;
 }
 
-export function expandTask(tx: Transaction, number: number, subtasks: readonly SubtaskInput[], force = false) {
+export function expandTask(
+  tx: Transaction,
+  number: number,
+  subtasks: readonly SubtaskInput[],
+  force = false,
+) {
   const parent = requireTask(tx, number);
-  if (subtasks.length === 0) throw new UsageError("expand needs at least one subtask", { hint: 'Pass --subtask "Title" once per subtask.' });
+  if (subtasks.length === 0)
+    throw new UsageError("expand needs at least one subtask", {
+      hint: 'Pass --subtask "Title" once per subtask.',
+    });
   if (TERMINAL_STATUSES.includes(parent.status) || parent.status === "expanded") {
     throw new TransitionError(`task ${number}: cannot expand a ${parent.status} task`);
   }
   if (IN_PROGRESS_STATUSES.includes(parent.status) && !force) {
-    throw new TransitionError(`task ${number}: cannot expand while it is ${parent.status} (an operation is running)`, {
-      hint: "Wait for the operation to finish, or pass --force if it is stale.",
-    });
+    throw new TransitionError(
+      `task ${number}: cannot expand while it is ${parent.status} (an operation is running)`,
+      {
+        hint: "Wait for the operation to finish, or pass --force if it is stale.",
+      },
+    );
   }
   const from = parent.status;
   const created = subtasks.map((s) =>
@@ -350,7 +375,13 @@ export function expandTask(tx: Transaction, number: number, subtasks: readonly S
   setEntryField(entry, ["Subtasks"], parent.subtasks.join(", "));
   setEntryField(entry, ["Expanded"], isoDate(tx.now));
   if (IN_PROGRESS_STATUSES.includes(from)) {
-    recordAudit(parent, { timestamp: tx.timestamp, action: "expand --force", from, to: "expanded", note: "expanded while in progress" });
+    recordAudit(parent, {
+      timestamp: tx.timestamp,
+      action: "expand --force",
+      from,
+      to: "expanded",
+      note: "expanded while in progress",
+    });
   }
   return { parent: number, subtasks: numbers };
 }

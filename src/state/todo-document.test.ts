@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FileFormatError } from "../shared/errors.js";
+import type { FileFormatError } from "../shared/errors.js";
 import {
   entryStatus,
   findEntry,
@@ -96,7 +96,17 @@ describe("TODO.md documents", () => {
 
   it("inserts new entries right after ## Tasks, newest first", () => {
     const doc = parseTodo("TODO.md", TODO);
-    insertEntry(doc, buildEntry({ number: 984, title: "New one", status: "not_started", language: "meta", created: "2026-11-22" }), "top");
+    insertEntry(
+      doc,
+      buildEntry({
+        number: 984,
+        title: "New one",
+        status: "not_started",
+        language: "meta",
+        created: "2026-11-22",
+      }),
+      "top",
+    );
     const out = renderTodo(doc);
     expect(out).toContain(
       "## Tasks\n\n### 984. New one\n- **Effort**: TBD\n- **Status**: [NOT STARTED]\n- **Language**: meta\n- **Created**: 2026-11-22\n\n---\n\n### 983.",
@@ -106,13 +116,33 @@ describe("TODO.md documents", () => {
 
   it("inserts at the bottom of the Tasks section when configured", () => {
     const doc = parseTodo("TODO.md", TODO);
-    insertEntry(doc, buildEntry({ number: 984, title: "Last", status: "not_started", language: "meta", created: "2026-11-22" }), "bottom");
+    insertEntry(
+      doc,
+      buildEntry({
+        number: 984,
+        title: "Last",
+        status: "not_started",
+        language: "meta",
+        created: "2026-11-22",
+      }),
+      "bottom",
+    );
     expect(renderTodo(doc)).toMatch(/Build FMCS\n\n---\n\n### 984\. Last\n[\s\S]*---\n\n## Notes/);
   });
 
   it("creates a Tasks section in a TODO without one", () => {
     const doc = parseTodo("TODO.md", "# TODO\n\nSome notes.\n");
-    insertEntry(doc, buildEntry({ number: 1, title: "First", status: "not_started", language: "general", created: "2026-11-22" }), "top");
+    insertEntry(
+      doc,
+      buildEntry({
+        number: 1,
+        title: "First",
+        status: "not_started",
+        language: "general",
+        created: "2026-11-22",
+      }),
+      "top",
+    );
     expect(renderTodo(doc)).toMatch(/^# TODO\n\nSome notes\.\n\n## Tasks\n\n### 1\. First\n/);
   });
 
@@ -131,7 +161,9 @@ describe("TODO.md documents", () => {
     setEntryField(entry, ["Dependencies"], "980");
     setEntryField(entry, ["Priority"], "high");
     const out = renderTodo(doc);
-    expect(out).toContain("- **Language**: lean\n- **Priority**: high\n- **Dependencies**: 980\n- **Research**:");
+    expect(out).toContain(
+      "- **Language**: lean\n- **Priority**: high\n- **Dependencies**: 980\n- **Research**:",
+    );
   });
 
   it("replaces the whole description paragraph", () => {

@@ -50,9 +50,14 @@ export function parseTodo(path: string, text: string): TodoDocument {
   if (lines[0] === "---") {
     const close = lines.indexOf("---", 1);
     if (close === -1) {
-      throw new FileFormatError("TODO_PARSE", path, `${path}:1: frontmatter opened with "---" is never closed`, {
-        hint: 'Add a closing "---" line after the frontmatter keys.',
-      });
+      throw new FileFormatError(
+        "TODO_PARSE",
+        path,
+        `${path}:1: frontmatter opened with "---" is never closed`,
+        {
+          hint: 'Add a closing "---" line after the frontmatter keys.',
+        },
+      );
     }
     frontmatter.push(...lines.slice(0, close + 1));
     index = close + 1;
@@ -74,9 +79,14 @@ export function parseTodo(path: string, text: string): TodoDocument {
       const number = Number(heading[1]);
       const title = heading[2] ?? "";
       if (title === "") {
-        throw new FileFormatError("TODO_PARSE", path, `${path}:${index + 1}: task ${number} has an empty title`, {
-          hint: `Write the title after "### ${number}. ".`,
-        });
+        throw new FileFormatError(
+          "TODO_PARSE",
+          path,
+          `${path}:${index + 1}: task ${number} has an empty title`,
+          {
+            hint: `Write the title after "### ${number}. ".`,
+          },
+        );
       }
       const previous = seen.get(number);
       if (previous !== undefined) {

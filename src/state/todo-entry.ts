@@ -1,5 +1,11 @@
 import { statusToMarker } from "./status.js";
-import { ENTRY_HEADING, findFieldLine, STATUS_LINE, type TodoDocument, type TodoEntry } from "./todo-document.js";
+import {
+  ENTRY_HEADING,
+  findFieldLine,
+  STATUS_LINE,
+  type TodoDocument,
+  type TodoEntry,
+} from "./todo-document.js";
 
 /** `- **Name**: value` and the `- **Name:** value` variant both occur in real files. */
 function fieldPattern(names: readonly string[]): RegExp {
@@ -169,7 +175,10 @@ export function insertEntry(doc: TodoDocument, entry: TodoEntry, position: "top"
   if (sectionEndsInSegment || segments[tasksAt + 1]?.kind !== "entry") {
     // No entries directly in this section: put the entry after the heading and its leading lines.
     let insertAt = headingLine + 1;
-    while (insertAt < tasksSegment.lines.length && /^(\s*|---|<!--.*-->)$/.test(tasksSegment.lines[insertAt]!)) {
+    while (
+      insertAt < tasksSegment.lines.length &&
+      /^(\s*|---|<!--.*-->)$/.test(tasksSegment.lines[insertAt]!)
+    ) {
       insertAt++;
     }
     const before = tasksSegment.lines.slice(0, insertAt);

@@ -1,8 +1,8 @@
-import type { TaskEntry } from "./schema.js";
 import { titleFromSlug } from "./naming.js";
-import { getEntryDescription } from "./todo-entry.js";
-import { entries, entryStatus, type TodoDocument, type TodoEntry } from "./todo-document.js";
+import type { TaskEntry } from "./schema.js";
 import type { Snapshot } from "./store.js";
+import { entries, entryStatus, type TodoDocument, type TodoEntry } from "./todo-document.js";
+import { getEntryDescription } from "./todo-entry.js";
 
 export interface ArtifactView {
   path: string;
@@ -59,7 +59,8 @@ export function taskView(task: TaskEntry, entry: TodoEntry | undefined, withDeta
     slug: task.project_name,
     status: task.status,
     language: task.language ?? "general",
-    dependencies: task.dependencies ?? (Array.isArray(task["depends_on"]) ? (task["depends_on"] as number[]) : []),
+    dependencies:
+      task.dependencies ?? (Array.isArray(task["depends_on"]) ? (task["depends_on"] as number[]) : []),
     subtasks: task.subtasks ?? [],
     artifacts: artifactViews(task),
   };

@@ -36,9 +36,36 @@ function rng(seed: number) {
   };
 }
 
-const WORDS = ["refactor", "proof", "system", "completeness", "parser", "lemma", "docs", "agent", "cache", "timeline", "quotient", "frame", "bilateral", "index", "review", "witness"];
+const WORDS = [
+  "refactor",
+  "proof",
+  "system",
+  "completeness",
+  "parser",
+  "lemma",
+  "docs",
+  "agent",
+  "cache",
+  "timeline",
+  "quotient",
+  "frame",
+  "bilateral",
+  "index",
+  "review",
+  "witness",
+];
 const LANGUAGES = ["lean", "general", "meta", "markdown", "latex", "logic", "typst"];
-const STATUSES = ["not_started", "researching", "researched", "planning", "planned", "implementing", "partial", "blocked", "completed"];
+const STATUSES = [
+  "not_started",
+  "researching",
+  "researched",
+  "planning",
+  "planned",
+  "implementing",
+  "partial",
+  "blocked",
+  "completed",
+];
 
 export function generateRepo(options: GenerateOptions): GeneratedRepo {
   const random = rng(options.seed ?? 42);
@@ -84,9 +111,18 @@ export function generateRepo(options: GenerateOptions): GeneratedRepo {
       const research = v2 ? `${base}/reports/01_${slug.slice(0, 20)}.md` : `${base}/reports/research-001.md`;
       const artifacts: unknown[] = [];
       if (i % 9 === 4) artifacts.push(research);
-      else artifacts.push(i % 8 === 1 ? { type: "report", path: research } : { path: research, type: "research", summary: "Findings." });
+      else
+        artifacts.push(
+          i % 8 === 1
+            ? { type: "report", path: research }
+            : { path: research, type: "research", summary: "Findings." },
+        );
       if (["planned", "implementing", "partial", "completed"].includes(status)) {
-        artifacts.push({ type: "plan", path: v2 ? `${base}/plans/02_plan.md` : `${base}/plans/implementation-001.md`, summary: "3-phase plan" });
+        artifacts.push({
+          type: "plan",
+          path: v2 ? `${base}/plans/02_plan.md` : `${base}/plans/implementation-001.md`,
+          summary: "3-phase plan",
+        });
       }
       task["artifacts"] = artifacts;
       task["researched"] = "2026-03-16T12:40:00Z";
@@ -95,15 +131,26 @@ export function generateRepo(options: GenerateOptions): GeneratedRepo {
         for (const a of artifacts) {
           const path = typeof a === "string" ? a : (a as { path: string }).path;
           mkdirSync(join(options.dir, path, ".."), { recursive: true });
-          writeFileSync(join(options.dir, path), `# Report for task ${n}\n\n${"Real content. ".repeat(20)}\n`);
+          writeFileSync(
+            join(options.dir, path),
+            `# Report for task ${n}\n\n${"Real content. ".repeat(20)}\n`,
+          );
         }
       }
     }
     tasks.push(task);
     const effort = i % 4 === 0 ? "TBD" : `${(i % 6) + 1} hours`;
-    const lines = [`### ${n}. ${title}`, `- **Effort**: ${effort}`, `- **Status**: [${status.toUpperCase().replace(/_/g, " ")}]`, `- **Language**: ${language}`];
+    const lines = [
+      `### ${n}. ${title}`,
+      `- **Effort**: ${effort}`,
+      `- **Status**: [${status.toUpperCase().replace(/_/g, " ")}]`,
+      `- **Language**: ${language}`,
+    ];
     if (task["priority"]) lines.push(`- **Priority**: ${task["priority"]}`);
-    if (task["dependencies"]) lines.push(i % 12 === 2 ? `- **Dependencies:** ${n - 1}` : `- **Dependencies**: Task ${n - 1} [COMPLETED]`);
+    if (task["dependencies"])
+      lines.push(
+        i % 12 === 2 ? `- **Dependencies:** ${n - 1}` : `- **Dependencies**: Task ${n - 1} [COMPLETED]`,
+      );
     if (task["blocked_on"]) lines.push("- **Blocked on**: upstream issue #115");
     if (task["artifacts"]) {
       const first = (task["artifacts"] as unknown[])[0];
@@ -111,17 +158,31 @@ export function generateRepo(options: GenerateOptions): GeneratedRepo {
       lines.push(`- **Research**: [${path.split("/").pop()}](${path})`);
     }
     lines.push("", `**Description**: ${task["description"] ?? `Hand-written description of ${n}.`}`);
-    if (i % 10 === 3) lines.push("", "**Research Summary**: Kept as written.", "", "**Files to modify**:", "- `src/a.ts`");
+    if (i % 10 === 3)
+      lines.push("", "**Research Summary**: Kept as written.", "", "**Files to modify**:", "- `src/a.ts`");
     lines.push("", "---", "");
     todoEntries.push(lines.join("\n"));
   });
 
   const state = {
-    metadata: { generated_at: "2026-01-20T20:55:08.000000", total_tasks: 24, last_sync: "2026-03-14T22:30:00Z" },
+    metadata: {
+      generated_at: "2026-01-20T20:55:08.000000",
+      total_tasks: 24,
+      last_sync: "2026-03-14T22:30:00Z",
+    },
     active_projects: tasks,
-    completed_projects: [{ project_number: 0, status: "abandoned", project_name: "legacy_entry", archived: "2026-01-16T23:00:00Z" }],
+    completed_projects: [
+      {
+        project_number: 0,
+        status: "abandoned",
+        project_name: "legacy_entry",
+        archived: "2026-01-16T23:00:00Z",
+      },
+    ],
     next_project_number: nextNumber,
-    artifacts: [{ path: "specs/0_legacy/plans/implementation-001.md", type: "plan", summary: "stale legacy list" }],
+    artifacts: [
+      { path: "specs/0_legacy/plans/implementation-001.md", type: "plan", summary: "stale legacy list" },
+    ],
     task_counts: { active: 12, not_started: 11, total: 336 },
     repository_health: { last_assessed: "2026-02-27T02:52:44Z", sorry_count: 76, status: "manageable" },
   };
@@ -162,7 +223,14 @@ export function generateRepo(options: GenerateOptions): GeneratedRepo {
 
   const archived = archivedNumbers.map((n, i) => {
     if (i % 3 === 0) {
-      return { project_number: n, project_name: `orphan_${n}`, status: "orphan_archived", archived: "2026-03-16T01:27:49Z", source: "orphan_recovery", detected_artifacts: ["reports/"] };
+      return {
+        project_number: n,
+        project_name: `orphan_${n}`,
+        status: "orphan_archived",
+        archived: "2026-03-16T01:27:49Z",
+        source: "orphan_recovery",
+        detected_artifacts: ["reports/"],
+      };
     }
     return {
       project_number: n,
@@ -171,12 +239,17 @@ export function generateRepo(options: GenerateOptions): GeneratedRepo {
       language: pick(LANGUAGES),
       created: "2026-02-01T21:58:48Z",
       completion_summary: `Finished ${n}.`,
-      artifacts: [{ type: "research", path: `specs/${n}_archived_task_${n}/reports/research-001.md`, summary: "Done." }],
+      artifacts: [
+        { type: "research", path: `specs/${n}_archived_task_${n}/reports/research-001.md`, summary: "Done." },
+      ],
       archived: "2026-03-01T00:00:00Z",
       source: "archival",
     };
   });
-  writeFileSync(join(specsDir, "archive", "state.json"), `${JSON.stringify({ archived_projects: [], completed_projects: archived }, null, 2)}\n`);
+  writeFileSync(
+    join(specsDir, "archive", "state.json"),
+    `${JSON.stringify({ archived_projects: [], completed_projects: archived }, null, 2)}\n`,
+  );
 
   // Hand-formatted on purpose: compact arrays that JSON.stringify would expand.
   writeFileSync(
@@ -204,7 +277,10 @@ export function generateRepo(options: GenerateOptions): GeneratedRepo {
   );
   if (options.orphan) {
     mkdirSync(join(specsDir, `${nextNumber + 50}_forgotten_experiment`, "reports"), { recursive: true });
-    writeFileSync(join(specsDir, `${nextNumber + 50}_forgotten_experiment`, "reports", "research-001.md"), "# Orphan\n");
+    writeFileSync(
+      join(specsDir, `${nextNumber + 50}_forgotten_experiment`, "reports", "research-001.md"),
+      "# Orphan\n",
+    );
   }
   return { specsDir, activeNumbers, archivedNumbers, nextNumber };
 }

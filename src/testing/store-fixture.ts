@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { loadConfig } from "../config/load.js";
 import { type StoreContext, storeContext } from "../state/store.js";
-import { type GenerateOptions, type GeneratedRepo, generateRepo } from "./generate-repo.js";
+import { type GeneratedRepo, type GenerateOptions, generateRepo } from "./generate-repo.js";
 
 /** A generated repository in a temp git repo, for tests of the store that need real files. */
 export async function tempStore(

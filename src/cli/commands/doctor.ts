@@ -13,9 +13,19 @@ export async function doctor(options: { repo: string; fix?: boolean | undefined 
   const ctx = storeContext(await loadConfig(options.repo));
   const findings = runDoctorChecks(ctx);
   if (!options.fix) {
-    return { findings, fixed: [], remaining: findings, healthy: !findings.some((f) => f.severity === "error") };
+    return {
+      findings,
+      fixed: [],
+      remaining: findings,
+      healthy: !findings.some((f) => f.severity === "error"),
+    };
   }
   const report = await fixFindings(ctx, findings);
   const remaining = runDoctorChecks(ctx);
-  return { findings, fixed: report.fixed, remaining, healthy: !remaining.some((f) => f.severity === "error") };
+  return {
+    findings,
+    fixed: report.fixed,
+    remaining,
+    healthy: !remaining.some((f) => f.severity === "error"),
+  };
 }

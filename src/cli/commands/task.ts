@@ -1,5 +1,6 @@
 import { loadConfig } from "../../config/load.js";
 import { UsageError } from "../../shared/errors.js";
+import type { AbandonResult, ArchiveResult, RecoverResult, StatusChange } from "../../state/index.js";
 import {
   abandonTasks,
   addTask,
@@ -18,7 +19,6 @@ import {
   taskView,
   taskViews,
 } from "../../state/index.js";
-import type { AbandonResult, ArchiveResult, RecoverResult, StatusChange } from "../../state/index.js";
 
 export interface RepoOptions {
   repo: string;
@@ -81,14 +81,18 @@ export interface TaskListOptions extends RepoOptions {
 export async function taskList(options: TaskListOptions): Promise<TaskView[]> {
   const ctx = await context(options);
   const views = taskViews(readStore(ctx));
-  const statuses = options.status?.flatMap((s) => s.split(",")).map((s) => s.trim().toLowerCase().replace(/[ -]/g, "_"));
+  const statuses = options.status
+    ?.flatMap((s) => s.split(","))
+    .map((s) => s.trim().toLowerCase().replace(/[ -]/g, "_"));
   const languages = options.language?.flatMap((s) => s.split(",")).map((s) => s.trim());
   return views.filter(
     (v) => (!statuses || statuses.includes(v.status)) && (!languages || languages.includes(v.language)),
   );
 }
 
-export async function taskShow(options: RepoOptions & { number: string }): Promise<TaskView & { raw: unknown }> {
+export async function taskShow(
+  options: RepoOptions & { number: string },
+): Promise<TaskView & { raw: unknown }> {
   const ctx = await context(options);
   const number = parseTaskNumber(options.number);
   const snapshot = readStore(ctx);
@@ -143,9 +147,17 @@ export interface TaskStatusOptions extends RepoOptions {
 export async function taskStatus(options: TaskStatusOptions): Promise<StatusChange> {
   const ctx = await context(options);
   const number = parseTaskNumber(options.number);
-  const target = options.status.trim().toLowerCase().replace(/^\[|\]$/g, "").replace(/[ -]/g, "_");
+  const target = options.status
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/[ -]/g, "_");
   return mutateStore(ctx, { command: `baton task status ${number} ${target}` }, (tx) =>
-    changeStatus(tx, number, target, { force: options.force ?? false, reason: options.reason, summary: options.summary }),
+    changeStatus(tx, number, target, {
+      force: options.force ?? false,
+      reason: options.reason,
+      summary: options.summary,
+    }),
   );
 }
 
@@ -162,7 +174,9 @@ export async function taskAbandon(
 export async function taskRecover(options: RepoOptions & { numbers: string[] }): Promise<RecoverResult> {
   const ctx = await context(options);
   const numbers = numbersFrom(options.numbers);
-  return mutateStore(ctx, { command: `baton task recover ${numbers.join(",")}` }, (tx) => recoverTasks(tx, numbers));
+  return mutateStore(ctx, { command: `baton task recover ${numbers.join(",")}` }, (tx) =>
+    recoverTasks(tx, numbers),
+  );
 }
 
 export async function taskExpand(
@@ -180,7 +194,9 @@ export async function taskExpand(
   );
 }
 
-export async function archive(options: RepoOptions & { dryRun?: boolean | undefined }): Promise<ArchiveResult & { dryRun: boolean }> {
+export async function archive(
+  options: RepoOptions & { dryRun?: boolean | undefined },
+): Promise<ArchiveResult & { dryRun: boolean }> {
   const ctx = await context(options);
   try {
     const result = await mutateStore(ctx, { command: "baton archive" }, (tx) =>
