@@ -302,6 +302,16 @@ export function changeStatus(
  */
 export function autoCompleteExpanded(tx: Transaction): number[] {
   const done: number[] = [];
+  // A completed parent may be the last open subtask of its own parent: repeat until nothing changes.
+  for (let more = true; more; ) {
+    const before = done.length;
+    completeFinishedParents(tx, done);
+    more = done.length > before;
+  }
+  return done;
+}
+
+function completeFinishedParents(tx: Transaction, done: number[]): void {
   for (const parent of tx.tasks) {
     if (parent.status !== "expanded" || !parent.subtasks || parent.subtasks.length === 0) continue;
     let completed = 0;
@@ -322,7 +332,6 @@ export function autoCompleteExpanded(tx: Transaction): number[] {
     applyStatus(tx, parent, "completed");
     done.push(parent.project_number);
   }
-  return done;
 }
 
 function archivedStatus(tx: Transaction, number: number): string | undefined {
