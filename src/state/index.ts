@@ -7,6 +7,13 @@ export {
   recoverTasks,
   sweepTaskFolders,
 } from "./archive-ops.js";
+export {
+  ARTIFACT_DIRS,
+  type ArtifactKind,
+  nextArtifactPath,
+  type PlannedArtifact,
+  taskFolderPath,
+} from "./artifacts.js";
 export { type Finding, type FindingCode, runDoctorChecks } from "./doctor.js";
 export { type FixReport, fixFindings } from "./doctor-fix.js";
 export { appendError, type ErrorFilter, listErrors, type NewError } from "./errors-log.js";
