@@ -17,6 +17,8 @@ await build({
   target: "node20",
   sourcemap: "linked",
   packages: "bundle",
+  // jsonc-parser's "main" is a UMD build that requires files esbuild cannot see; its ESM build bundles cleanly.
+  mainFields: ["module", "main"],
   chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning",
   // commander and yaml ship CommonJS, which calls require() for node built-ins.

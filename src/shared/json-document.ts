@@ -11,6 +11,8 @@ export interface JsonDocument<T = unknown> {
   readonly indent: string;
   readonly finalNewline: boolean;
   value: T;
+  /** For a file that does not exist yet: the empty content it would start from. */
+  defaultText?: string;
 }
 
 export function parseJsonDocument<T = unknown>(path: string, text: string): JsonDocument<T> {

@@ -104,7 +104,7 @@ export function loadArchive(paths: SpecsPaths): LoadedArchive {
       '{\n  "archived_projects": [],\n  "completed_projects": []\n}\n',
     );
     return {
-      doc: { ...doc, text: "" },
+      doc: { ...doc, text: "", defaultText: doc.text },
       exists: false,
       entries: doc.value.completed_projects as ArchivedTask[],
     };
@@ -147,7 +147,11 @@ export function loadErrors(paths: SpecsPaths): LoadedErrors {
       paths.errors,
       '{\n  "_schema_version": "2.0.0",\n  "errors": []\n}\n',
     );
-    return { doc: { ...doc, text: "" }, exists: false, entries: [] };
+    return {
+      doc: { ...doc, text: "", defaultText: doc.text },
+      exists: false,
+      entries: doc.value.errors as ErrorEntry[],
+    };
   }
   const doc = parseJsonDocument<ErrorsFile>(paths.errors, text);
   const top = ErrorsFile.safeParse(doc.value, { reportInput: true });

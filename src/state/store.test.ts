@@ -90,3 +90,44 @@ describe("the store's write path", () => {
     expect(snapshot.todo.source).toContain("### 1. A human title");
   });
 });
+
+describe("files that do not exist yet", () => {
+  it("are not created by merely reading them", async () => {
+    const t = await tempStore({ active: 2 });
+    cleanup = t.cleanup;
+    const { rmSync, existsSync } = await import("node:fs");
+    rmSync(t.ctx.paths.archiveState);
+    rmSync(t.ctx.paths.errors);
+    await mutateStore(t.ctx, { command: "test" }, (tx) => {
+      tx.archive();
+      tx.errors();
+      changeStatus(tx, 1, "blocked", { reason: "r" });
+    });
+    expect(existsSync(t.ctx.paths.archiveState), "archive").toBe(false);
+    expect(existsSync(t.ctx.paths.errors), "errors").toBe(false);
+  });
+
+  it("are created when an entry is added", async () => {
+    const t = await tempStore({ active: 2 });
+    cleanup = t.cleanup;
+    const { rmSync } = await import("node:fs");
+    const { appendError } = await import("./errors-log.js");
+    rmSync(t.ctx.paths.errors);
+    await mutateStore(t.ctx, { command: "test" }, (tx) => {
+      appendError(tx, {
+        type: "timeout",
+        severity: "high",
+        message: "agent hung",
+        task: 1,
+        checkpoint: "DELEGATE",
+      });
+    });
+    const written = JSON.parse(readFileSync(t.ctx.paths.errors, "utf8"));
+    expect(written.errors).toHaveLength(1);
+    expect(written.errors[0]).toMatchObject({
+      type: "timeout",
+      context: { task: 1, checkpoint: "DELEGATE" },
+      fix_status: "unfixed",
+    });
+  });
+});

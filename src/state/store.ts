@@ -195,7 +195,11 @@ export class Transaction {
   }
 }
 
+/** A file that did not exist is created only when something was put into it, never by merely reading it. */
 async function renderDoc(doc: JsonDocument, exists: boolean): Promise<string> {
+  if (!exists && JSON.stringify(doc.value) === JSON.stringify(JSON.parse(doc.defaultText ?? "null"))) {
+    return doc.text;
+  }
   return renderJsonDocument(doc, doc.value, !exists || isCanonical(doc));
 }
 

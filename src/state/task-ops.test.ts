@@ -124,3 +124,15 @@ describe("task operations", () => {
     ]);
   });
 });
+
+describe("lifecycle timestamps on manual moves", () => {
+  it("keeps the original research time when a blocked task goes back to researched", async () => {
+    const t = await tempStore({ active: 3 });
+    cleanup = t.cleanup;
+    const researched = readStore(t.ctx).state.tasks.find((x) => x.project_number === 1)!["researched"];
+    expect(researched).toBe("2026-03-16T12:40:00Z");
+    await mutateStore(t.ctx, { command: "t" }, (tx) => changeStatus(tx, 1, "blocked", { reason: "r" }));
+    await mutateStore(t.ctx, { command: "t" }, (tx) => changeStatus(tx, 1, "researched"));
+    expect(readStore(t.ctx).state.tasks.find((x) => x.project_number === 1)!["researched"]).toBe(researched);
+  });
+});

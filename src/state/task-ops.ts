@@ -248,12 +248,16 @@ export interface StatusOptions {
   summary?: string | undefined;
 }
 
-/** Writes a status to state.json and TODO.md together; the one primitive every status change uses. */
-export function applyStatus(tx: Transaction, task: TaskEntry, status: string): void {
+/**
+ * Writes a status to state.json and TODO.md together; the one primitive every status change uses.
+ * `keepStamp` is for manual moves: going back to `researched` after a block must not rewrite when
+ * the research actually happened, so an existing lifecycle timestamp is kept.
+ */
+export function applyStatus(tx: Transaction, task: TaskEntry, status: string, keepStamp = false): void {
   task.status = status;
   task.last_updated = tx.timestamp;
   const stamp = STATUS_STAMP[status];
-  if (stamp) task[stamp] = tx.timestamp;
+  if (stamp && !(keepStamp && typeof task[stamp] === "string")) task[stamp] = tx.timestamp;
   setEntryStatus(requireTodoEntry(tx, task), status);
 }
 
@@ -282,7 +286,7 @@ export function changeStatus(
   if (target === "completed" && options.summary) {
     task["completion_summary"] = options.summary;
   }
-  applyStatus(tx, task, target);
+  applyStatus(tx, task, target, true);
   if (forced) {
     recordAudit(task, {
       timestamp: tx.timestamp,
