@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { ConfigError } from "../shared/errors.js";
-import { formatIssues } from "../shared/zod-format.js";
+import { formatIssues, validationIssues } from "../shared/zod-format.js";
 import { DEFAULT_LANGUAGES, DEFAULT_ROUTING } from "./defaults.js";
 import { type BatonConfig, BatonConfigFile } from "./schema.js";
 
@@ -28,15 +28,14 @@ async function parseConfigText(path: string, text: string): Promise<unknown> {
       throw new ConfigError(error instanceof Error ? error.message : String(error), { cause: error });
     }
   }
-  const { parseDocument } = await import("yaml");
-  const doc = parseDocument(text, { prettyErrors: true });
-  const first = doc.errors[0];
-  if (first) {
-    const pos = first.linePos?.[0];
-    const where = pos ? `${path}:${pos.line}:${pos.col}` : path;
-    throw new ConfigError(`${where}: invalid YAML (${first.message.split("\n")[0]})`, { cause: first });
+  const { parseYaml } = await import("./yaml.js");
+  const parsed = parseYaml(text);
+  if (parsed.error) {
+    const { line, column, message } = parsed.error;
+    const where = line === undefined ? path : `${path}:${line}:${column}`;
+    throw new ConfigError(`${where}: invalid YAML (${message})`);
   }
-  return doc.toJS();
+  return parsed.value;
 }
 
 export async function loadConfig(cwd: string): Promise<BatonConfig> {
@@ -51,13 +50,13 @@ export async function loadConfig(cwd: string): Promise<BatonConfig> {
   let file: BatonConfigFile = {};
   if (source) {
     const raw = await parseConfigText(source, readFileSync(source, "utf8"));
-    const parsed = BatonConfigFile.safeParse(raw ?? {}, { reportInput: true });
-    if (!parsed.success) {
-      throw new ConfigError(`${source}: ${formatIssues(parsed.error.issues)}`, {
+    const issues = validationIssues(BatonConfigFile, raw ?? {});
+    if (issues) {
+      throw new ConfigError(`${source}: ${formatIssues(issues)}`, {
         hint: `Allowed keys: ${Object.keys(BatonConfigFile.def.shape).join(", ")}.`,
       });
     }
-    file = parsed.data;
+    file = (raw ?? {}) as BatonConfigFile;
   }
   return resolveConfig(root, source, file);
 }

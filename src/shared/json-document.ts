@@ -135,6 +135,11 @@ export function isCanonical(doc: JsonDocument): boolean {
   return stringifyJson(JSON.parse(doc.text), doc.indent, doc.finalNewline) === doc.text;
 }
 
+/** Like `isCanonical`, using the parsed value; valid only before anything mutates `doc.value`. */
+export function isCanonicalValue(doc: JsonDocument): boolean {
+  return stringifyJson(doc.value, doc.indent, doc.finalNewline) === doc.text;
+}
+
 /**
  * The new text for `doc` holding `next`. `original` must be the value as parsed from `doc.text`
  * (callers that mutate `doc.value` in place re-parse it; that is cheap next to the write).

@@ -1,4 +1,4 @@
-import type { core } from "zod/mini";
+import type { core, ZodMiniType } from "zod/mini";
 
 type Issue = core.$ZodIssue;
 
@@ -44,4 +44,14 @@ export function formatIssues(issues: ReadonlyArray<Issue>): string {
     issues.slice(0, 5).map(describeIssue).join("; ") +
     (issues.length > 5 ? ` (+${issues.length - 5} more)` : "")
   );
+}
+
+/**
+ * Validates on zod's fast path; only a failure is re-run with `reportInput`, which makes messages
+ * show the offending value but costs several times more (it matters for 10,000-task files).
+ */
+export function validationIssues(schema: ZodMiniType, value: unknown): ReadonlyArray<Issue> | null {
+  if (schema.safeParse(value).success) return null;
+  const detailed = schema.safeParse(value, { reportInput: true });
+  return detailed.success ? null : detailed.error.issues;
 }

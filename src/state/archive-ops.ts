@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { TaskNotFoundError, TransitionError, UsageError } from "../shared/errors.js";
 import { isoDate } from "../shared/time.js";
 import { updateChangeLog, updateRoadMap } from "./archive-docs.js";
@@ -112,7 +112,10 @@ export function recoverTasks(tx: Transaction, numbers: readonly number[]): Recov
           : findTaskFolder(tx, number, slug, tx.paths.archiveDir);
     let destination: string | null = null;
     if (archivedFolder && existsSync(archivedFolder)) {
-      destination = join(tx.paths.dir, taskFolderName(number, slug, tx.config.artifactNaming));
+      destination = join(
+        tx.paths.dir,
+        recoveredFolderName(entry, archivedFolder, number, slug, tx.config.artifactNaming),
+      );
       if (existsSync(destination)) {
         throw new UsageError(`cannot recover task ${number}: ${destination} already exists`, {
           hint: "Move or remove that folder first; nothing was written.",
@@ -146,6 +149,22 @@ export function recoverTasks(tx: Transaction, numbers: readonly number[]): Recov
     recovered.push({ number, folder: destination ? relative(tx.config.root, destination) : null });
   }
   return { recovered };
+}
+
+/**
+ * A recovered folder keeps its own name (v1 or zero-padded v2), minus the `-2` suffix an archive
+ * collision added; a renumbered orphan takes its new number, since its old one belongs to another task.
+ */
+function recoveredFolderName(
+  entry: ArchivedTask,
+  archivedFolder: string,
+  number: number,
+  slug: string,
+  naming: "v1" | "v2",
+): string {
+  if (typeof entry["original_dirname"] === "string") return taskFolderName(number, slug, naming);
+  const name = basename(archivedFolder);
+  return typeof entry["archive_folder"] === "string" ? name.replace(/-\d+$/, "") : name;
 }
 
 export interface ArchiveResult {

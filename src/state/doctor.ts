@@ -254,7 +254,7 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
         });
       }
     }
-  } else if (tasks.length > 0) {
+  } else if (todoText === null && tasks.length > 0) {
     add({
       code: "TODO_ENTRY_MISSING",
       severity: "error",

@@ -16,7 +16,7 @@ export interface ErrorFilter {
 export function matchesErrorFilter(entry: ErrorEntry, filter: ErrorFilter): boolean {
   const ctx = entry.context ?? {};
   if (filter.type && entry.type !== filter.type) return false;
-  if (filter.task !== undefined && Number(ctx.task) !== filter.task) return false;
+  if (filter.task !== undefined && (ctx.task == null || Number(ctx.task) !== filter.task)) return false;
   if (filter.session && ctx.session_id !== filter.session) return false;
   if (filter.severity && entry.severity !== filter.severity) return false;
   if (filter.fixStatus && (entry.fix_status ?? "unfixed") !== filter.fixStatus) return false;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { FileFormatError, lineColumnAt } from "../shared/errors.js";
 import { type JsonDocument, parseJsonDocument } from "../shared/json-document.js";
-import { formatIssues } from "../shared/zod-format.js";
+import { formatIssues, validationIssues } from "../shared/zod-format.js";
 import type { SpecsPaths } from "./paths.js";
 import { ArchivedTask, ArchiveFile, ErrorEntry, ErrorsFile, StateFile, TaskEntry } from "./schema.js";
 import { parseTodo, type TodoDocument } from "./todo-document.js";
@@ -45,26 +45,21 @@ export function loadState(paths: SpecsPaths): LoadedState {
     return { doc: { ...doc, text: "" }, tasks: doc.value.active_projects as TaskEntry[], exists: false };
   }
   const doc = parseJsonDocument<StateFile>(paths.state, text);
-  const top = StateFile.safeParse(doc.value, { reportInput: true });
-  if (!top.success) {
-    throw new FileFormatError(
-      "STATE_SCHEMA",
-      paths.state,
-      `${paths.state}: ${formatIssues(top.error.issues)}`,
-      {
-        hint: "state.json needs a numeric next_project_number and an active_projects array; nothing was written.",
-      },
-    );
+  const top = validationIssues(StateFile, doc.value);
+  if (top) {
+    throw new FileFormatError("STATE_SCHEMA", paths.state, `${paths.state}: ${formatIssues(top)}`, {
+      hint: "state.json needs a numeric next_project_number and an active_projects array; nothing was written.",
+    });
   }
   const tasks = doc.value.active_projects as TaskEntry[];
   const seen = new Map<number, number>();
   tasks.forEach((raw, index) => {
-    const result = TaskEntry.safeParse(raw, { reportInput: true });
-    if (!result.success) {
+    const result = validationIssues(TaskEntry, raw);
+    if (result) {
       throw new FileFormatError(
         "STATE_SCHEMA",
         paths.state,
-        `${entryLabel(doc, "active_projects", index, raw)}: ${formatIssues(result.error.issues)}`,
+        `${entryLabel(doc, "active_projects", index, raw)}: ${formatIssues(result)}`,
         { hint: "Fix that entry (git diff shows recent edits); nothing was written." },
       );
     }
@@ -110,23 +105,23 @@ export function loadArchive(paths: SpecsPaths): LoadedArchive {
     };
   }
   const doc = parseJsonDocument<ArchiveFile>(paths.archiveState, text);
-  const top = ArchiveFile.safeParse(doc.value, { reportInput: true });
-  if (!top.success) {
+  const top = validationIssues(ArchiveFile, doc.value);
+  if (top) {
     throw new FileFormatError(
       "STATE_SCHEMA",
       paths.archiveState,
-      `${paths.archiveState}: ${formatIssues(top.error.issues)}`,
+      `${paths.archiveState}: ${formatIssues(top)}`,
     );
   }
   doc.value.completed_projects ??= [];
   const entries = doc.value.completed_projects as ArchivedTask[];
   entries.forEach((raw, index) => {
-    const result = ArchivedTask.safeParse(raw, { reportInput: true });
-    if (!result.success) {
+    const result = validationIssues(ArchivedTask, raw);
+    if (result) {
       throw new FileFormatError(
         "STATE_SCHEMA",
         paths.archiveState,
-        `${entryLabel(doc, "completed_projects", index, raw)}: ${formatIssues(result.error.issues)}`,
+        `${entryLabel(doc, "completed_projects", index, raw)}: ${formatIssues(result)}`,
         { hint: "Fix that archive entry; nothing was written." },
       );
     }
@@ -154,22 +149,18 @@ export function loadErrors(paths: SpecsPaths): LoadedErrors {
     };
   }
   const doc = parseJsonDocument<ErrorsFile>(paths.errors, text);
-  const top = ErrorsFile.safeParse(doc.value, { reportInput: true });
-  if (!top.success) {
-    throw new FileFormatError(
-      "STATE_SCHEMA",
-      paths.errors,
-      `${paths.errors}: ${formatIssues(top.error.issues)}`,
-    );
+  const top = validationIssues(ErrorsFile, doc.value);
+  if (top) {
+    throw new FileFormatError("STATE_SCHEMA", paths.errors, `${paths.errors}: ${formatIssues(top)}`);
   }
   const entries = doc.value.errors as ErrorEntry[];
   entries.forEach((raw, index) => {
-    const result = ErrorEntry.safeParse(raw, { reportInput: true });
-    if (!result.success) {
+    const result = validationIssues(ErrorEntry, raw);
+    if (result) {
       throw new FileFormatError(
         "STATE_SCHEMA",
         paths.errors,
-        `${paths.errors}: errors[${index}]: ${formatIssues(result.error.issues)}`,
+        `${paths.errors}: errors[${index}]: ${formatIssues(result)}`,
       );
     }
   });

@@ -1,8 +1,13 @@
 import type { BatonConfig } from "../config/schema.js";
 import { FileFormatError } from "../shared/errors.js";
-import { isCanonical, type JsonDocument, renderJsonDocument } from "../shared/json-document.js";
+import {
+  isCanonical,
+  isCanonicalValue,
+  type JsonDocument,
+  renderJsonDocument,
+} from "../shared/json-document.js";
 import { isoTimestamp } from "../shared/time.js";
-import { formatIssues } from "../shared/zod-format.js";
+import { formatIssues, validationIssues } from "../shared/zod-format.js";
 import { commitFiles, type FileWrite, type FolderMove, recoverInterruptedCommit } from "./journal.js";
 import {
   type LoadedArchive,
@@ -18,6 +23,7 @@ import { type SpecsPaths, specsPaths } from "./paths.js";
 import { TaskEntry } from "./schema.js";
 import {
   emptyTodo,
+  entries,
   findEntry,
   frontmatterNextNumber,
   renderTodo,
@@ -74,7 +80,7 @@ export class Transaction {
     this.timestamp = isoTimestamp(this.now);
     this.state = state;
     this.todo = todo;
-    this.stateCanonical = !state.exists || isCanonical(state.doc);
+    this.stateCanonical = !state.exists || isCanonicalValue(state.doc);
   }
 
   get config(): BatonConfig {
@@ -126,6 +132,7 @@ export class Transaction {
     const writes: FileWrite[] = [];
     const stateText = await renderJsonDocument(this.state.doc, this.state.doc.value, this.stateCanonical);
     if (stateText !== this.state.doc.text) writes.push({ path: this.paths.state, content: stateText });
+    this.validateTodo();
     const todoText = renderTodo(this.todo);
     if (todoText !== this.todo.source) writes.push({ path: this.paths.todo, content: todoText });
     if (this.archiveCache) {
@@ -145,12 +152,12 @@ export class Transaction {
     const seen = new Set<number>();
     let max = -1;
     for (const [index, task] of this.state.tasks.entries()) {
-      const result = TaskEntry.safeParse(task, { reportInput: true });
-      if (!result.success) {
+      const issues = validationIssues(TaskEntry, task);
+      if (issues) {
         throw new FileFormatError(
           "STATE_SCHEMA",
           this.paths.state,
-          `refusing to write ${this.paths.state}: active_projects[${index}]: ${formatIssues(result.error.issues)}`,
+          `refusing to write ${this.paths.state}: active_projects[${index}]: ${formatIssues(issues)}`,
         );
       }
       if (seen.has(task.project_number)) {
@@ -177,6 +184,21 @@ export class Transaction {
     );
     this.state.doc.value.next_project_number = next;
     if (frontmatterNextNumber(this.todo) !== next) setFrontmatterNextNumber(this.todo, next);
+  }
+
+  private validateTodo(): void {
+    const seen = new Set<number>();
+    for (const entry of entries(this.todo)) {
+      if (seen.has(entry.number)) {
+        throw new FileFormatError(
+          "DUPLICATE_TASK",
+          this.paths.todo,
+          `refusing to write ${this.paths.todo}: task ${entry.number} would appear twice`,
+          { hint: "`baton doctor` shows how TODO.md and state.json differ; nothing was written." },
+        );
+      }
+      seen.add(entry.number);
+    }
   }
 
   private validateArchive(archive: LoadedArchive): void {

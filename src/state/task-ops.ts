@@ -6,7 +6,7 @@ import { detectLanguage, normalizeTitle, PRIORITIES, slugify, titleFromSlug } fr
 import type { TaskEntry } from "./schema.js";
 import { IN_PROGRESS_STATUSES, TERMINAL_STATUSES } from "./status.js";
 import type { Transaction } from "./store.js";
-import type { TodoEntry } from "./todo-document.js";
+import { entries, frontmatterNextNumber, type TodoEntry } from "./todo-document.js";
 import {
   buildEntry,
   getEntryField,
@@ -100,8 +100,10 @@ export function validateDependencies(
  * already holds (the original reused numbers and later renumbered collisions as N*10).
  */
 function allocateNumber(tx: Transaction): number {
-  let next = tx.state.doc.value.next_project_number;
+  // Both copies of the next number count (the higher wins), and so does any entry only TODO.md has.
+  let next = Math.max(tx.state.doc.value.next_project_number, frontmatterNextNumber(tx.todo) ?? 0);
   for (const task of tx.tasks) next = Math.max(next, task.project_number + 1);
+  for (const entry of entries(tx.todo)) next = Math.max(next, entry.number + 1);
   // A text probe first: parsing a large archive only to learn that the number is free is the slow path.
   const archiveText = tx.archiveLoaded ? tx.archive().doc.text : (readText(tx.paths.archiveState) ?? "");
   if (new RegExp(`"project_number":\\s*${next}\\b`).test(archiveText)) {

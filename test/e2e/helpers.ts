@@ -1,8 +1,17 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { expect, onTestFinished } from "vitest";
-import { generateRepo, type GenerateOptions, type GeneratedRepo } from "../../src/testing/generate-repo.js";
+import { afterAll, expect, onTestFinished } from "vitest";
+import { type GeneratedRepo, type GenerateOptions, generateRepo } from "../../src/testing/generate-repo.js";
 import { BATON_BIN, type CliResult, git, runBaton, tempGitRepo } from "../support/cli.js";
 
 /**
@@ -14,8 +23,8 @@ if (!existsSync(join(dirname(BATON_BIN), "..", "dist", "cli", "main.js"))) {
   throw new Error("dist/ is missing: run `node scripts/build.mjs` before the e2e suite");
 }
 
-export { git, runBaton };
 export type { CliResult };
+export { git, runBaton };
 
 /** A fresh git repository, removed when the current test finishes. */
 export function repo(): string {
@@ -24,12 +33,40 @@ export function repo(): string {
   return dir;
 }
 
+/**
+ * A per-file template: `build` runs once (CLI calls cost ~100 ms each), then every call returns a fresh
+ * repository holding a copy of the template's specs/. Call at module or describe level.
+ */
+export function templateRepo(build: (dir: string) => void): () => string {
+  let template: string | undefined;
+  afterAll(() => {
+    if (template) rmSync(template, { recursive: true, force: true });
+  });
+  return () => {
+    if (template === undefined) {
+      template = tempGitRepo("baton-e2e-template-").dir;
+      build(template);
+    }
+    const dir = repo();
+    cpSync(join(template, "specs"), join(dir, "specs"), { recursive: true });
+    return dir;
+  };
+}
+
 /** A generated realistic specs/ tree in a fresh repository, committed so `git diff` shows what changed. */
 export function generatedRepo(options: Omit<GenerateOptions, "dir">): { dir: string; gen: GeneratedRepo } {
   const dir = repo();
   const gen = generateRepo({ ...options, dir });
   commitAll(dir, "generated");
   return { dir, gen };
+}
+
+/** A copy of a whole repository (git history included), removed when the current test finishes. */
+export function cloneRepo(dir: string): string {
+  const copy = repo();
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(dir, copy, { recursive: true });
+  return copy;
 }
 
 export function commitAll(dir: string, message: string): void {
@@ -55,6 +92,7 @@ export function fails(cwd: string, args: string[], status = 1, env: NodeJS.Proce
   return result;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read CLI output of many shapes and assert on it directly
 export function okJson<T = any>(cwd: string, args: string[]): T {
   const result = ok(cwd, [...args, "--json"]);
   return JSON.parse(result.stdout) as T;
@@ -81,6 +119,7 @@ export function read(dir: string, ...parts: string[]): string {
   return readFileSync(specs(dir, ...parts), "utf8");
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary specs/ JSON and assert on it directly
 export function readJson<T = any>(dir: string, ...parts: string[]): T {
   return JSON.parse(read(dir, ...parts)) as T;
 }
@@ -91,13 +130,17 @@ export function write(dir: string, rel: string, content: string): void {
   writeFileSync(path, content);
 }
 
-/** Every file under `root` (recursively, dot files included) → its bytes. */
+/**
+ * Every file under `root` (recursively, dot files included) → its bytes. Baton's own control folder
+ * `specs/.baton/` (lock, journal, its .gitignore) is left out; `expectSpecsUnchanged` checks it separately.
+ */
 export function snapshot(root: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   const walk = (dir: string) => {
     if (!existsSync(dir)) return;
     for (const name of readdirSync(dir).sort()) {
       const path = join(dir, name);
+      if (dir === root && name === ".baton") continue;
       if (statSync(path).isDirectory()) walk(path);
       else out.set(relative(root, path), readFileSync(path));
     }
@@ -106,19 +149,15 @@ export function snapshot(root: string): Map<string, Buffer> {
   return out;
 }
 
-/** Asserts that no file under specs/ was created, deleted or changed by a single byte. */
+/** Asserts that no file under specs/ was created, deleted or changed by a single byte, and no lock or journal is left. */
 export function expectSpecsUnchanged(dir: string, before: Map<string, Buffer>): void {
+  expect(existsSync(specs(dir, ".baton", "lock")), "lock left behind").toBe(false);
+  expect(existsSync(specs(dir, ".baton", "journal.json")), "journal left behind").toBe(false);
   const after = snapshot(specs(dir));
   expect([...after.keys()]).toEqual([...before.keys()]);
   for (const [path, bytes] of before) {
     expect(after.get(path)?.equals(bytes), `${path} changed`).toBe(true);
   }
-}
-
-/** Files under specs/ whose bytes differ between two snapshots (added, removed or changed). */
-export function changedFiles(before: Map<string, Buffer>, after: Map<string, Buffer>): string[] {
-  const keys = new Set([...before.keys(), ...after.keys()]);
-  return [...keys].filter((k) => !before.get(k)?.equals(after.get(k) ?? Buffer.alloc(0)) || !after.has(k)).sort();
 }
 
 export interface StateTask {
@@ -168,7 +207,10 @@ export function todoStatusOf(dir: string, n: number): string | undefined {
 export function nextNumbers(dir: string): { state: number; todo: number | undefined } {
   const fm = /^---\n([\s\S]*?)\n---/.exec(read(dir, "TODO.md"))?.[1] ?? "";
   const todo = /^next_project_number: (\d+)$/m.exec(fm)?.[1];
-  return { state: readJson(dir, "state.json").next_project_number, todo: todo === undefined ? undefined : Number(todo) };
+  return {
+    state: readJson(dir, "state.json").next_project_number,
+    todo: todo === undefined ? undefined : Number(todo),
+  };
 }
 
 /** Lines removed (-) and added (+) by the working-tree diff of one file, without the diff headers. */
@@ -179,3 +221,12 @@ export function diffLines(dir: string, path: string): string[] {
 }
 
 export const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+export function snapshotSpecs(dir: string): Map<string, Buffer> {
+  return snapshot(specs(dir));
+}
+
+/** Runs independent commands at the same time (read-only or refused ones), results in argument order. */
+export function runAll(cwd: string, commands: string[][]): Promise<CliResult[]> {
+  return Promise.all(commands.map((args) => runBatonAsync(cwd, args)));
+}

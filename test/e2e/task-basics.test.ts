@@ -1,4 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   activeTasks,
@@ -9,7 +11,9 @@ import {
   okJson,
   read,
   repo,
+  runAll,
   specs,
+  templateRepo,
   todoNumbers,
 } from "./helpers.js";
 
@@ -100,7 +104,17 @@ describe("task add in a fresh repository", () => {
     const dir = repo();
     ok(dir, ["task", "add", "Base task", "-l", "general"]);
     const view = okJson(dir, [
-      "task", "add", "Prove the lemma", "-d", "Show it holds.", "-p", "HIGH", "-e", "2 hours", "--depends", "1",
+      "task",
+      "add",
+      "Prove the lemma",
+      "-d",
+      "Show it holds.",
+      "-p",
+      "HIGH",
+      "-e",
+      "2 hours",
+      "--depends",
+      "1",
     ]);
     const t = activeTasks(dir)[0]!;
     expect(view).toEqual({
@@ -151,19 +165,29 @@ describe("task add in a fresh repository", () => {
     );
   });
 
+  it("finds the repository root from a subfolder, or takes it from -C", () => {
+    const dir = repo();
+    mkdirSync(join(dir, "src", "deep"), { recursive: true });
+    ok(join(dir, "src", "deep"), ["task", "add", "From a subfolder", "-l", "general"]);
+    ok(tmpdir(), ["-C", dir, "task", "add", "From elsewhere", "-l", "general"]);
+    expect(existsSync(join(dir, "src", "deep", "specs"))).toBe(false);
+    expect(todoNumbers(dir)).toEqual([2, 1]);
+  });
+
   it("rejects bad input without creating anything", () => {
     const dir = repo();
     expect(fails(dir, ["task", "add", "X", "-l", "cobol"], 2).stderr).toContain('unknown language "cobol"');
     expect(fails(dir, ["task", "add", "X", "-p", "urgent"], 2).stderr).toContain('unknown priority "urgent"');
-    expect(fails(dir, ["task", "add", "X", "--depends", "7"], 2).stderr).toContain("dependency 7 is not an active or archived task");
+    expect(fails(dir, ["task", "add", "X", "--depends", "7"], 2).stderr).toContain(
+      "dependency 7 is not an active or archived task",
+    );
     expect(existsSync(specs(dir, "state.json"))).toBe(false);
     expect(existsSync(specs(dir, "TODO.md"))).toBe(false);
   });
 });
 
 describe("task list and task show", () => {
-  function fixture(): string {
-    const dir = repo();
+  const fixture = templateRepo((dir) => {
     ok(dir, ["task", "add", "Alpha", "-l", "lean"]);
     ok(dir, ["task", "add", "Beta", "-l", "meta"]);
     ok(dir, ["task", "add", "Gamma", "-l", "latex"]);
@@ -171,22 +195,46 @@ describe("task list and task show", () => {
     ok(dir, ["task", "status", "2", "blocked", "--reason", "waiting on upstream"]);
     ok(dir, ["task", "status", "3", "blocked", "--reason", "x"]);
     ok(dir, ["task", "status", "3", "planned"]);
-    return dir;
-  }
+  });
 
-  it("filters by --status and --language, repeatable and comma-separated", () => {
+  it("filters by --status and --language, repeatable and comma-separated", async () => {
     const dir = fixture();
-    const numbers = (args: string[]) => okJson<Array<{ number: number }>>(dir, ["task", "list", ...args]).map((v) => v.number);
-    expect(numbers([])).toEqual([4, 3, 2, 1]);
-    expect(numbers(["--status", "blocked"])).toEqual([2]);
-    expect(numbers(["--status", "blocked,planned"])).toEqual([3, 2]);
-    expect(numbers(["--status", "blocked", "--status", "not_started"])).toEqual([4, 2, 1]);
-    expect(numbers(["-s", "NOT STARTED"])).toEqual([4, 1]);
-    expect(numbers(["--language", "lean"])).toEqual([1]);
-    expect(numbers(["--language", "lean,latex"])).toEqual([3, 1]);
-    expect(numbers(["-l", "meta", "-l", "general"])).toEqual([4, 2]);
-    expect(numbers(["--language", "meta,lean", "--status", "not_started"])).toEqual([1]);
-    expect(numbers(["--status", "completed"])).toEqual([]);
+    const table: Array<[string[], number[]]> = [
+      [[], [4, 3, 2, 1]],
+      [["--status", "blocked"], [2]],
+      [
+        ["--status", "blocked,planned"],
+        [3, 2],
+      ],
+      [
+        ["--status", "blocked", "--status", "not_started"],
+        [4, 2, 1],
+      ],
+      [
+        ["-s", "NOT STARTED"],
+        [4, 1],
+      ],
+      [["--language", "lean"], [1]],
+      [
+        ["--language", "lean,latex"],
+        [3, 1],
+      ],
+      [
+        ["-l", "meta", "-l", "general"],
+        [4, 2],
+      ],
+      [["--language", "meta,lean", "--status", "not_started"], [1]],
+      [["--status", "completed"], []],
+    ];
+    const results = await runAll(
+      dir,
+      table.map(([args]) => ["task", "list", ...args, "--json"]),
+    );
+    const got = results.map((r, i) => [
+      table[i]![0],
+      JSON.parse(r.stdout).map((v: { number: number }) => v.number),
+    ]);
+    expect(got).toEqual(table);
     expect(ok(dir, ["task", "list", "--status", "completed"]).stdout).toBe("No tasks.\n");
   });
 
