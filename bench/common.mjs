@@ -13,6 +13,13 @@ export const DIST_GENERATOR = pathToFileURL(join(ROOT, "dist", "testing", "gener
 
 export const QUICK = process.argv.includes("--quick");
 
+/** `--name N` from the command line, for trying other sizes than the defaults. */
+export function numberFlag(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  const value = i === -1 ? Number.NaN : Number(process.argv[i + 1]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
 export function machine() {
   const cpu = cpus()[0]?.model?.trim() ?? "unknown CPU";
   return `${cpus().length} CPU (${cpu}), node ${process.version}, ${process.platform}/${process.arch}`;
@@ -47,7 +54,11 @@ export function percentile(values, p) {
 /** Plain-text table; the first row is the header. */
 export function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  const line = (r) => r.map((cell, c) => String(cell).padEnd(widths[c])).join("  ").trimEnd();
+  const line = (r) =>
+    r
+      .map((cell, c) => String(cell).padEnd(widths[c]))
+      .join("  ")
+      .trimEnd();
   return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
 }
 

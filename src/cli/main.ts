@@ -232,5 +232,11 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
+/** process.exit drops whatever a pipe has not taken yet; wait for both streams to drain first. */
+function flush(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write("", () => resolve()));
+}
+
 await main(process.argv);
+await Promise.all([flush(process.stdout), flush(process.stderr)]);
 process.exit(process.exitCode ?? 0);

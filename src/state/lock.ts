@@ -120,8 +120,11 @@ export async function acquireLock(lockPath: string, options: LockOptions): Promi
     acquiredAt: new Date().toISOString(),
   };
   const content = JSON.stringify(holder);
-  const deadline = Date.now() + options.timeoutMs;
-  let delay = 2;
+  // The timeout measures how long one holder keeps the lock, not how long we have queued: a busy
+  // store (64 writers) hands the lock on every few milliseconds and must never look stuck.
+  let deadline = Date.now() + options.timeoutMs;
+  let lastHolder: string | undefined;
+  let delay = 1;
   for (;;) {
     if (tryCreate(lockPath, content)) {
       return () => {
@@ -133,6 +136,10 @@ export async function acquireLock(lockPath: string, options: LockOptions): Promi
     if (read && isStale(lockPath, read)) {
       breakStaleLock(lockPath, read.raw);
       continue;
+    }
+    if (read && read.raw !== lastHolder) {
+      lastHolder = read.raw;
+      deadline = Date.now() + options.timeoutMs;
     }
     if (Date.now() >= deadline) {
       const h = read?.holder;
@@ -147,7 +154,7 @@ export async function acquireLock(lockPath: string, options: LockOptions): Promi
       );
     }
     await sleep(delay + Math.random() * delay);
-    delay = Math.min(delay * 2, 50);
+    delay = Math.min(delay * 2, 16);
   }
 }
 
