@@ -4,6 +4,7 @@ import { type JsonDocument, parseJsonDocument } from "../shared/json-document.js
 import { formatIssues, validationIssues } from "../shared/zod-format.js";
 import type { SpecsPaths } from "./paths.js";
 import { ArchivedTask, ArchiveFile, ErrorEntry, ErrorsFile, StateFile, TaskEntry } from "./schema.js";
+import { isTaskEntry } from "./schema-fast.js";
 import { parseTodo, type TodoDocument } from "./todo-document.js";
 
 export interface LoadedState {
@@ -54,7 +55,7 @@ export function loadState(paths: SpecsPaths): LoadedState {
   const tasks = doc.value.active_projects as TaskEntry[];
   const seen = new Map<number, number>();
   tasks.forEach((raw, index) => {
-    const result = validationIssues(TaskEntry, raw);
+    const result = isTaskEntry(raw) ? null : validationIssues(TaskEntry, raw);
     if (result) {
       throw new FileFormatError(
         "STATE_SCHEMA",

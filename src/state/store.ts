@@ -21,6 +21,7 @@ import {
 import { acquireLock, ensureInternalDir } from "./lock.js";
 import { type SpecsPaths, specsPaths } from "./paths.js";
 import { TaskEntry } from "./schema.js";
+import { isTaskEntry } from "./schema-fast.js";
 import {
   emptyTodo,
   entries,
@@ -152,7 +153,7 @@ export class Transaction {
     const seen = new Set<number>();
     let max = -1;
     for (const [index, task] of this.state.tasks.entries()) {
-      const issues = validationIssues(TaskEntry, task);
+      const issues = isTaskEntry(task) ? null : validationIssues(TaskEntry, task);
       if (issues) {
         throw new FileFormatError(
           "STATE_SCHEMA",
