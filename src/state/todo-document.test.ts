@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FileFormatError } from "../shared/errors.js";
 import {
+  entries,
   entryStatus,
   findEntry,
   frontmatterNextNumber,
@@ -190,5 +191,67 @@ describe("TODO.md documents", () => {
 
   it("rejects an unclosed frontmatter", () => {
     expect(() => parseTodo("TODO.md", "---\nnext_project_number: 3\n# TODO\n")).toThrow(/never closed/);
+  });
+});
+
+describe("TODO.md segmentation on odd layouts", () => {
+  const FRAGMENTS = [
+    "",
+    "# TODO",
+    "## Tasks",
+    "## Task Order",
+    "### Not an entry heading",
+    "#hashtag without space",
+    "<!-- comment -->",
+    "---",
+    "Some paragraph text.",
+    "    indented # not a heading",
+    "#### Deeper heading",
+  ];
+  const entry = (n: number) => [
+    `### ${n}. Title ${n}`,
+    "- **Status**: [PLANNED]",
+    "- **Language**: lean",
+    "",
+    "**Description**: d",
+  ];
+
+  it("round-trips generated documents byte for byte, with either line ending", () => {
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    for (let i = 0; i < 400; i++) {
+      const lines: string[] = [];
+      // A first line of "---" opens a frontmatter, so documents without one start with a heading.
+      if (random() < 0.5) lines.push("---", "next_project_number: 9", "---");
+      else lines.push("# TODO");
+      let n = 1;
+      for (let k = Math.floor(random() * 12); k > 0; k--) {
+        if (random() < 0.35) lines.push(...entry(n++));
+        else lines.push(FRAGMENTS[Math.floor(random() * FRAGMENTS.length)]!);
+      }
+      const eol = random() < 0.2 ? "\r\n" : "\n";
+      const text = lines.join(eol) + (random() < 0.8 ? eol : "");
+      const doc = parseTodo("TODO.md", text);
+      expect(renderTodo(doc), JSON.stringify(text)).toBe(text);
+      expect([...entries(doc)].map((e) => e.number)).toEqual(Array.from({ length: n - 1 }, (_, j) => j + 1));
+    }
+  });
+
+  it("handles an empty file, a frontmatter-only file and a file that starts with an entry", () => {
+    for (const text of [
+      "",
+      "\n",
+      "---\nnext_project_number: 1\n---\n",
+      "---\nnext_project_number: 1\n---",
+      "### 1. A\n- **Status**: [PLANNED]\n",
+    ]) {
+      expect(renderTodo(parseTodo("TODO.md", text))).toBe(text);
+    }
+    expect(entryStatus(findEntry(parseTodo("TODO.md", "### 1. A\n- **Status**: [PLANNED]"), 1)!)).toBe(
+      "planned",
+    );
   });
 });

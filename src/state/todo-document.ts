@@ -1,24 +1,56 @@
-import { FileFormatError } from "../shared/errors.js";
+import { FileFormatError, lineColumnAt } from "../shared/errors.js";
 import { markerToStatus } from "./status.js";
 
 /**
  * TODO.md as a sequence of segments: untouched raw lines and task entries. Edits touch only the
  * entry they concern (or the frontmatter's `next_project_number` line); everything else — curated
- * "Task Order" sections, comments, paragraphs — is kept as the exact lines it was read from.
+ * "Task Order" sections, comments, paragraphs — is kept as the exact text it was read from. A segment
+ * keeps its source text and is split into lines only when something edits it, so reading a
+ * 10,000-entry file costs one scan of its heading lines.
  */
-export interface TodoEntry {
-  kind: "entry";
-  number: number;
-  title: string;
-  /** Lines of the entry, heading first, through its trailing separator and blank lines. */
-  lines: string[];
-  /** 1-based line of the heading in the file as read (for messages); 0 for new entries. */
-  sourceLine: number;
+abstract class Segment {
+  private text: string | undefined;
+  private split: string[] | undefined;
+
+  constructor(source: { text: string } | { lines: string[] }) {
+    if ("text" in source) this.text = source.text;
+    else this.split = source.lines;
+  }
+
+  get lines(): string[] {
+    if (!this.split) {
+      this.split = this.text!.split(/\r?\n/);
+      this.text = undefined;
+    }
+    return this.split;
+  }
+
+  set lines(lines: string[]) {
+    this.split = lines;
+    this.text = undefined;
+  }
+
+  /** The segment's text, its lines joined by `eol` (source text as read when never edited). */
+  render(eol: string): string {
+    return this.split ? this.split.join(eol) : this.text!;
+  }
 }
 
-export interface RawSegment {
-  kind: "raw";
-  lines: string[];
+export class RawSegment extends Segment {
+  readonly kind = "raw" as const;
+}
+
+export class TodoEntry extends Segment {
+  readonly kind = "entry" as const;
+  constructor(
+    readonly number: number,
+    public title: string,
+    source: { text: string } | { lines: string[] },
+    /** Offset of the heading in the file as read (for messages); -1 for new entries. */
+    readonly sourceOffset = -1,
+  ) {
+    super(source);
+  }
 }
 
 export type TodoSegment = TodoEntry | RawSegment;
@@ -38,94 +70,120 @@ export interface TodoDocument {
 export const ENTRY_HEADING = /^### (\d+)\.\s+(.*?)\s*$/;
 const ANY_SECTION_HEADING = /^#{1,3} \S/;
 export const STATUS_LINE = /^- \*\*Status\*\*:\s*(\[[^\]]*\])/;
+const STATUS_LINE_IN_TEXT = /^- \*\*Status\*\*:\s*(\[[^\]]*\])/m;
 const NEXT_NUMBER_LINE = /^next_project_number:\s*(\d+)\s*$/;
+
+function lineAt(text: string, offset: number): number {
+  return lineColumnAt(text, offset).line;
+}
+
+/** Splits off the frontmatter; returns its lines and where the body starts (null: no body lines). */
+function splitFrontmatter(
+  path: string,
+  body: string,
+  eol: string,
+): { frontmatter: string[]; rest: number | null } {
+  if (body !== "---" && !body.startsWith(`---${eol}`))
+    return { frontmatter: [], rest: body === "" ? null : 0 };
+  let close = -1;
+  if (body.length > 3) {
+    const inner = body.indexOf(`${eol}---${eol}`, 3 - eol.length);
+    if (inner !== -1) close = inner + eol.length;
+    else if (body.endsWith(`${eol}---`) && body.length > 3 + eol.length) close = body.length - 3;
+  }
+  if (close === -1) {
+    throw new FileFormatError(
+      "TODO_PARSE",
+      path,
+      `${path}:1: frontmatter opened with "---" is never closed`,
+      {
+        hint: 'Add a closing "---" line after the frontmatter keys.',
+      },
+    );
+  }
+  const end = close + 3;
+  return { frontmatter: body.slice(0, end).split(eol), rest: end === body.length ? null : end + eol.length };
+}
 
 export function parseTodo(path: string, text: string): TodoDocument {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const finalNewline = text.endsWith("\n");
   const body = finalNewline ? text.slice(0, -eol.length) : text;
-  const lines = body === "" ? [] : body.split(eol);
-  let index = 0;
-  const frontmatter: string[] = [];
-  if (lines[0] === "---") {
-    const close = lines.indexOf("---", 1);
-    if (close === -1) {
-      throw new FileFormatError(
-        "TODO_PARSE",
-        path,
-        `${path}:1: frontmatter opened with "---" is never closed`,
-        {
-          hint: 'Add a closing "---" line after the frontmatter keys.',
-        },
-      );
-    }
-    frontmatter.push(...lines.slice(0, close + 1));
-    index = close + 1;
-  }
+  const { frontmatter, rest } = splitFrontmatter(path, body, eol);
   const segments: TodoSegment[] = [];
-  let raw: string[] = [];
-  let entry: TodoEntry | null = null;
-  const seen = new Map<number, number>();
-  for (; index < lines.length; index++) {
-    const line = lines[index]!;
-    // Most lines are not headings; testing the first character first keeps 100k-line files fast.
-    const isHeading = line.charCodeAt(0) === 35;
-    const heading = isHeading ? ENTRY_HEADING.exec(line) : null;
-    if (heading || (entry && isHeading && ANY_SECTION_HEADING.test(line))) {
-      if (entry) segments.push(entry);
-      entry = null;
-    }
+  const doc: TodoDocument = { path, eol, frontmatter, segments, finalNewline, source: text };
+  if (rest === null) return doc;
+
+  // Segment boundaries are heading lines: an entry heading always starts an entry, and inside an
+  // entry any H1-H3 heading ends it. Only lines starting with "#" need a regex.
+  const cuts: Array<{ at: number; entry: { number: number; title: string } | null }> = [];
+  let inEntry = false;
+  for (let at = body.charCodeAt(rest) === 35 ? rest : body.indexOf(`${eol}#`, rest); at !== -1; ) {
+    const lineStart = body.charCodeAt(at) === 35 ? at : at + eol.length;
+    const lineEnd = body.indexOf(eol, lineStart);
+    const line = body.slice(lineStart, lineEnd === -1 ? body.length : lineEnd);
+    const heading = ENTRY_HEADING.exec(line);
     if (heading) {
-      if (raw.length > 0) segments.push({ kind: "raw", lines: raw });
-      raw = [];
       const number = Number(heading[1]);
       const title = heading[2] ?? "";
       if (title === "") {
         throw new FileFormatError(
           "TODO_PARSE",
           path,
-          `${path}:${index + 1}: task ${number} has an empty title`,
+          `${path}:${lineAt(text, lineStart)}: task ${number} has an empty title`,
           {
             hint: `Write the title after "### ${number}. ".`,
           },
         );
       }
-      const previous = seen.get(number);
-      if (previous !== undefined) {
-        throw new FileFormatError(
-          "DUPLICATE_TASK",
-          path,
-          `${path}:${index + 1}: task ${number} appears twice (first at line ${previous})`,
-          { hint: "Merge the two entries into one; nothing was written." },
-        );
-      }
-      seen.set(number, index + 1);
-      entry = { kind: "entry", number, title, lines: [line], sourceLine: index + 1 };
-      continue;
+      cuts.push({ at: lineStart, entry: { number, title } });
+      inEntry = true;
+    } else if (inEntry && ANY_SECTION_HEADING.test(line)) {
+      cuts.push({ at: lineStart, entry: null });
+      inEntry = false;
     }
-    if (entry) entry.lines.push(line);
-    else raw.push(line);
+    at = lineEnd === -1 ? -1 : body.indexOf(`${eol}#`, lineEnd);
   }
-  if (entry) segments.push(entry);
-  if (raw.length > 0) segments.push({ kind: "raw", lines: raw });
-  const doc: TodoDocument = { path, eol, frontmatter, segments, finalNewline, source: text };
-  for (const e of entries(doc)) {
-    if (findFieldLine(e, STATUS_LINE) === -1) {
+  const first = cuts[0]?.at ?? body.length + eol.length;
+  if (first > rest) segments.push(new RawSegment({ text: body.slice(rest, first - eol.length) }));
+  const seen = new Map<number, number>();
+  cuts.forEach((cut, i) => {
+    const end = i + 1 < cuts.length ? cuts[i + 1]!.at - eol.length : body.length;
+    const segmentText = body.slice(cut.at, end);
+    if (!cut.entry) {
+      segments.push(new RawSegment({ text: segmentText }));
+      return;
+    }
+    const { number, title } = cut.entry;
+    const previous = seen.get(number);
+    if (previous !== undefined) {
+      throw new FileFormatError(
+        "DUPLICATE_TASK",
+        path,
+        `${path}:${lineAt(text, cut.at)}: task ${number} appears twice (first at line ${lineAt(text, previous)})`,
+        { hint: "Merge the two entries into one; nothing was written." },
+      );
+    }
+    seen.set(number, cut.at);
+    if (!STATUS_LINE_IN_TEXT.test(segmentText)) {
       throw new FileFormatError(
         "TODO_PARSE",
         path,
-        `${path}:${e.sourceLine}: task ${e.number} has no status line`,
-        { hint: 'Add a line like "- **Status**: [NOT STARTED]" under the heading; nothing was written.' },
+        `${path}:${lineAt(text, cut.at)}: task ${number} has no status line`,
+        {
+          hint: 'Add a line like "- **Status**: [NOT STARTED]" under the heading; nothing was written.',
+        },
       );
     }
-  }
+    segments.push(new TodoEntry(number, title, { text: segmentText }, cut.at));
+  });
   return doc;
 }
 
 export function renderTodo(doc: TodoDocument): string {
-  const all: string[] = [...doc.frontmatter];
-  for (const segment of doc.segments) all.push(...segment.lines);
-  return all.join(doc.eol) + (doc.finalNewline ? doc.eol : "");
+  const parts: string[] = doc.frontmatter.length > 0 ? [doc.frontmatter.join(doc.eol)] : [];
+  for (const segment of doc.segments) parts.push(segment.render(doc.eol));
+  return parts.join(doc.eol) + (doc.finalNewline ? doc.eol : "");
 }
 
 export function* entries(doc: TodoDocument): Generator<TodoEntry> {
@@ -144,9 +202,7 @@ export function findFieldLine(entry: TodoEntry, pattern: RegExp): number {
 }
 
 export function entryStatus(entry: TodoEntry): string | undefined {
-  const i = findFieldLine(entry, STATUS_LINE);
-  if (i === -1) return undefined;
-  const marker = STATUS_LINE.exec(entry.lines[i]!)?.[1];
+  const marker = STATUS_LINE_IN_TEXT.exec(entry.render("\n"))?.[1];
   return marker === undefined ? undefined : markerToStatus(marker);
 }
 
@@ -174,7 +230,7 @@ export function emptyTodo(path: string, nextNumber: number): TodoDocument {
     path,
     eol: "\n",
     frontmatter: ["---", `next_project_number: ${nextNumber}`, "---"],
-    segments: [{ kind: "raw", lines: ["", "# TODO", "", "## Tasks", ""] }],
+    segments: [new RawSegment({ lines: ["", "# TODO", "", "## Tasks", ""] })],
     finalNewline: true,
     source: "",
   };

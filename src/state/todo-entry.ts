@@ -2,9 +2,11 @@ import { statusToMarker } from "./status.js";
 import {
   ENTRY_HEADING,
   findFieldLine,
+  RawSegment,
   STATUS_LINE,
   type TodoDocument,
-  type TodoEntry,
+  TodoEntry,
+  type TodoSegment,
 } from "./todo-document.js";
 
 /** `- **Name**: value` and the `- **Name:** value` variant both occur in real files. */
@@ -138,7 +140,7 @@ export function buildEntry(fields: NewEntryFields): TodoEntry {
   lines.push(`- **Created**: ${fields.created}`);
   if (fields.description) lines.push("", ...`**Description**: ${fields.description}`.split(/\r?\n/));
   lines.push("", "---", "");
-  return { kind: "entry", number: fields.number, title: fields.title, lines, sourceLine: 0 };
+  return new TodoEntry(fields.number, fields.title, { lines });
 }
 
 const TASKS_HEADING = /^## Tasks\s*$/;
@@ -165,7 +167,7 @@ export function insertEntry(doc: TodoDocument, entry: TodoEntry, position: "top"
     const block: string[] = [];
     if (tail && tail.lines[tail.lines.length - 1]?.trim() !== "") block.push("");
     block.push("## Tasks", "");
-    segments.push({ kind: "raw", lines: block }, entry);
+    segments.push(new RawSegment({ lines: block }), entry);
     return;
   }
   const tasksSegment = segments[tasksAt]!;
@@ -185,15 +187,13 @@ export function insertEntry(doc: TodoDocument, entry: TodoEntry, position: "top"
     const after = tasksSegment.lines.slice(insertAt);
     if (before[before.length - 1]?.trim() !== "") before.push("");
     tasksSegment.lines = before;
-    const rest: TodoSegment[] = after.length > 0 ? [{ kind: "raw", lines: after }] : [];
+    const rest: TodoSegment[] = after.length > 0 ? [new RawSegment({ lines: after })] : [];
     segments.splice(tasksAt + 1, 0, entry, ...rest);
     return;
   }
   if (position === "top") segments.splice(tasksAt + 1, 0, entry);
   else segments.splice(lastEntryIndex(doc, tasksAt + 1) + 1, 0, entry);
 }
-
-type TodoSegment = TodoDocument["segments"][number];
 
 function lastEntryIndex(doc: TodoDocument, from: number): number {
   let i = from;
