@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /** Temp files live beside their target so that the final rename never crosses a file system. */
@@ -21,6 +22,17 @@ export function writeFileDurable(path: string, content: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Async twin of writeFileDurable, so several files' fsyncs can run at once on the thread pool. */
+export async function writeFileDurableAsync(path: string, content: string): Promise<void> {
+  const handle = await open(path, "w", 0o644);
+  try {
+    await handle.writeFile(content, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

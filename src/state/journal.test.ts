@@ -11,10 +11,10 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("multi-file commit", () => {
-  it("writes every file and moves folders, leaving no journal or temp files", () => {
+  it("writes every file and moves folders, leaving no journal or temp files", async () => {
     writeFileSync(join(dir, "a"), "old a");
     mkdirSync(join(dir, "task"));
-    commitFiles(
+    await commitFiles(
       join(dir, "journal.json"),
       [
         { path: join(dir, "a"), content: "new a" },

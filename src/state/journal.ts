@@ -1,6 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fsyncDirectory, tempPathFor, writeFileAtomic, writeFileDurable } from "../shared/atomic-write.js";
+import {
+  fsyncDirectory,
+  tempPathFor,
+  writeFileAtomic,
+  writeFileDurableAsync,
+} from "../shared/atomic-write.js";
 
 /**
  * Several files change together (state.json, TODO.md, the archive, task folders). Each new file is
@@ -25,14 +30,20 @@ interface Journal {
   moves: FolderMove[];
 }
 
-export function commitFiles(journalPath: string, writes: FileWrite[], moves: FolderMove[]): void {
+export async function commitFiles(
+  journalPath: string,
+  writes: FileWrite[],
+  moves: FolderMove[],
+): Promise<void> {
   if (writes.length === 0 && moves.length === 0) return;
-  const staged = writes.map((w) => {
-    const temp = tempPathFor(w.path);
-    mkdirSync(dirname(w.path), { recursive: true });
-    writeFileDurable(temp, w.content);
-    return { path: w.path, temp };
-  });
+  const staged = writes.map((w) => ({ path: w.path, temp: tempPathFor(w.path) }));
+  for (const w of writes) mkdirSync(dirname(w.path), { recursive: true });
+  try {
+    await Promise.all(writes.map((w, i) => writeFileDurableAsync(staged[i]!.temp, w.content)));
+  } catch (error) {
+    for (const { temp } of staged) rmSync(temp, { force: true });
+    throw error;
+  }
   const single = staged.length === 1 && moves.length === 0;
   if (!single) {
     const journal: Journal = { version: 1, created: new Date().toISOString(), writes: staged, moves };

@@ -24,6 +24,15 @@ export function readText(path: string): string | null {
   }
 }
 
+export function readLatin1(path: string): string | null {
+  try {
+    return readFileSync(path).toString("latin1");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
 /** Line of the entry `"project_number": n` in a JSON text, for messages that point at a task. */
 export function lineOfTask(text: string, number: number): number | undefined {
   const match = new RegExp(`"project_number":\\s*${number}\\b`).exec(text);

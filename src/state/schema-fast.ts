@@ -31,8 +31,15 @@ export function isTaskEntry(value: unknown): value is TaskEntry {
   if (!isString(t["project_name"])) return false;
   const status = t["status"];
   if (!isString(status) || status.length === 0) return false;
-  for (const key of ["language", "description", "priority", "created", "last_updated", "session_id"]) {
-    if (!isOptionalString(t[key])) return false;
+  if (
+    !isOptionalString(t["language"]) ||
+    !isOptionalString(t["description"]) ||
+    !isOptionalString(t["priority"]) ||
+    !isOptionalString(t["created"]) ||
+    !isOptionalString(t["last_updated"]) ||
+    !isOptionalString(t["session_id"])
+  ) {
+    return false;
   }
   const effort = t["effort"];
   if (effort !== undefined && !isString(effort) && !isNumber(effort)) return false;

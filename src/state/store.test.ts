@@ -131,3 +131,24 @@ describe("files that do not exist yet", () => {
     });
   });
 });
+
+describe("the canonical-form hint", () => {
+  it("is invalidated by a hand edit, so hand formatting survives the next write", async () => {
+    const t = await tempStore({ active: 3 });
+    cleanup = t.cleanup;
+    await mutateStore(t.ctx, { command: "test" }, (tx) => changeStatus(tx, 1, "blocked", { reason: "r" }));
+    const compact = readFileSync(t.ctx.paths.state, "utf8").replace(
+      /"dependencies": \[\n\s+(\d+)\n\s+\]/,
+      '"dependencies": [$1]',
+    );
+    expect(compact).toMatch(/"dependencies": \[\d+\]/);
+    writeFileSync(t.ctx.paths.state, compact);
+    await mutateStore(t.ctx, { command: "test" }, (tx) => changeStatus(tx, 1, "not_started"));
+    const after = readFileSync(t.ctx.paths.state, "utf8");
+    expect(after).toMatch(/"dependencies": \[\d+\]/);
+    expect(
+      JSON.parse(after).active_projects.find((x: { project_number: number }) => x.project_number === 1)
+        .status,
+    ).toBe("not_started");
+  });
+});

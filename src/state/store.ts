@@ -8,6 +8,7 @@ import {
 } from "../shared/json-document.js";
 import { isoTimestamp } from "../shared/time.js";
 import { formatIssues, validationIssues } from "../shared/zod-format.js";
+import { isKnownCanonical, rememberCanonical } from "./format-hint.js";
 import { commitFiles, type FileWrite, type FolderMove, recoverInterruptedCommit } from "./journal.js";
 import {
   type LoadedArchive,
@@ -70,7 +71,7 @@ export class Transaction {
   readonly releasedArchiveEntries = new Set<object>();
   private archiveCache: LoadedArchive | undefined;
   private errorsCache: LoadedErrors | undefined;
-  private readonly stateCanonical: boolean;
+  readonly stateCanonical: boolean;
 
   constructor(
     readonly ctx: StoreContext,
@@ -81,7 +82,10 @@ export class Transaction {
     this.timestamp = isoTimestamp(this.now);
     this.state = state;
     this.todo = todo;
-    this.stateCanonical = !state.exists || isCanonicalValue(state.doc);
+    this.stateCanonical =
+      !state.exists ||
+      isKnownCanonical(ctx.paths.internalDir, ctx.paths.state) ||
+      isCanonicalValue(state.doc);
   }
 
   get config(): BatonConfig {
@@ -261,7 +265,10 @@ export async function mutateStore<R>(
     const tx = new Transaction(ctx, state, todo);
     const result = await mutate(tx);
     const writes = await tx.render();
-    commitFiles(ctx.paths.journal, writes, tx.moves);
+    await commitFiles(ctx.paths.journal, writes, tx.moves);
+    if (tx.stateCanonical && writes.some((w) => w.path === ctx.paths.state)) {
+      rememberCanonical(ctx.paths.internalDir, ctx.paths.state);
+    }
     return result;
   } finally {
     release();

@@ -1,7 +1,7 @@
 import { TaskNotFoundError, TransitionError, UsageError } from "../shared/errors.js";
 import { isoDate } from "../shared/time.js";
 import { assertVerdict, checkManualTransition } from "./lifecycle.js";
-import { readText } from "./load.js";
+import { readLatin1 } from "./load.js";
 import { detectLanguage, normalizeTitle, PRIORITIES, slugify, titleFromSlug } from "./naming.js";
 import type { TaskEntry } from "./schema.js";
 import { IN_PROGRESS_STATUSES, TERMINAL_STATUSES } from "./status.js";
@@ -104,8 +104,9 @@ function allocateNumber(tx: Transaction): number {
   let next = Math.max(tx.state.doc.value.next_project_number, frontmatterNextNumber(tx.todo) ?? 0);
   for (const task of tx.tasks) next = Math.max(next, task.project_number + 1);
   for (const entry of entries(tx.todo)) next = Math.max(next, entry.number + 1);
-  // A text probe first: parsing a large archive only to learn that the number is free is the slow path.
-  const archiveText = tx.archiveLoaded ? tx.archive().doc.text : (readText(tx.paths.archiveState) ?? "");
+  // A byte-level probe first: parsing a large archive only to learn that the number is free is the slow
+  // path. latin1 decoding is a plain copy, and ASCII digits and keys read the same in it.
+  const archiveText = tx.archiveLoaded ? tx.archive().doc.text : (readLatin1(tx.paths.archiveState) ?? "");
   if (new RegExp(`"project_number":\\s*${next}\\b`).test(archiveText)) {
     const taken = archivedNumbers(tx);
     while (taken.has(next)) next++;
