@@ -22,8 +22,15 @@ export const TERMINAL_STATUSES: readonly string[] = ["completed", "abandoned"];
 export const IN_PROGRESS_STATUSES: readonly string[] = ["researching", "planning", "implementing"];
 
 /** `not_started` ↔ `[NOT STARTED]` (format reference 2.4). */
+const MARKERS = new Map<string, string>();
+
 export function statusToMarker(status: string): string {
-  return `[${status.toUpperCase().replace(/_/g, " ")}]`;
+  let marker = MARKERS.get(status);
+  if (marker === undefined) {
+    marker = `[${status.toUpperCase().replace(/_/g, " ")}]`;
+    MARKERS.set(status, marker);
+  }
+  return marker;
 }
 
 export function markerToStatus(marker: string): string {
