@@ -112,7 +112,14 @@ function breakStaleLock(lockPath: string, staleRaw: string): void {
   }
 }
 
+/** When this process last released a lock; see the politeness pause in acquireLock. */
+let lastReleaseAt = 0;
+
 export async function acquireLock(lockPath: string, options: LockOptions): Promise<ReleaseLock> {
+  // A process that writes in a loop would otherwise take the lock back before any sleeping waiter
+  // wakes up, and the others would starve; a short pause after our own release gives them a turn.
+  const sinceRelease = Date.now() - lastReleaseAt;
+  if (sinceRelease < 20) await sleep(2 + Math.random() * 6);
   const holder: LockHolder = {
     pid: process.pid,
     hostname: hostname(),
@@ -130,6 +137,7 @@ export async function acquireLock(lockPath: string, options: LockOptions): Promi
       return () => {
         const current = readHolder(lockPath);
         if (current?.raw === content) unlinkSync(lockPath);
+        lastReleaseAt = Date.now();
       };
     }
     const read = readHolder(lockPath);
