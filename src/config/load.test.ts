@@ -55,6 +55,15 @@ describe("configuration", () => {
     );
   });
 
+  it("names the keys allowed where a nested unknown key is", async () => {
+    await expect(loadConfig(repo({ "baton.config.json": '{"slug": {"maxLen": 40}}' }))).rejects.toMatchObject(
+      {
+        message: expect.stringContaining('slug: unknown key "maxLen"'),
+        hint: "Allowed keys in slug: maxLength, separator.",
+      },
+    );
+  });
+
   it("rejects wrong types with the field path", async () => {
     await expect(
       loadConfig(repo({ "baton.config.json": '{"routing": {"lean": {"research": 3}}}' })),

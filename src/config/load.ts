@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { ConfigError } from "../shared/errors.js";
 import { formatIssues, validationIssues } from "../shared/zod-format.js";
 import { DEFAULT_LANGUAGES, DEFAULT_ROUTING } from "./defaults.js";
-import { type BatonConfig, BatonConfigFile } from "./schema.js";
+import { type BatonConfig, BatonConfigFile, LanguageRoute, SlugRules } from "./schema.js";
 
 export const CONFIG_FILE_NAMES = ["baton.config.json", "baton.config.yaml", "baton.config.yml"] as const;
 
@@ -53,12 +53,19 @@ export async function loadConfig(cwd: string): Promise<BatonConfig> {
     const issues = validationIssues(BatonConfigFile, raw ?? {});
     if (issues) {
       throw new ConfigError(`${source}: ${formatIssues(issues)}`, {
-        hint: `Allowed keys: ${Object.keys(BatonConfigFile.def.shape).join(", ")}.`,
+        hint: `Allowed keys${issues[0]?.path.length ? ` in ${String(issues[0].path[0])}` : ""}: ${allowedKeysAt(issues[0]?.path ?? []).join(", ")}.`,
       });
     }
     file = (raw ?? {}) as BatonConfigFile;
   }
   return resolveConfig(root, source, file);
+}
+
+/** The keys the schema accepts where an issue points, for the hint under an "unknown key" error. */
+function allowedKeysAt(path: ReadonlyArray<PropertyKey>): string[] {
+  if (path[0] === "slug") return Object.keys(SlugRules.def.shape);
+  if (path[0] === "routing" && path.length >= 2) return Object.keys(LanguageRoute.def.shape);
+  return Object.keys(BatonConfigFile.def.shape);
 }
 
 export function resolveConfig(root: string, source: string | null, file: BatonConfigFile): BatonConfig {

@@ -49,6 +49,7 @@ export {
 } from "./status.js";
 export {
   mutateStore,
+  readSettledStore,
   readStore,
   type Snapshot,
   type StoreContext,

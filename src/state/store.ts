@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { BatonConfig } from "../config/schema.js";
 import { FileFormatError } from "../shared/errors.js";
 import {
@@ -53,6 +54,26 @@ export function readStore(ctx: StoreContext): Snapshot {
   const state = loadState(ctx.paths);
   const todo = loadTodo(ctx.paths) ?? emptyTodo(ctx.paths.todo, state.doc.value.next_project_number);
   return { state, todo };
+}
+
+/**
+ * `readStore` for commands: a journal left by a write that crashed means state.json and TODO.md may
+ * be half updated, so the reader first rolls it forward under the lock (a journal that belongs to a
+ * write in flight is gone by the time the lock is free). Without a journal this costs one stat.
+ */
+export async function readSettledStore(ctx: StoreContext): Promise<Snapshot> {
+  if (existsSync(ctx.paths.journal)) {
+    const release = await acquireLock(ctx.paths.lock, {
+      timeoutMs: ctx.config.lockTimeoutMs,
+      command: "baton (read)",
+    });
+    try {
+      recoverInterruptedCommit(ctx.paths.journal, [ctx.paths.dir, ctx.paths.archiveDir]);
+    } finally {
+      release();
+    }
+  }
+  return readStore(ctx);
 }
 
 /**

@@ -230,6 +230,15 @@ describe("an interrupted commit", () => {
     for (const [path, bytes] of before) expect(after.get(path)!.equals(bytes), path).toBe(true);
   });
 
+  it("a read rolls it forward first, so it never shows a half-written store", () => {
+    const { dir, target } = crashedAbandon();
+    const listed = okJson<Array<{ number: number; status: string }>>(dir, ["task", "list", "--json"]);
+    expect(listed.map((t) => [t.number, t.status])).toEqual([[2, "not_started"]]);
+    expect(existsSync(specs(dir, ".baton", "journal.json"))).toBe(false);
+    expect(read(dir, "TODO.md")).toBe(target.todo);
+    expect(read(dir, "archive", "state.json")).toBe(target.archive);
+  });
+
   it("the next mutation rolls it forward before doing its own work", () => {
     const { dir, target } = crashedAbandon();
     ok(dir, ["task", "status", "2", "blocked", "-r", "after the crash"]);

@@ -12,7 +12,7 @@ import {
   findEntry,
   mutateStore,
   parseTaskNumbers,
-  readStore,
+  readSettledStore,
   recoverTasks,
   storeContext,
   type TaskView,
@@ -80,7 +80,7 @@ export interface TaskListOptions extends RepoOptions {
 
 export async function taskList(options: TaskListOptions): Promise<TaskView[]> {
   const ctx = await context(options);
-  const views = taskViews(readStore(ctx));
+  const views = taskViews(await readSettledStore(ctx));
   const statuses = options.status
     ?.flatMap((s) => s.split(","))
     .map((s) => s.trim().toLowerCase().replace(/[ -]/g, "_"));
@@ -95,7 +95,7 @@ export async function taskShow(
 ): Promise<TaskView & { raw: unknown }> {
   const ctx = await context(options);
   const number = parseTaskNumber(options.number);
-  const snapshot = readStore(ctx);
+  const snapshot = await readSettledStore(ctx);
   const task = snapshot.state.tasks.find((t) => t.project_number === number);
   if (!task) {
     const { loadArchive } = await import("../../state/index.js");
