@@ -1,0 +1,44 @@
+import { checkAgentSignals } from "./gates/agent-signals.js";
+import { checkArtifacts } from "./gates/check-artifacts.js";
+import { checkSessionAndStatus } from "./gates/check-status.js";
+import { readReturnMetadata } from "./gates/read-metadata.js";
+import type { Gate, GateOutContext, GateOutFailure, GateOutInput, VerifiedArtifact } from "./gates/types.js";
+import type { ReturnMetadata } from "./return-metadata.js";
+
+/** GATE OUT, in order: what the agent printed, then its metadata, then what it claims to have written. */
+export const GATE_OUT: readonly Gate[] = [
+  checkAgentSignals,
+  readReturnMetadata,
+  checkSessionAndStatus,
+  checkArtifacts,
+];
+
+export type GateOutVerdict =
+  | {
+      ok: true;
+      /** `partial` leaves the task resumable; `done` lets the operation record its done status. */
+      outcome: "done" | "partial";
+      metadata: ReturnMetadata;
+      artifacts: VerifiedArtifact[];
+      signals: GateOutContext["signals"];
+    }
+  | GateOutFailure;
+
+export async function runGateOut(
+  input: GateOutInput,
+  gates: readonly Gate[] = GATE_OUT,
+): Promise<GateOutVerdict> {
+  const ctx: GateOutContext = { ...input, signals: [] };
+  for (const gate of gates) {
+    const result = await gate(ctx);
+    if (!result.ok) return result;
+  }
+  const metadata = ctx.metadata!;
+  return {
+    ok: true,
+    outcome: metadata.status === "partial" ? "partial" : "done",
+    metadata,
+    artifacts: ctx.artifacts ?? [],
+    signals: ctx.signals,
+  };
+}
