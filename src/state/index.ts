@@ -27,6 +27,7 @@ export {
   type Operation,
   type TransitionVerdict,
 } from "./lifecycle.js";
+export { type ArtifactLink, linkArtifacts } from "./link-artifacts.js";
 export { loadArchive, loadErrors, loadState, loadTodo } from "./load.js";
 export { acquireLock, type LockHolder, type ReleaseLock } from "./lock.js";
 export {

@@ -75,6 +75,44 @@ export function setEntryField(
   entry.lines.splice(anchor + 1, 0, line);
 }
 
+/**
+ * Replaces a field together with its indented continuation lines (the v2 multi-line artifact lists),
+ * or inserts it after the first field of `after` that exists.
+ */
+export function setEntryBlock(
+  entry: TodoEntry,
+  name: string,
+  block: readonly string[],
+  after: readonly string[],
+): void {
+  const pattern = fieldPattern([name]);
+  const at = findFieldLine(entry, pattern);
+  if (at !== -1) {
+    let count = 1;
+    while (at + count < entry.lines.length && /^\s+- /.test(entry.lines[at + count]!)) count++;
+    entry.lines.splice(at, count, ...block);
+    return;
+  }
+  let anchor = -1;
+  for (const candidate of after) {
+    anchor = findFieldLine(entry, fieldPattern([candidate]));
+    if (anchor !== -1) break;
+  }
+  if (anchor === -1) anchor = fieldBlockEnd(entry);
+  while (anchor + 1 < entry.lines.length && /^\s+- /.test(entry.lines[anchor + 1]!)) anchor++;
+  entry.lines.splice(anchor + 1, 0, ...block);
+}
+
+/** The field line and its continuation lines, or [] when the entry has no such field. */
+export function getEntryBlock(entry: TodoEntry, name: string): string[] {
+  const at = findFieldLine(entry, fieldPattern([name]));
+  if (at === -1) return [];
+  const block = [entry.lines[at]!];
+  for (let i = at + 1; i < entry.lines.length && /^\s+- /.test(entry.lines[i]!); i++)
+    block.push(entry.lines[i]!);
+  return block;
+}
+
 export function removeEntryField(entry: TodoEntry, names: readonly string[]): void {
   const i = findFieldLine(entry, fieldPattern(names));
   if (i === -1) return;
