@@ -1,5 +1,5 @@
 import type { ArchiveResult, ErrorEntry, Finding, TaskView } from "../state/index.js";
-import { statusToMarker } from "../state/status.js";
+import { statusToMarker } from "../state/index.js";
 import type { DoctorResult } from "./commands/doctor.js";
 
 const MAX_TITLE = 70;

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
-import { isBatonError } from "../shared/errors.js";
+import { isBatonError } from "../shared/index.js";
 
 /**
  * The only place that reads argv, prints and exits. Each command module is imported when its

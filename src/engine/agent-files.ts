@@ -2,8 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import * as z from "zod/mini";
-import { ConfigError } from "../shared/errors.js";
-import { formatIssues } from "../shared/zod-format.js";
+import { ConfigError, formatIssues } from "../shared/index.js";
 
 /** Claude Code's agent file: YAML frontmatter (name, description, tools, model) and the system prompt. */
 export const AgentFrontmatter = z.looseObject({

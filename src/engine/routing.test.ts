@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resolveConfig } from "../config/load.js";
+import { resolveConfig } from "../config/index.js";
 import { parseAgentFile, readRepoAgents, readSkillDelegations } from "./agent-files.js";
 import { loadDefaultAgents } from "./default-agents.js";
 import { extendDelegationPath, resolveRoute } from "./routing.js";

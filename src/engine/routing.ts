@@ -1,5 +1,5 @@
-import type { BatonConfig } from "../config/schema.js";
-import { UsageError } from "../shared/errors.js";
+import type { BatonConfig } from "../config/index.js";
+import { UsageError } from "../shared/index.js";
 import type { AgentDefinition } from "./agent-files.js";
 import type { GateOperation } from "./gates/types.js";
 

@@ -28,7 +28,7 @@ export {
   type TransitionVerdict,
 } from "./lifecycle.js";
 export { type ArtifactLink, linkArtifacts } from "./link-artifacts.js";
-export { loadArchive, loadErrors, loadState, loadTodo } from "./load.js";
+export { loadArchive, loadErrors, loadState, loadTodo, readText } from "./load.js";
 export { acquireLock, type LockHolder, type ReleaseLock } from "./lock.js";
 export {
   detectLanguage,

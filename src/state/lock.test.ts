@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "no
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LockTimeoutError } from "../shared/errors.js";
+import { LockTimeoutError } from "../shared/index.js";
 import { acquireLock } from "./lock.js";
 
 let dir: string;

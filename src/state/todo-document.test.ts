@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FileFormatError } from "../shared/errors.js";
+import type { FileFormatError } from "../shared/index.js";
 import {
   entries,
   entryStatus,

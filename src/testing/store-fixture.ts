@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { loadConfig } from "../config/load.js";
-import { type StoreContext, storeContext } from "../state/store.js";
+import { loadConfig } from "../config/index.js";
+import { type StoreContext, storeContext } from "../state/index.js";
 import { type GeneratedRepo, type GenerateOptions, generateRepo } from "./generate-repo.js";
 
 /** A generated repository in a temp git repo, for tests of the store that need real files. */

@@ -1,4 +1,4 @@
-import { loadConfig } from "../../config/load.js";
+import { loadConfig } from "../../config/index.js";
 import { type Finding, fixFindings, runDoctorChecks, storeContext } from "../../state/index.js";
 
 export interface DoctorResult {

@@ -1,5 +1,5 @@
-import { loadConfig } from "../../config/load.js";
-import { UsageError } from "../../shared/errors.js";
+import { loadConfig } from "../../config/index.js";
+import { UsageError } from "../../shared/index.js";
 import type { ErrorEntry } from "../../state/index.js";
 import { type ErrorFilter, listErrors, storeContext } from "../../state/index.js";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
-import { formatIssues } from "../../shared/zod-format.js";
+import { formatIssues } from "../../shared/index.js";
 import { ReturnMetadata } from "../return-metadata.js";
 import { type Gate, refuse } from "./types.js";
 

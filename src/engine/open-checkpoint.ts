@@ -1,0 +1,44 @@
+import { hostname } from "node:os";
+import { join } from "node:path";
+import * as z from "zod/mini";
+import { readText } from "../state/index.js";
+
+/**
+ * One open checkpoint per task: `specs/.baton/checkpoints/{N}.json`, written at GATE IN in the same
+ * store write as the in-progress status and removed in the write that records the outcome. It names
+ * the session and its process, so a second run can say who holds the task and whether it still lives.
+ */
+export const OpenCheckpoint = z.object({
+  sessionId: z.string(),
+  taskNumber: z.number(),
+  operation: z.string(),
+  /** The status before GATE IN, which a rollback restores. */
+  previousStatus: z.string(),
+  previousSessionId: z.optional(z.string()),
+  pid: z.number(),
+  hostname: z.string(),
+  startedAt: z.string(),
+});
+export type OpenCheckpoint = z.infer<typeof OpenCheckpoint>;
+
+export function checkpointPath(internalDir: string, taskNumber: number): string {
+  return join(internalDir, "checkpoints", `${taskNumber}.json`);
+}
+
+export function readOpenCheckpoint(internalDir: string, taskNumber: number): OpenCheckpoint | null {
+  const text = readText(checkpointPath(internalDir, taskNumber));
+  if (text === null) return null;
+  const parsed = OpenCheckpoint.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : null;
+}
+
+/** Whether the process that opened the checkpoint is still running (unknowable on another host). */
+export function isCheckpointProcessAlive(checkpoint: OpenCheckpoint): boolean | "unknown" {
+  if (checkpoint.hostname !== hostname()) return "unknown";
+  try {
+    process.kill(checkpoint.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,77 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * An append-only record of one operation run: each step is written before it starts and after it
+ * ends, fsynced, so that after `kill -9` at any instant `baton recover` knows exactly how far the run got.
+ */
+export type Checkpoint = "GATE_IN" | "DELEGATE" | "GATE_OUT" | "COMMIT";
+
+export interface JournalRecord {
+  at: string;
+  step: Checkpoint | "RUN";
+  phase: "begin" | "end";
+  /** For "end": whether the step succeeded, and what it established. */
+  ok?: boolean;
+  detail?: Record<string, unknown>;
+}
+
+export function sessionJournalPath(internalDir: string, sessionId: string): string {
+  return join(internalDir, "sessions", `${sessionId}.jsonl`);
+}
+
+export class SessionJournal {
+  constructor(readonly path: string) {
+    mkdirSync(join(path, ".."), { recursive: true });
+  }
+
+  append(record: Omit<JournalRecord, "at">): void {
+    const line = `${JSON.stringify({ at: new Date().toISOString(), ...record })}\n`;
+    const fd = openSync(this.path, "a");
+    try {
+      writeSync(fd, line);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  begin(step: JournalRecord["step"], detail?: Record<string, unknown>): void {
+    this.append(detail ? { step, phase: "begin", detail } : { step, phase: "begin" });
+  }
+
+  end(step: JournalRecord["step"], ok: boolean, detail?: Record<string, unknown>): void {
+    this.append(detail ? { step, phase: "end", ok, detail } : { step, phase: "end", ok });
+  }
+}
+
+/** The records of a journal; a torn last line (the crash came mid-write) is ignored. */
+export function readJournal(path: string): JournalRecord[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  const records: JournalRecord[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      records.push(JSON.parse(line) as JournalRecord);
+    } catch {
+      break;
+    }
+  }
+  return records;
+}
+
+/** The last step that began, and whether it ended (and how): what recovery decides from. */
+export function lastStep(
+  records: readonly JournalRecord[],
+): { step: JournalRecord["step"]; ended: boolean; ok?: boolean } | null {
+  const last = records[records.length - 1];
+  if (!last) return null;
+  return last.phase === "end"
+    ? { step: last.step, ended: true, ok: last.ok ?? false }
+    : { step: last.step, ended: false };
+}
