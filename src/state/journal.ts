@@ -28,14 +28,17 @@ interface Journal {
   created: string;
   writes: Array<{ path: string; temp: string }>;
   moves: FolderMove[];
+  deletes?: string[];
 }
 
 export async function commitFiles(
   journalPath: string,
   writes: FileWrite[],
   moves: FolderMove[],
+  deletes: readonly string[] = [],
 ): Promise<void> {
-  if (writes.length === 0 && moves.length === 0) return;
+  const pendingDeletes = deletes.filter((path) => existsSync(path));
+  if (writes.length === 0 && moves.length === 0 && pendingDeletes.length === 0) return;
   const staged = writes.map((w) => ({ path: w.path, temp: tempPathFor(w.path) }));
   for (const w of writes) mkdirSync(dirname(w.path), { recursive: true });
   try {
@@ -44,16 +47,22 @@ export async function commitFiles(
     for (const { temp } of staged) rmSync(temp, { force: true });
     throw error;
   }
-  const single = staged.length === 1 && moves.length === 0;
+  const single = staged.length === 1 && moves.length === 0 && pendingDeletes.length === 0;
   if (!single) {
-    const journal: Journal = { version: 1, created: new Date().toISOString(), writes: staged, moves };
+    const journal: Journal = {
+      version: 1,
+      created: new Date().toISOString(),
+      writes: staged,
+      moves,
+      deletes: pendingDeletes,
+    };
     writeFileAtomic(journalPath, JSON.stringify(journal));
   }
-  applyJournal(staged, moves);
+  applyJournal(staged, moves, pendingDeletes);
   if (!single) unlinkSync(journalPath);
 }
 
-function applyJournal(writes: Journal["writes"], moves: FolderMove[]): void {
+function applyJournal(writes: Journal["writes"], moves: FolderMove[], deletes: readonly string[] = []): void {
   const dirs = new Set<string>();
   for (const move of moves) {
     if (existsSync(move.from) && !existsSync(move.to)) {
@@ -69,6 +78,10 @@ function applyJournal(writes: Journal["writes"], moves: FolderMove[]): void {
       dirs.add(dirname(write.path));
     }
   }
+  for (const path of deletes) {
+    rmSync(path, { force: true });
+    dirs.add(dirname(path));
+  }
   for (const dir of dirs) fsyncDirectory(dir);
 }
 
@@ -77,7 +90,7 @@ export function recoverInterruptedCommit(journalPath: string, tempDirs: string[]
   let recovered = false;
   if (existsSync(journalPath)) {
     const journal = JSON.parse(readFileSync(journalPath, "utf8")) as Journal;
-    applyJournal(journal.writes, journal.moves);
+    applyJournal(journal.writes, journal.moves, journal.deletes ?? []);
     unlinkSync(journalPath);
     recovered = true;
   }

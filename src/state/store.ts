@@ -88,6 +88,7 @@ export class Transaction {
   readonly todo: TodoDocument;
   readonly moves: FolderMove[] = [];
   readonly extraWrites = new Map<string, string>();
+  readonly deletes = new Set<string>();
   /** Archive entries taken out on purpose (recover); any other disappearance aborts the write. */
   readonly releasedArchiveEntries = new Set<object>();
   private archiveCache: LoadedArchive | undefined;
@@ -150,6 +151,12 @@ export class Transaction {
   /** Writes another file under specs/ (CHANGE_LOG.md, ROAD_MAP.md) in the same atomic commit. */
   writeFile(path: string, content: string): void {
     this.extraWrites.set(path, content);
+  }
+
+  /** Removes a file in the same atomic commit (a no-op when it does not exist). */
+  deleteFile(path: string): void {
+    this.extraWrites.delete(path);
+    this.deletes.add(path);
   }
 
   /** Validates the result and renders every changed file. */
@@ -286,7 +293,7 @@ export async function mutateStore<R>(
     const tx = new Transaction(ctx, state, todo);
     const result = await mutate(tx);
     const writes = await tx.render();
-    await commitFiles(ctx.paths.journal, writes, tx.moves);
+    await commitFiles(ctx.paths.journal, writes, tx.moves, [...tx.deletes]);
     if (tx.stateCanonical && writes.some((w) => w.path === ctx.paths.state)) {
       rememberCanonical(ctx.paths.internalDir, ctx.paths.state);
     }
