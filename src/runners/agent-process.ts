@@ -1,0 +1,114 @@
+import { type ProcessResult, runProcess } from "../shared/process.js";
+import { parseStepMarker } from "./step-marker.js";
+import type { RunFailureReason, RunnerEvent, RunnerKind, RunOptions, RunOutcome, RunUsage } from "./types.js";
+
+/**
+ * How a runner reads its agent's stdout. The default treats lines as text (step markers aside); an agent
+ * with structured output (Claude's stream-json) turns each line into events and, at the end, supplies
+ * the output text and usage it assembled.
+ */
+export interface OutputInterpreter {
+  line(line: string, emit: (event: RunnerEvent) => void): void;
+  /** Fields left out fall back to the stdout tail and the spec's usage. */
+  result?(): { output?: string; usage?: RunUsage };
+}
+
+export const plainTextOutput: OutputInterpreter = {
+  line(line, emit) {
+    const step = parseStepMarker(line);
+    emit(step ? { type: "step", ...step } : { type: "output", stream: "stdout", line });
+  },
+};
+
+export interface AgentProcessSpec {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdin?: string;
+  killGraceMs?: number;
+  /** Usage the runner knows without parsing output (a script declares it). */
+  usage?: RunUsage;
+  interpreter?: OutputInterpreter;
+}
+
+/** Runs an agent process through the process helper, reporting events and mapping the result to an outcome. */
+export async function runAgentProcess(
+  kind: RunnerKind,
+  spec: AgentProcessSpec,
+  options: RunOptions,
+): Promise<RunOutcome> {
+  const { onEvent } = options;
+  const interpreter = spec.interpreter ?? plainTextOutput;
+  const result = await runProcess({
+    command: spec.command,
+    args: spec.args,
+    cwd: spec.cwd,
+    env: spec.env,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    ...(spec.stdin !== undefined ? { stdin: spec.stdin } : {}),
+    ...(spec.killGraceMs !== undefined ? { killGraceMs: spec.killGraceMs } : {}),
+    onSpawn: (pid) => onEvent({ type: "started", runner: kind, pid }),
+    onStdoutLine: (line) => interpreter.line(line, onEvent),
+    onStderrLine: (line) => onEvent({ type: "output", stream: "stderr", line }),
+  });
+  const interpreted = interpreter.result?.() ?? {};
+  const outcome = toOutcome(result, interpreted.usage ?? spec.usage);
+  if (interpreted.output !== undefined) outcome.output = interpreted.output;
+  return finish(outcome, options);
+}
+
+/** An outcome for a run that failed before any process started. */
+export function failBeforeStart(
+  reason: "invalid_request" | "spawn_failed",
+  message: string,
+  options: RunOptions,
+): RunOutcome {
+  const outcome: RunOutcome = {
+    ok: false,
+    reason,
+    message,
+    output: "",
+    stderr: "",
+    exitCode: null,
+    signal: null,
+    durationMs: 0,
+    pid: null,
+  };
+  return finish(outcome, options);
+}
+
+function finish(outcome: RunOutcome, options: RunOptions): RunOutcome {
+  options.onEvent({
+    type: "finished",
+    ok: outcome.ok,
+    ...(outcome.ok ? {} : { reason: outcome.reason }),
+    exitCode: outcome.exitCode,
+    durationMs: outcome.durationMs,
+    ...(outcome.usage ? { usage: outcome.usage } : {}),
+  });
+  return outcome;
+}
+
+const REASONS: Record<Exclude<ProcessResult, { ok: true }>["reason"], RunFailureReason> = {
+  exit: "exit",
+  signal: "crashed",
+  timeout: "timeout",
+  aborted: "aborted",
+  spawn_failed: "spawn_failed",
+};
+
+function toOutcome(result: ProcessResult, usage: RunUsage | undefined): RunOutcome {
+  const record = {
+    output: result.stdout,
+    stderr: result.stderr,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    durationMs: result.durationMs,
+    pid: result.pid,
+    ...(usage ? { usage } : {}),
+  };
+  if (result.ok) return { ok: true, ...record };
+  return { ok: false, reason: REASONS[result.reason], message: result.message, ...record };
+}

@@ -1,0 +1,75 @@
+import { resolve } from "node:path";
+import type { RunRequest } from "./types.js";
+
+/** Placeholders a command template or a script may use; each is replaced by plain text, never shell-parsed. */
+export const PLACEHOLDERS = [
+  "prompt",
+  "session_id",
+  "operation",
+  "task_number",
+  "task_name",
+  "language",
+  "task_folder",
+  "metadata_file",
+] as const;
+export type Placeholder = (typeof PLACEHOLDERS)[number];
+
+const PLACEHOLDER_PATTERN = /\{([a-z_]+)\}/g;
+
+export function placeholderValues(request: RunRequest): Record<Placeholder, string> {
+  const { context } = request;
+  return {
+    prompt: request.prompt,
+    session_id: context.session_id,
+    operation: context.operation,
+    task_number: String(context.task_context.task_number),
+    task_name: context.task_context.task_name,
+    language: context.task_context.language,
+    task_folder: context.task_folder,
+    metadata_file: context.metadata_file_path,
+  };
+}
+
+/** Replaces known placeholders; anything else in braces (code, JSON, Markdown) is left as written. */
+export function substitute(text: string, values: Record<Placeholder, string>): string {
+  return text.replace(PLACEHOLDER_PATTERN, (whole, name: string) =>
+    Object.hasOwn(values, name) ? values[name as Placeholder] : whole,
+  );
+}
+
+/** Placeholder names used in `text` that are not known, for template validation. */
+export function unknownPlaceholders(text: string): string[] {
+  return [...text.matchAll(PLACEHOLDER_PATTERN)]
+    .map((match) => match[1]!)
+    .filter((name) => !(PLACEHOLDERS as readonly string[]).includes(name));
+}
+
+export function usesPlaceholder(text: string, name: Placeholder): boolean {
+  return text.includes(`{${name}}`);
+}
+
+/**
+ * The agent's environment: Baton's own, minus any BATON_* inherited from an enclosing run (an agent that
+ * runs Baton must not leak its delegation into the next one), plus this delegation.
+ */
+export function delegationEnv(request: RunRequest, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(base)) if (!key.startsWith("BATON_")) env[key] = value;
+  const { context } = request;
+  Object.assign(env, {
+    BATON_SESSION_ID: context.session_id,
+    BATON_OPERATION: context.operation,
+    BATON_TASK_NUMBER: String(context.task_context.task_number),
+    BATON_TASK_NAME: context.task_context.task_name,
+    BATON_TASK_LANGUAGE: context.task_context.language,
+    BATON_TASK_FOLDER: context.task_folder,
+    BATON_METADATA_FILE: context.metadata_file_path,
+    BATON_DELEGATION_DEPTH: String(context.delegation_depth),
+    BATON_DELEGATION_PATH: JSON.stringify(context.delegation_path),
+    BATON_REPO_ROOT: resolve(request.cwd),
+    BATON_CONTEXT: JSON.stringify(context),
+  });
+  if (context.focus_prompt !== undefined) env.BATON_FOCUS = context.focus_prompt;
+  if (request.agent !== undefined) env.BATON_AGENT = JSON.stringify(request.agent);
+  return env;
+}

@@ -1,0 +1,40 @@
+import * as z from "zod/mini";
+import { ConfigError } from "../shared/errors.js";
+import { formatIssues, validationIssues } from "../shared/zod-format.js";
+import { CommandRunner, CommandTemplate } from "./command.js";
+import { ScriptedRunner } from "./scripted.js";
+import type { Runner } from "./types.js";
+
+export const CommandRunnerConfig = z.extend(CommandTemplate, { type: z.literal("command") });
+export type CommandRunnerConfig = z.infer<typeof CommandRunnerConfig>;
+
+export const ScriptedRunnerConfig = z.strictObject({
+  type: z.literal("scripted"),
+  /** A path to a JSON script file, or the script itself (validated by parseScript for field-exact messages). */
+  script: z.union([z.string().check(z.minLength(1)), z.record(z.string(), z.unknown())]),
+  agentEntry: z.optional(z.string()),
+  killGraceMs: z.optional(z.number().check(z.int(), z.minimum(0))),
+});
+export type ScriptedRunnerConfig = z.infer<typeof ScriptedRunnerConfig>;
+
+export const RunnerConfig = z.discriminatedUnion("type", [CommandRunnerConfig, ScriptedRunnerConfig]);
+export type RunnerConfig = z.infer<typeof RunnerConfig>;
+
+/**
+ * A runner from configuration (`claude` joins later). Throws ConfigError naming the field when the
+ * configuration is invalid; a script path resolves against `baseDir` (the repository root).
+ */
+export function createRunner(config: RunnerConfig, options: { baseDir?: string } = {}): Runner {
+  const issues = validationIssues(RunnerConfig, config);
+  if (issues) throw new ConfigError(`runner: ${formatIssues(issues)}`);
+  if (config.type === "command") {
+    const { type: _type, ...template } = config;
+    return new CommandRunner(template);
+  }
+  return new ScriptedRunner({
+    script: config.script,
+    ...(options.baseDir !== undefined ? { baseDir: options.baseDir } : {}),
+    ...(config.agentEntry !== undefined ? { agentEntry: config.agentEntry } : {}),
+    ...(config.killGraceMs !== undefined ? { killGraceMs: config.killGraceMs } : {}),
+  });
+}

@@ -1,0 +1,26 @@
+/** Runners: how Baton starts an agent for one delegation and learns how it ended. */
+
+export { CommandRunner, CommandTemplate, commandInvocation, parseCommandTemplate } from "./command.js";
+export { delegationEnv, PLACEHOLDERS, type Placeholder } from "./context.js";
+export { CommandRunnerConfig, createRunner, RunnerConfig, ScriptedRunnerConfig } from "./factory.js";
+export { parseScript, Script, ScriptStep } from "./script.js";
+export {
+  findPackageRoot,
+  loadScript,
+  ScriptedRunner,
+  type ScriptedRunnerOptions,
+  scriptedAgentEntry,
+} from "./scripted.js";
+export { parseStepMarker, STEP_MARKER } from "./step-marker.js";
+export {
+  AgentDefinition,
+  DelegationContext,
+  type RunFailureReason,
+  type Runner,
+  type RunnerEvent,
+  type RunnerKind,
+  type RunOptions,
+  type RunOutcome,
+  type RunRequest,
+  RunUsage,
+} from "./types.js";

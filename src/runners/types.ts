@@ -1,0 +1,130 @@
+import * as z from "zod/mini";
+
+/**
+ * What Baton hands an agent for one delegation: the format reference's "delegation context" (snake_case,
+ * as agents written for the original system read it), plus the operation and task folder. Paths are
+ * relative to the repository root, which is the agent's working directory.
+ */
+export const DelegationContext = z.object({
+  session_id: z.string().check(z.minLength(1)),
+  delegation_depth: z.number().check(z.int(), z.minimum(0)),
+  delegation_path: z.array(z.string()),
+  operation: z.enum(["research", "plan", "implement", "revise"]),
+  /** Seconds, informative: the runner's `timeoutMs` is what is enforced. */
+  timeout: z.optional(z.number()),
+  task_context: z.object({
+    task_number: z.number().check(z.int(), z.minimum(0)),
+    task_name: z.string(),
+    description: z.string(),
+    language: z.string(),
+  }),
+  focus_prompt: z.optional(z.string()),
+  task_folder: z.string().check(z.minLength(1)),
+  metadata_file_path: z.string().check(z.minLength(1)),
+  research_path: z.optional(z.string()),
+  plan_path: z.optional(z.string()),
+  iteration: z.optional(z.number()),
+  resume_phase: z.optional(z.number()),
+  handoff_path: z.optional(z.string()),
+});
+export type DelegationContext = z.infer<typeof DelegationContext>;
+
+/** The agent chosen by routing; runners that cannot use a field (a plain command) pass it on in BATON_AGENT. */
+export const AgentDefinition = z.object({
+  name: z.string().check(z.minLength(1)),
+  systemPrompt: z.optional(z.string()),
+  tools: z.optional(z.array(z.string())),
+  model: z.optional(z.string()),
+});
+export type AgentDefinition = z.infer<typeof AgentDefinition>;
+
+export interface RunRequest {
+  context: DelegationContext;
+  prompt: string;
+  /** The repository root; the agent runs here and relative paths in `context` resolve against it. */
+  cwd: string;
+  agent?: AgentDefinition;
+}
+
+export type RunnerKind = "command" | "scripted" | "claude";
+
+/** Every field is optional: a runner reports what its agent tells it (a plain command tells nothing). */
+export const RunUsage = z.object({
+  inputTokens: z.optional(z.number().check(z.minimum(0))),
+  outputTokens: z.optional(z.number().check(z.minimum(0))),
+  costUsd: z.optional(z.number().check(z.minimum(0))),
+  turns: z.optional(z.number().check(z.int(), z.minimum(0))),
+  /** As the agent measured it (e.g. Claude's `duration_ms`); the outcome's `durationMs` is Baton's wall clock. */
+  durationMs: z.optional(z.number().check(z.minimum(0))),
+});
+export type RunUsage = z.infer<typeof RunUsage>;
+
+/**
+ * - exit: the agent exited with a non-zero code.
+ * - crashed: it died of a signal nobody in Baton sent (SIGKILL from the OOM killer, SIGSEGV, …).
+ * - timeout / aborted: Baton stopped it (the whole process group) after `timeoutMs` / on the AbortSignal.
+ * - spawn_failed: it never started (missing binary or working directory).
+ * - invalid_request: refused before starting (a script that does not validate or writes outside the repository).
+ */
+export type RunFailureReason =
+  | "exit"
+  | "crashed"
+  | "timeout"
+  | "aborted"
+  | "spawn_failed"
+  | "invalid_request";
+
+interface RunRecord {
+  /** The agent's output text, where Baton later looks for `TASK_ERROR:` / `ERROR_CONTEXT:` (last 64 KB). */
+  output: string;
+  /** Diagnostics for a failed run (last 64 KB of stderr). */
+  stderr: string;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  durationMs: number;
+  /** Of the agent process, which also leads its process group; null when nothing started. */
+  pid: number | null;
+  usage?: RunUsage;
+}
+
+export type RunOutcome =
+  | ({ ok: true } & RunRecord)
+  | ({ ok: false; reason: RunFailureReason; message: string } & RunRecord);
+
+/** Progress for a terminal UI: the current step or tool is the latest `step` event. */
+export type RunnerEvent =
+  | { type: "started"; runner: RunnerKind; pid: number | null }
+  | { type: "output"; stream: "stdout" | "stderr"; line: string }
+  | {
+      type: "step";
+      /** Short human text: "Bash: npm test", "Writing plan". */
+      label: string;
+      /** The tool in use, when the agent says (Bash, Write, Edit, Read, Agent…). */
+      tool?: string;
+      /** Which (sub-)agent is acting, when the agent delegates further. */
+      agent?: string;
+    }
+  | {
+      type: "finished";
+      ok: boolean;
+      reason?: RunFailureReason;
+      exitCode: number | null;
+      durationMs: number;
+      usage?: RunUsage;
+    };
+
+export interface RunOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** Called synchronously from the output stream; it must not throw (an exception stops the agent and rejects run). */
+  onEvent: (event: RunnerEvent) => void;
+}
+
+/**
+ * Runs one delegation to completion. Every expected failure is a resolved outcome; `run` rejects only on
+ * a bug (an exception from `onEvent`). When it settles, no process of the agent's group is left running.
+ */
+export interface Runner {
+  readonly kind: RunnerKind;
+  run(request: RunRequest, options: RunOptions): Promise<RunOutcome>;
+}

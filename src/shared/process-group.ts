@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Sends a signal to every process of a group; a group that is already gone is not an error. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: nothing left to signal. EPERM: a member changed user; nothing more we can do.
+  }
+}
+
+/**
+ * Pids of the group's members that still run. `kill(-pgid, 0)` alone is not enough: killed
+ * grandchildren are re-parented to init and stay zombies until it reaps them, and zombies still count
+ * as members. On Linux /proc tells zombies apart; elsewhere the kill probe is the best available.
+ */
+export function liveGroupMembers(pgid: number): number[] {
+  try {
+    process.kill(-pgid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return [];
+  }
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [pgid];
+  }
+  const live: number[] = [];
+  for (const entry of entries) {
+    const code = entry.charCodeAt(0);
+    if (code < 48 || code > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited while we looked
+    }
+    // Format: `pid (comm) state ppid pgrp …`; comm may hold spaces and parentheses, so split after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields[0] !== "Z" && fields[0] !== "X" && Number(fields[2]) === pgid) live.push(Number(entry));
+  }
+  return live;
+}
+
+export function groupAlive(pgid: number): boolean {
+  return liveGroupMembers(pgid).length > 0;
+}
+
+/*
+ * Children run in their own process group (so a timeout can kill grandchildren too), which also means
+ * a Ctrl+C in the terminal no longer reaches them. If Baton itself is told to stop while an agent runs,
+ * these handlers kill every live group first, so no agent keeps editing the repository unsupervised.
+ */
+const liveGroups = new Set<number>();
+const PARENT_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+let installed = false;
+
+function killAllGroups(): void {
+  // SIGKILL, not SIGTERM: the parent is going away and cannot wait out a grace period.
+  for (const pgid of liveGroups) signalGroup(pgid, "SIGKILL");
+  liveGroups.clear();
+}
+
+function onParentSignal(signal: NodeJS.Signals): void {
+  killAllGroups();
+  uninstall();
+  // Our listener suppressed Node's default "terminate"; with no other listener, restore it by re-raising.
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+function install(): void {
+  if (installed) return;
+  installed = true;
+  process.on("exit", killAllGroups);
+  for (const signal of PARENT_SIGNALS) process.on(signal, onParentSignal);
+}
+
+function uninstall(): void {
+  if (!installed) return;
+  installed = false;
+  process.off("exit", killAllGroups);
+  for (const signal of PARENT_SIGNALS) process.off(signal, onParentSignal);
+}
+
+/** Tracks a group as live; the handlers exist only while at least one group is tracked. */
+export function trackGroup(pgid: number): void {
+  liveGroups.add(pgid);
+  install();
+}
+
+export function untrackGroup(pgid: number): void {
+  liveGroups.delete(pgid);
+  if (liveGroups.size === 0) uninstall();
+}
