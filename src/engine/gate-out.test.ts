@@ -121,10 +121,21 @@ describe("GATE OUT", () => {
       /"planned" cannot end research/,
     ],
     ["a missing artifact", () => meta(), "ARTIFACT_MISSING", /research-001\.md does not exist/],
-    ["an empty artifact", () => (report(""), meta()), "ARTIFACT_EMPTY", /is empty/],
+    [
+      "an empty artifact",
+      () => {
+        report("");
+        meta();
+      },
+      "ARTIFACT_EMPTY",
+      /is empty/,
+    ],
     [
       "a stub artifact",
-      () => (report("# TODO\n"), meta()),
+      () => {
+        report("# TODO\n");
+        meta();
+      },
       "ARTIFACT_TOO_SMALL",
       /7 bytes, below the minimum of 64/,
     ],

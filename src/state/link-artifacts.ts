@@ -30,7 +30,8 @@ function recordOf(entry: TaskEntry["artifacts"] extends (infer A)[] | undefined 
 }
 
 export function linkArtifacts(tx: Transaction, task: TaskEntry, links: readonly ArtifactLink[]): void {
-  const artifacts = (task.artifacts ??= []);
+  task.artifacts ??= [];
+  const artifacts = task.artifacts;
   for (const link of links) {
     const type = normalizeArtifactType(link.type);
     if (REPLACED_TYPES.has(type)) {
