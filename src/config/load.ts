@@ -104,5 +104,14 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
     slug: { maxLength: file.slug?.maxLength ?? 50, separator: file.slug?.separator ?? "_" },
     newTaskPosition: file.newTaskPosition ?? "top",
     lockTimeoutMs: file.lockTimeoutMs ?? 30_000,
+    runner: file.runner ?? { type: "claude" },
+    timeoutsMs: {
+      research: file.timeoutsMs?.research ?? 3_600_000,
+      plan: file.timeoutsMs?.plan ?? 1_800_000,
+      implement: file.timeoutsMs?.implement ?? 7_200_000,
+      revise: file.timeoutsMs?.revise ?? 1_800_000,
+    },
+    minArtifactBytes: file.minArtifactBytes ?? 200,
+    commit: file.commit ?? true,
   };
 }

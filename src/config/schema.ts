@@ -27,6 +27,21 @@ export const BatonConfigFile = z.strictObject({
   slug: z.optional(SlugRules),
   newTaskPosition: z.optional(z.enum(["top", "bottom"])),
   lockTimeoutMs: z.optional(z.number().check(z.int(), z.minimum(100))),
+  /** Which agent runner operations use; its own schema (src/runners) validates the rest. */
+  runner: z.optional(z.looseObject({ type: z.enum(["claude", "command", "scripted"]) })),
+  /** Per-operation timeouts; the originals were research 3600 s, plan 1800 s, implement 7200 s. */
+  timeoutsMs: z.optional(
+    z.strictObject({
+      research: z.optional(z.number().check(z.int(), z.minimum(100))),
+      plan: z.optional(z.number().check(z.int(), z.minimum(100))),
+      implement: z.optional(z.number().check(z.int(), z.minimum(100))),
+      revise: z.optional(z.number().check(z.int(), z.minimum(100))),
+    }),
+  ),
+  /** GATE OUT refuses smaller artifacts as stubs. */
+  minArtifactBytes: z.optional(z.number().check(z.int(), z.minimum(1))),
+  /** Commit each operation's result (COMMIT checkpoint); `--no-commit` turns it off per run. */
+  commit: z.optional(z.boolean()),
 });
 export type BatonConfigFile = z.infer<typeof BatonConfigFile>;
 
@@ -43,4 +58,8 @@ export interface BatonConfig {
   slug: { maxLength: number; separator: "_" | "-" };
   newTaskPosition: "top" | "bottom";
   lockTimeoutMs: number;
+  runner: { type: "claude" | "command" | "scripted"; [key: string]: unknown };
+  timeoutsMs: { research: number; plan: number; implement: number; revise: number };
+  minArtifactBytes: number;
+  commit: boolean;
 }

@@ -1,0 +1,322 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import type { BatonConfig } from "../config/index.js";
+import type { DelegationContext, Runner, RunnerEvent, RunOutcome, RunUsage } from "../runners/index.js";
+import { newSessionId, TaskNotFoundError } from "../shared/index.js";
+import {
+  findEntry,
+  mutateStore,
+  nextArtifactPath,
+  readSettledStore,
+  requireTask,
+  type StoreContext,
+  storeContext,
+  type TaskEntry,
+  taskFolderPath,
+} from "../state/index.js";
+import { readRepoAgents, readSkillDelegations } from "./agent-files.js";
+import { loadDefaultAgents } from "./default-agents.js";
+import { type GateOutVerdict, runGateOut } from "./gate-out.js";
+import type { GateOperation } from "./gates/types.js";
+import { commitTaskChanges } from "./git-commit.js";
+import {
+  type DelegationOutcome,
+  type Effect,
+  initialState,
+  type RunEvent,
+  type RunResult,
+  transition,
+} from "./machine.js";
+import { buildPrompt } from "./prompt.js";
+import { extendDelegationPath, type Route, resolveRoute } from "./routing.js";
+import { SessionJournal, sessionJournalPath } from "./session-journal.js";
+import { gateIn, recordFailure, recordResult } from "./store-steps.js";
+
+export interface OperationRequest {
+  config: BatonConfig;
+  operation: GateOperation;
+  taskNumber: number;
+  runner: Runner;
+  focus?: string | undefined;
+  force?: boolean | undefined;
+  agentOverride?: string | undefined;
+  languageOverride?: string | undefined;
+  commit?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+  /** Progress for a terminal: engine checkpoints and the runner's own events. */
+  onProgress?: ((event: ProgressEvent) => void) | undefined;
+}
+
+export type ProgressEvent =
+  | { type: "checkpoint"; step: string; phase: "begin" | "end"; ok?: boolean }
+  | { type: "runner"; event: RunnerEvent };
+
+export interface OperationReport {
+  sessionId: string;
+  operation: GateOperation;
+  taskNumber: number;
+  agent: string;
+  routeReason: string;
+  runner: string;
+  result: RunResult;
+  status: string;
+  artifacts: string[];
+  usage?: RunUsage;
+  journal: string;
+}
+
+const ARTIFACT_KIND = { research: "research", plan: "plan", revise: "plan", implement: "summary" } as const;
+const COMMIT_SUBJECT: Record<GateOperation, [string, string]> = {
+  research: ["complete research", "partial research"],
+  plan: ["create implementation plan", "partial implementation plan"],
+  revise: ["revise plan", "partial plan revision"],
+  implement: ["complete implementation", "partial implementation"],
+};
+
+function reduceOutcome(outcome: RunOutcome): DelegationOutcome {
+  if (outcome.ok) return { ok: true, output: outcome.output };
+  const reason =
+    outcome.reason === "invalid_request"
+      ? "spawn_failed"
+      : outcome.reason === "crashed"
+        ? "crashed"
+        : outcome.reason;
+  return {
+    ok: false,
+    reason: reason as Extract<DelegationOutcome, { ok: false }>["reason"],
+    message: outcome.message,
+    output: outcome.output,
+  };
+}
+
+function latestPath(task: TaskEntry, type: string): string | undefined {
+  const records = (task.artifacts ?? []).map((a) => (typeof a === "string" ? { path: a, type: "" } : a));
+  return records.filter((a) => (a.type ?? "") === type || (type === "research" && a.type === "report")).at(-1)
+    ?.path;
+}
+
+/** Runs one operation through GATE IN → DELEGATE → GATE OUT → COMMIT, journaling every step. */
+export async function runOperation(request: OperationRequest): Promise<OperationReport> {
+  const { config, operation, taskNumber } = request;
+  const ctx: StoreContext = storeContext(config);
+  const snapshot = await readSettledStore(ctx);
+  const found = snapshot.state.tasks.find((t) => t.project_number === taskNumber);
+  if (!found) {
+    throw new TaskNotFoundError(taskNumber, `${ctx.paths.state} (active tasks)`, {
+      hint: "`baton task list` shows active tasks.",
+    });
+  }
+  const task: TaskEntry = found;
+  const catalog = {
+    repoAgents: readRepoAgents(config.root),
+    skills: readSkillDelegations(config.root),
+    defaults: loadDefaultAgents(),
+  };
+  const route: Route = resolveRoute(config, catalog, {
+    operation,
+    language: task.language ?? config.defaultLanguage,
+    agentOverride: request.agentOverride,
+    languageOverride: request.languageOverride,
+  });
+  const sessionId = newSessionId();
+  const delegationPath = extendDelegationPath(extendDelegationPath(["baton"], operation), route.agent.name);
+  const journal = new SessionJournal(sessionJournalPath(ctx.paths.internalDir, sessionId));
+  const title = findEntry(snapshot.todo, taskNumber)?.title ?? task.project_name;
+  const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
+  const metadataPath = join(folder, ".return-meta.json");
+  const markerPath = join(folder, ".postflight-pending");
+  let artifactPath = "";
+  let agentOutput = "";
+  let usage: RunUsage | undefined;
+  let verdict: Extract<GateOutVerdict, { ok: true }> | undefined;
+  const emit = (event: ProgressEvent) => request.onProgress?.(event);
+
+  async function perform(effect: Effect): Promise<RunEvent | null> {
+    switch (effect.type) {
+      case "journal":
+        if (effect.phase === "begin") journal.begin(effect.step, effect.detail);
+        else journal.end(effect.step, effect.ok ?? false, effect.detail);
+        emit({
+          type: "checkpoint",
+          step: effect.step,
+          phase: effect.phase,
+          ...(effect.ok === undefined ? {} : { ok: effect.ok }),
+        });
+        return null;
+      case "gate_in": {
+        const result = await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, (tx) => {
+          const verdict = gateIn(tx, { taskNumber, operation, sessionId, force: request.force ?? false });
+          if (verdict.ok) {
+            const planned = nextArtifactPath(
+              config.root,
+              ctx.paths.dir,
+              requireTask(tx, taskNumber),
+              ARTIFACT_KIND[operation],
+              {
+                naming: config.artifactNaming,
+                shortName: operation === "implement" ? "summary" : operation,
+              },
+            );
+            artifactPath = planned.recordedPath;
+          }
+          return verdict;
+        });
+        return result.ok ? { type: "gate_in_passed" } : { type: "gate_in_refused", message: result.reason };
+      }
+      case "run_agent": {
+        // The marker says a result is pending; a stale metadata file must never pass as this run's.
+        mkdirSync(folder, { recursive: true });
+        rmSync(metadataPath, { force: true });
+        writeFileSync(
+          markerPath,
+          JSON.stringify({
+            session_id: sessionId,
+            skill: route.agent.name,
+            task_number: taskNumber,
+            operation,
+            reason: "Postflight pending: status update, artifact linking, git commit",
+            created: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+            stop_hook_active: false,
+          }),
+        );
+        const context: DelegationContext = {
+          session_id: sessionId,
+          delegation_depth: delegationPath.length - 2,
+          delegation_path: delegationPath,
+          operation,
+          timeout: Math.round(config.timeoutsMs[operation] / 1000),
+          task_context: {
+            task_number: taskNumber,
+            task_name: task.project_name,
+            description: task.description ?? "",
+            language: route.language,
+          },
+          task_folder: relative(config.root, folder),
+          metadata_file_path: relative(config.root, metadataPath),
+        };
+        if (request.focus) context.focus_prompt = request.focus;
+        const plan = latestPath(task, "plan");
+        const research = latestPath(task, "research");
+        if (plan) context.plan_path = plan;
+        if (research) context.research_path = research;
+        const outcome = await request.runner.run(
+          {
+            context,
+            prompt: buildPrompt(context, title, artifactPath),
+            cwd: config.root,
+            agent: route.agent,
+          },
+          {
+            signal: request.signal ?? new AbortController().signal,
+            timeoutMs: config.timeoutsMs[operation],
+            onEvent: (event) => emit({ type: "runner", event }),
+          },
+        );
+        agentOutput = outcome.output;
+        if (outcome.usage) usage = outcome.usage;
+        return { type: "agent_finished", outcome: reduceOutcome(outcome) };
+      }
+      case "check_result":
+        return {
+          type: "gate_out_checked",
+          verdict: await runGateOut({
+            operation,
+            sessionId,
+            repoRoot: config.root,
+            taskFolder: folder,
+            metadataPath,
+            agentOutput: effect.output,
+            minArtifactBytes: config.minArtifactBytes,
+          }),
+        };
+      case "record_result":
+        verdict = effect.verdict;
+        await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, (tx) =>
+          recordResult(tx, {
+            taskNumber,
+            operation,
+            outcome: effect.verdict.outcome,
+            metadata: effect.verdict.metadata,
+            artifacts: effect.verdict.artifacts,
+          }),
+        );
+        // Control files: their content is now in state.json, and they are never committed.
+        rmSync(markerPath, { force: true });
+        rmSync(metadataPath, { force: true });
+        return { type: "recorded" };
+      case "record_failure":
+        await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, (tx) =>
+          recordFailure(tx, {
+            taskNumber,
+            operation,
+            sessionId,
+            checkpoint: effect.checkpoint,
+            code: effect.code,
+            message: effect.message,
+            delegationPath,
+          }),
+        );
+        rmSync(markerPath, { force: true });
+        return null;
+      case "commit": {
+        if (request.commit === false || !config.commit)
+          return { type: "commit_finished", committed: false, error: "commit disabled" };
+        const [done, partial] = COMMIT_SUBJECT[operation];
+        const result = await commitTaskChanges({
+          root: config.root,
+          paths: [ctx.paths.state, ctx.paths.todo],
+          taskFolder: existsSync(folder) ? folder : null,
+          subject: `task ${taskNumber}: ${effect.outcome === "done" ? done : partial}`,
+          sessionId,
+        });
+        if (result.ok)
+          return {
+            type: "commit_finished",
+            committed: result.committed,
+            ...(result.committed ? {} : { error: result.reason }),
+          };
+        // A failed commit is recorded and does not fail the operation: the result is already in the store.
+        await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, async (tx) => {
+          const { appendError } = await import("../state/index.js");
+          appendError(tx, {
+            type: "git_commit_failure",
+            severity: "medium",
+            message: result.reason,
+            sessionId,
+            command: operation,
+            task: taskNumber,
+            checkpoint: "COMMIT",
+            delegationPath,
+          });
+        });
+        return { type: "commit_finished", committed: false, error: result.reason };
+      }
+    }
+  }
+
+  let state = initialState(operation, taskNumber, sessionId);
+  const queue: RunEvent[] = [{ type: "start" }];
+  while (queue.length > 0) {
+    const [next, effects] = transition(state, queue.shift()!);
+    state = next;
+    for (const effect of effects) {
+      const event = await perform(effect);
+      if (event) queue.push(event);
+    }
+  }
+  const final = (await readSettledStore(ctx)).state.tasks.find((t) => t.project_number === taskNumber);
+  const report: OperationReport = {
+    sessionId,
+    operation,
+    taskNumber,
+    agent: route.agent.name,
+    routeReason: route.reason,
+    runner: request.runner.kind,
+    result: state.result!,
+    status: final?.status ?? "unknown",
+    artifacts: verdict?.artifacts.map((a) => a.path) ?? [],
+    journal: relative(config.root, journal.path),
+  };
+  if (usage) report.usage = usage;
+  return report;
+}

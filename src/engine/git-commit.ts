@@ -1,0 +1,56 @@
+import { existsSync } from "node:fs";
+import { join, relative } from "node:path";
+// Not re-exported by shared/index.js on purpose: task commands load that barrel and never spawn.
+import { runProcess } from "../shared/process.js";
+
+/** Control files live in task folders while a run is open; they are never part of a commit. */
+const CONTROL_FILES = [".return-meta.json", ".postflight-pending", ".postflight-loop-guard"];
+
+export type CommitResult =
+  | { ok: true; committed: true; sha: string }
+  | { ok: true; committed: false; reason: string }
+  | { ok: false; reason: string };
+
+async function git(root: string, args: string[]) {
+  return runProcess({
+    command: "git",
+    args,
+    cwd: root,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+    timeoutMs: 60_000,
+  });
+}
+
+/**
+ * COMMIT: stage only the task folder and the state files (never `git add -A`, which let concurrent
+ * agents commit each other's files), then commit with the session trailer. Nothing staged means no
+ * commit at all, never an empty one.
+ */
+export async function commitTaskChanges(request: {
+  root: string;
+  paths: string[];
+  taskFolder: string | null;
+  subject: string;
+  sessionId: string;
+}): Promise<CommitResult> {
+  if (!existsSync(join(request.root, ".git"))) {
+    const inside = await git(request.root, ["rev-parse", "--is-inside-work-tree"]);
+    if (!inside.ok) return { ok: true, committed: false, reason: "not a git repository" };
+  }
+  const pathspecs = request.paths.filter((p) => existsSync(p)).map((p) => relative(request.root, p));
+  if (request.taskFolder && existsSync(request.taskFolder)) {
+    const folder = relative(request.root, request.taskFolder);
+    pathspecs.push(folder, ...CONTROL_FILES.map((f) => `:(exclude)${folder}/${f}`));
+  }
+  const add = await git(request.root, ["add", "--all", "--", ...pathspecs]);
+  if (!add.ok) return { ok: false, reason: `git add failed: ${add.stderr.trim() || add.message}` };
+  const included = pathspecs.filter((p) => !p.startsWith(":("));
+  const staged = await git(request.root, ["diff", "--cached", "--quiet", "--", ...included]);
+  if (staged.ok) return { ok: true, committed: false, reason: "nothing to commit" };
+  const message = `${request.subject}\n\nSession: ${request.sessionId}\n`;
+  const commit = await git(request.root, ["commit", "--quiet", "-m", message, "--", ...included]);
+  if (!commit.ok)
+    return { ok: false, reason: `git commit failed: ${commit.stderr.trim() || commit.message}` };
+  const head = await git(request.root, ["rev-parse", "HEAD"]);
+  return { ok: true, committed: true, sha: head.stdout.trim() };
+}
