@@ -27,7 +27,9 @@ import {
   type RunResult,
   transition,
 } from "./machine.js";
+import { isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
 import { buildPrompt } from "./prompt.js";
+import { type RecoveryAction, recoverCheckpoint } from "./recover.js";
 import { extendDelegationPath, type Route, resolveRoute } from "./routing.js";
 import { SessionJournal, sessionJournalPath } from "./session-journal.js";
 import { gateIn, recordFailure, recordResult } from "./store-steps.js";
@@ -63,6 +65,8 @@ export interface OperationReport {
   artifacts: string[];
   usage?: RunUsage;
   journal: string;
+  /** An earlier run of this task that had died, resolved before this one started. */
+  recovered?: RecoveryAction;
 }
 
 const ARTIFACT_KIND = { research: "research", plan: "plan", revise: "plan", implement: "summary" } as const;
@@ -106,7 +110,13 @@ export async function runOperation(request: OperationRequest): Promise<Operation
       hint: "`baton task list` shows active tasks.",
     });
   }
-  const task: TaskEntry = found;
+  // A run on this task that died is resolved first, so the task never stays stuck in progress.
+  const open = readOpenCheckpoint(storeContext(config).paths.internalDir, taskNumber);
+  const recovered =
+    open && isCheckpointProcessAlive(open) === false ? await recoverCheckpoint(config, open) : undefined;
+  const task: TaskEntry = recovered
+    ? ((await readSettledStore(ctx)).state.tasks.find((t) => t.project_number === taskNumber) ?? found)
+    : found;
   const catalog = {
     repoAgents: readRepoAgents(config.root),
     skills: readSkillDelegations(config.root),
@@ -209,7 +219,12 @@ export async function runOperation(request: OperationRequest): Promise<Operation
           {
             signal: request.signal ?? new AbortController().signal,
             timeoutMs: config.timeoutsMs[operation],
-            onEvent: (event) => emit({ type: "runner", event }),
+            onEvent: (event) => {
+              // Recovery must be able to stop an agent whose baton was killed: its group is detached.
+              if (event.type === "started")
+                journal.append({ step: "DELEGATE", phase: "begin", detail: { agentPid: event.pid } });
+              emit({ type: "runner", event });
+            },
           },
         );
         agentOutput = outcome.output;
@@ -318,5 +333,6 @@ export async function runOperation(request: OperationRequest): Promise<Operation
     journal: relative(config.root, journal.path),
   };
   if (usage) report.usage = usage;
+  if (recovered) report.recovered = recovered;
   return report;
 }

@@ -1,0 +1,7 @@
+/** The checkpoint engine: operations through GATE IN → DELEGATE → GATE OUT → COMMIT, and recovery. */
+export { type OperationReport, type OperationRequest, type ProgressEvent, runOperation } from "./execute.js";
+export { type GateOutVerdict, runGateOut } from "./gate-out.js";
+export type { GateOperation } from "./gates/types.js";
+export type { RunResult } from "./machine.js";
+export { type RecoveryAction, recoverOpenRuns } from "./recover.js";
+export { ReturnMetadata } from "./return-metadata.js";

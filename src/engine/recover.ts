@@ -1,0 +1,187 @@
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { BatonConfig } from "../config/index.js";
+// The process-group primitives are not in shared/index.js, for the same start-up reason as the process helper.
+import { groupAlive, signalGroup } from "../shared/process-group.js";
+import {
+  appendError,
+  applyStatus,
+  mutateStore,
+  readStore,
+  requireTask,
+  storeContext,
+  taskFolderPath,
+} from "../state/index.js";
+import { runGateOut } from "./gate-out.js";
+import type { GateOperation } from "./gates/types.js";
+import { commitTaskChanges } from "./git-commit.js";
+import {
+  checkpointPath,
+  isCheckpointProcessAlive,
+  type OpenCheckpoint,
+  readOpenCheckpoint,
+} from "./open-checkpoint.js";
+import { lastStep, readJournal, SessionJournal, sessionJournalPath } from "./session-journal.js";
+import { recordResult } from "./store-steps.js";
+
+export type RecoveryAction =
+  | { taskNumber: number; sessionId: string; operation: string; action: "still_running"; detail: string }
+  | {
+      taskNumber: number;
+      sessionId: string;
+      operation: string;
+      action: "recorded";
+      detail: string;
+      committed: boolean;
+    }
+  | {
+      taskNumber: number;
+      sessionId: string;
+      operation: string;
+      action: "rolled_back";
+      detail: string;
+      status: string;
+    };
+
+export function openCheckpointNumbers(internalDir: string): number[] {
+  try {
+    return readdirSync(join(internalDir, "checkpoints"))
+      .map((f) => /^(\d+)\.json$/.exec(f)?.[1])
+      .filter((n): n is string => n !== undefined)
+      .map(Number)
+      .sort((a, b) => a - b);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Resolves a run that died (kill -9, power loss): if what the agent left verifies at GATE OUT, the
+ * result is recorded as if the run had finished; otherwise the task goes back to its status before
+ * GATE IN. Either way the open checkpoint is closed and the decision is journaled and reported.
+ */
+export async function recoverCheckpoint(
+  config: BatonConfig,
+  checkpoint: OpenCheckpoint,
+): Promise<RecoveryAction> {
+  const base = {
+    taskNumber: checkpoint.taskNumber,
+    sessionId: checkpoint.sessionId,
+    operation: checkpoint.operation,
+  };
+  const alive = isCheckpointProcessAlive(checkpoint);
+  if (alive !== false) {
+    return {
+      ...base,
+      action: "still_running",
+      detail:
+        alive === "unknown"
+          ? `opened on ${checkpoint.hostname}; check there`
+          : `pid ${checkpoint.pid} is running`,
+    };
+  }
+  const ctx = storeContext(config);
+  const operation = checkpoint.operation as GateOperation;
+  const task = readStore(ctx).state.tasks.find((t) => t.project_number === checkpoint.taskNumber);
+  const journal = new SessionJournal(sessionJournalPath(ctx.paths.internalDir, checkpoint.sessionId));
+  const records = readJournal(journal.path);
+  const reached = lastStep(records);
+  const agentPid = records
+    .map((r) => r.detail?.["agentPid"])
+    .filter((p): p is number => typeof p === "number")
+    .at(-1);
+  if (agentPid !== undefined && groupAlive(agentPid)) {
+    signalGroup(agentPid, "SIGKILL");
+    for (let i = 0; i < 50 && groupAlive(agentPid); i++) await new Promise((r) => setTimeout(r, 20));
+  }
+  const where = reached ? `${reached.step} ${reached.ended ? "ended" : "began"}` : "no journal";
+  journal.begin("RUN", { recover: true, reached: where });
+  const folder = task ? taskFolderPath(ctx.paths.dir, task, config.artifactNaming) : null;
+  const metadataPath = folder ? join(folder, ".return-meta.json") : "";
+  const verdict =
+    folder && existsSync(folder)
+      ? await runGateOut({
+          operation,
+          sessionId: checkpoint.sessionId,
+          repoRoot: config.root,
+          taskFolder: folder,
+          metadataPath,
+          agentOutput: "",
+          minArtifactBytes: config.minArtifactBytes,
+        })
+      : null;
+  const cleanup = () => {
+    if (folder) rmSync(join(folder, ".postflight-pending"), { force: true });
+  };
+  if (task && verdict?.ok) {
+    await mutateStore(ctx, { command: "baton recover" }, (tx) =>
+      recordResult(tx, {
+        taskNumber: checkpoint.taskNumber,
+        operation,
+        outcome: verdict.outcome,
+        metadata: verdict.metadata,
+        artifacts: verdict.artifacts,
+      }),
+    );
+    cleanup();
+    rmSync(metadataPath, { force: true });
+    const commit = config.commit
+      ? await commitTaskChanges({
+          root: config.root,
+          paths: [ctx.paths.state, ctx.paths.todo],
+          taskFolder: folder,
+          subject: `task ${checkpoint.taskNumber}: complete ${operation} (recovered)`,
+          sessionId: checkpoint.sessionId,
+        })
+      : { ok: true as const, committed: false as const, reason: "commit disabled" };
+    journal.end("RUN", true, { recover: "recorded" });
+    return {
+      ...base,
+      action: "recorded",
+      detail: `the run died at ${where}; its result verifies at GATE OUT and was recorded`,
+      committed: commit.ok && commit.committed,
+    };
+  }
+  const why =
+    verdict && !verdict.ok ? `${verdict.code}: ${verdict.message}` : "the task folder has no result";
+  await mutateStore(ctx, { command: "baton recover" }, (tx) => {
+    const current = tx.findTask(checkpoint.taskNumber);
+    if (current) {
+      const restored = requireTask(tx, checkpoint.taskNumber);
+      if (checkpoint.previousSessionId === undefined) delete restored.session_id;
+      else restored.session_id = checkpoint.previousSessionId;
+      applyStatus(tx, restored, checkpoint.previousStatus, true);
+    }
+    appendError(tx, {
+      type: "delegation_interrupted",
+      severity: "high",
+      message: `the ${operation} run died at ${where}; ${why}; task rolled back to ${checkpoint.previousStatus}`,
+      sessionId: checkpoint.sessionId,
+      command: operation,
+      task: checkpoint.taskNumber,
+      checkpoint: reached?.step === "RUN" || !reached ? "DELEGATE" : reached.step,
+      suggestedAction: `run \`baton ${operation} ${checkpoint.taskNumber}\` again`,
+    });
+    tx.deleteFile(checkpointPath(ctx.paths.internalDir, checkpoint.taskNumber));
+  });
+  cleanup();
+  journal.end("RUN", true, { recover: "rolled_back" });
+  return {
+    ...base,
+    action: "rolled_back",
+    detail: `the run died at ${where}; ${why}`,
+    status: checkpoint.previousStatus,
+  };
+}
+
+/** `baton recover [N]`: every open checkpoint (or task N's) whose process is gone. */
+export async function recoverOpenRuns(config: BatonConfig, taskNumber?: number): Promise<RecoveryAction[]> {
+  const internalDir = storeContext(config).paths.internalDir;
+  const numbers = taskNumber === undefined ? openCheckpointNumbers(internalDir) : [taskNumber];
+  const actions: RecoveryAction[] = [];
+  for (const n of numbers) {
+    const checkpoint = readOpenCheckpoint(internalDir, n);
+    if (checkpoint) actions.push(await recoverCheckpoint(config, checkpoint));
+  }
+  return actions;
+}
