@@ -1,70 +1,19 @@
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
+import { locateBundledClaude } from "../runners/claude-binary.js";
 
 /**
- * The real Claude Code binary for offline tests. It ships inside the dev dependency
- * `@anthropic-ai/claude-agent-sdk` as a per-platform optional package
- * (`@anthropic-ai/claude-agent-sdk-linux-x64/claude`), so it is found the way the SDK finds it:
- * resolve `<platform package>/claude` from the SDK's own location.
+ * The real Claude Code binary for offline tests: the copy bundled in the dev dependency
+ * `@anthropic-ai/claude-agent-sdk`, found by the runner's own lookup (src/runners/claude-binary.ts).
  */
-
-const SDK = "@anthropic-ai/claude-agent-sdk";
+export { platformPackages, locateBundledClaude as locateClaudeBinary } from "../runners/claude-binary.js";
 
 export class ClaudeBinaryNotFoundError extends Error {
   override name = "ClaudeBinaryNotFoundError";
 }
 
-/** glibc unless Node's report says otherwise, as the SDK decides (musl builds cannot run on glibc). */
-function isMusl(): boolean {
-  if (process.platform !== "linux") return false;
-  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
-  return report?.header?.glibcVersionRuntime === undefined;
-}
-
-/** Platform package names to try, in the SDK's order. */
-export function platformPackages(
-  platform: string = process.platform,
-  arch: string = process.arch,
-  musl: boolean = isMusl(),
-): string[] {
-  if (platform !== "linux") return [`${SDK}-${platform}-${arch}`];
-  const glibc = `${SDK}-linux-${arch}`;
-  return musl ? [`${glibc}-musl`, glibc] : [glibc, `${glibc}-musl`];
-}
-
-/** The binary's path, or null with the reasons it was not found. */
-export function locateClaudeBinary(
-  packages: string[] = platformPackages(),
-): { path: string } | { path: null; reason: string } {
-  const tried: string[] = [];
-  let resolveFrom: NodeRequire;
-  try {
-    // Resolving from the SDK's entry (not from this file) finds its platform package even when npm
-    // nested it under the SDK instead of hoisting it.
-    resolveFrom = createRequire(createRequire(import.meta.url).resolve(SDK));
-  } catch {
-    return { path: null, reason: `${SDK} is not installed (run npm ci; it is a devDependency)` };
-  }
-  const executable = process.platform === "win32" ? "claude.exe" : "claude";
-  for (const pkg of packages) {
-    try {
-      const path = resolveFrom.resolve(`${pkg}/${executable}`);
-      accessSync(path, constants.X_OK);
-      return { path };
-    } catch (error) {
-      tried.push(`${pkg}/${executable}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-  }
-  return {
-    path: null,
-    reason: `no Claude Code binary for ${process.platform}-${process.arch} (tried ${tried.join("; ")}); reinstall without --omit=optional`,
-  };
-}
-
 export function findClaudeBinary(): string {
-  const found = locateClaudeBinary();
+  const found = locateBundledClaude();
   if (found.path === null) throw new ClaudeBinaryNotFoundError(found.reason);
   return found.path;
 }
