@@ -159,6 +159,66 @@ export function buildProgram(): Command {
       print(result, opts, () => `Task ${result.parent} expanded into ${result.subtasks.join(", ")}`);
     });
 
+  for (const [operation, description] of [
+    ["research", "research a task: GATE IN → an agent writes a report → GATE OUT verifies it → commit"],
+    ["plan", "write an implementation plan for a researched task"],
+    ["implement", "implement a planned task"],
+    ["revise", "replace a task's plan with a new version"],
+  ] as const) {
+    program
+      .command(operation)
+      .description(description)
+      .argument("<number>")
+      .argument("[focus...]", "what to concentrate on (passed to the agent)")
+      .option("-f, --force", "start past the lifecycle table (audited), or take over a dead run's checkpoint")
+      .option("--agent <name>", "route to this agent or skill instead of the language table")
+      .option(
+        "--language <language>",
+        "route as if the task had this language (the original --lean, --logic …)",
+      )
+      .option("--runner <type>", "claude | command | scripted (default: baton.config.json, else claude)")
+      .option("--script <file>", "run a scripted agent from this JSON script (dry runs, demos)")
+      .option("--timeout <seconds>", "kill the agent's whole process group after this long")
+      .option("--no-commit", "leave the result uncommitted")
+      .option("--json", "print the result as JSON")
+      .action(async (number: string, focus: string[], opts, cmd: Command) => {
+        const { operate } = await import("./commands/operate.js");
+        const { formatOperation, progressReporter } = await import("./progress.js");
+        const progress = opts.json ? undefined : progressReporter(process.stderr);
+        const abort = new AbortController();
+        const onSignal = () => abort.abort();
+        process.once("SIGINT", onSignal);
+        try {
+          const report = await operate(
+            operation,
+            { ...opts, number, focus, repo: repoOf(cmd) },
+            progress?.onProgress,
+            abort.signal,
+          );
+          progress?.stop();
+          print(report, opts, () => formatOperation(report));
+          if (!report.result.ok) process.exitCode = 1;
+        } finally {
+          progress?.stop();
+          process.off("SIGINT", onSignal);
+        }
+      });
+  }
+
+  program
+    .command("recover")
+    .description(
+      "resolve runs that died (kill -9, crash): record a result that verifies, else roll the task back",
+    )
+    .argument("[number]", "only this task")
+    .option("--json", "print JSON")
+    .action(async (number: string | undefined, opts, cmd: Command) => {
+      const { recover } = await import("./commands/operate.js");
+      const { formatRecovery } = await import("./progress.js");
+      const actions = await recover({ number, repo: repoOf(cmd) });
+      print(actions, opts, () => formatRecovery(actions));
+    });
+
   program
     .command("archive")
     .description(

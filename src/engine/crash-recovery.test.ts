@@ -79,7 +79,7 @@ describe("kill -9 of baton during an operation", () => {
       .find((p) => typeof p === "number");
     expect(agentPid).toEqual(expect.any(Number));
     // A killed orphan can linger as a zombie until init reaps it, so "alive" means a non-zombie member.
-    expect(groupAlive(agentPid)).toBe(false);
+    expect(groupAlive(agentPid!)).toBe(false);
   });
 
   it("records a finished delegation whose artifacts verify", async () => {

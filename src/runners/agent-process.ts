@@ -9,8 +9,17 @@ import type { RunFailureReason, RunnerEvent, RunnerKind, RunOptions, RunOutcome,
  */
 export interface OutputInterpreter {
   line(line: string, emit: (event: RunnerEvent) => void): void;
-  /** Fields left out fall back to the stdout tail and the spec's usage. */
-  result?(): { output?: string; usage?: RunUsage };
+  /**
+   * Fields left out fall back to the stdout tail and the spec's usage. `failure`: the agent said its run
+   * failed; it turns a clean exit (or a plain non-zero exit, whose own message says less) into a failed
+   * outcome, but never replaces a timeout, abort or crash, which Baton observed itself.
+   */
+  result?(): { output?: string; usage?: RunUsage; failure?: AgentFailure };
+}
+
+export interface AgentFailure {
+  reason: RunFailureReason;
+  message: string;
 }
 
 export const plainTextOutput: OutputInterpreter = {
@@ -54,8 +63,13 @@ export async function runAgentProcess(
     onStderrLine: (line) => onEvent({ type: "output", stream: "stderr", line }),
   });
   const interpreted = interpreter.result?.() ?? {};
-  const outcome = toOutcome(result, interpreted.usage ?? spec.usage);
+  let outcome = toOutcome(result, interpreted.usage ?? spec.usage);
   if (interpreted.output !== undefined) outcome.output = interpreted.output;
+  const { failure } = interpreted;
+  if (failure && (outcome.ok || outcome.reason === "exit")) {
+    const { ok: _ok, ...record } = outcome;
+    outcome = { ...record, ok: false, reason: failure.reason, message: failure.message };
+  }
   return finish(outcome, options);
 }
 

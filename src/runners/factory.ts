@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { ConfigError } from "../shared/errors.js";
 import { formatIssues, validationIssues } from "../shared/zod-format.js";
+import { ClaudeRunner, ClaudeRunnerOptions } from "./claude.js";
 import { CommandRunner, CommandTemplate } from "./command.js";
 import { ScriptedRunner } from "./scripted.js";
 import type { Runner } from "./types.js";
@@ -17,16 +18,27 @@ export const ScriptedRunnerConfig = z.strictObject({
 });
 export type ScriptedRunnerConfig = z.infer<typeof ScriptedRunnerConfig>;
 
-export const RunnerConfig = z.discriminatedUnion("type", [CommandRunnerConfig, ScriptedRunnerConfig]);
+export const ClaudeRunnerConfig = z.extend(ClaudeRunnerOptions, { type: z.literal("claude") });
+export type ClaudeRunnerConfig = z.infer<typeof ClaudeRunnerConfig>;
+
+export const RunnerConfig = z.discriminatedUnion("type", [
+  ClaudeRunnerConfig,
+  CommandRunnerConfig,
+  ScriptedRunnerConfig,
+]);
 export type RunnerConfig = z.infer<typeof RunnerConfig>;
 
 /**
- * A runner from configuration (`claude` joins later). Throws ConfigError naming the field when the
- * configuration is invalid; a script path resolves against `baseDir` (the repository root).
+ * A runner from configuration. Throws ConfigError naming the field when the configuration is invalid; a
+ * script path or a relative Claude binary path resolves against `baseDir` (the repository root).
  */
 export function createRunner(config: RunnerConfig, options: { baseDir?: string } = {}): Runner {
   const issues = validationIssues(RunnerConfig, config);
   if (issues) throw new ConfigError(`runner: ${formatIssues(issues)}`);
+  if (config.type === "claude") {
+    const { type: _type, ...claude } = config;
+    return new ClaudeRunner(claude, options.baseDir !== undefined ? { baseDir: options.baseDir } : {});
+  }
   if (config.type === "command") {
     const { type: _type, ...template } = config;
     return new CommandRunner(template);

@@ -1,8 +1,29 @@
 /** Runners: how Baton starts an agent for one delegation and learns how it ended. */
 
+export {
+  CLAUDE_PERMISSION_MODES,
+  ClaudeRunner,
+  ClaudeRunnerOptions,
+  claudeInvocation,
+} from "./claude.js";
+export {
+  CLAUDE_INSTALL_HINT,
+  type ClaudeBinaryLookup,
+  type ClaudeBinarySource,
+  findOnPath,
+  locateBundledClaude,
+  locateClaude,
+} from "./claude-binary.js";
+export { ClaudeStreamInterpreter, resultFailure, resultUsage, toolLabel } from "./claude-stream.js";
 export { CommandRunner, CommandTemplate, commandInvocation, parseCommandTemplate } from "./command.js";
 export { delegationEnv, PLACEHOLDERS, type Placeholder } from "./context.js";
-export { CommandRunnerConfig, createRunner, RunnerConfig, ScriptedRunnerConfig } from "./factory.js";
+export {
+  ClaudeRunnerConfig,
+  CommandRunnerConfig,
+  createRunner,
+  RunnerConfig,
+  ScriptedRunnerConfig,
+} from "./factory.js";
 export { parseScript, Script, ScriptStep } from "./script.js";
 export {
   findPackageRoot,

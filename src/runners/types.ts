@@ -32,6 +32,8 @@ export type DelegationContext = z.infer<typeof DelegationContext>;
 /** The agent chosen by routing; runners that cannot use a field (a plain command) pass it on in BATON_AGENT. */
 export const AgentDefinition = z.object({
   name: z.string().check(z.minLength(1)),
+  /** What the agent is for; Claude Code requires one for an agent passed with `--agents`. */
+  description: z.optional(z.string()),
   systemPrompt: z.optional(z.string()),
   tools: z.optional(z.array(z.string())),
   model: z.optional(z.string()),
@@ -65,6 +67,10 @@ export type RunUsage = z.infer<typeof RunUsage>;
  * - timeout / aborted: Baton stopped it (the whole process group) after `timeoutMs` / on the AbortSignal.
  * - spawn_failed: it never started (missing binary or working directory).
  * - invalid_request: refused before starting (a script that does not validate or writes outside the repository).
+ * - agent_error: the agent ran but reported that its run failed (Claude's final `result` with `is_error`: an API
+ *   error, the turn limit, …), whatever its exit code. Not `exit`: Claude Code also exits 1 when it could not start
+ *   (an unknown `--agent`), and telling "the model API failed" from "the command is wrong" decides whether a
+ *   retry can help.
  */
 export type RunFailureReason =
   | "exit"
@@ -72,7 +78,8 @@ export type RunFailureReason =
   | "timeout"
   | "aborted"
   | "spawn_failed"
-  | "invalid_request";
+  | "invalid_request"
+  | "agent_error";
 
 interface RunRecord {
   /** The agent's output text, where Baton later looks for `TASK_ERROR:` / `ERROR_CONTEXT:` (last 64 KB). */

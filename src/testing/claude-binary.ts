@@ -6,7 +6,7 @@ import { locateBundledClaude } from "../runners/claude-binary.js";
  * The real Claude Code binary for offline tests: the copy bundled in the dev dependency
  * `@anthropic-ai/claude-agent-sdk`, found by the runner's own lookup (src/runners/claude-binary.ts).
  */
-export { platformPackages, locateBundledClaude as locateClaudeBinary } from "../runners/claude-binary.js";
+export { locateBundledClaude as locateClaudeBinary, platformPackages } from "../runners/claude-binary.js";
 
 export class ClaudeBinaryNotFoundError extends Error {
   override name = "ClaudeBinaryNotFoundError";

@@ -1,0 +1,87 @@
+import { loadConfig } from "../../config/index.js";
+import {
+  type GateOperation,
+  type OperationReport,
+  type ProgressEvent,
+  type RecoveryAction,
+  recoverOpenRuns,
+  runOperation,
+} from "../../engine/index.js";
+import { createRunner, type RunnerConfig } from "../../runners/index.js";
+import { UsageError } from "../../shared/index.js";
+import { parseTaskNumber } from "./task.js";
+
+export interface OperateOptions {
+  repo: string;
+  number: string;
+  focus?: string[] | undefined;
+  force?: boolean | undefined;
+  agent?: string | undefined;
+  language?: string | undefined;
+  /** commander's `--no-commit` sets this to false. */
+  commit?: boolean | undefined;
+  runner?: string | undefined;
+  script?: string | undefined;
+  timeout?: string | undefined;
+}
+
+function runnerConfig(
+  configured: { type: string; [key: string]: unknown },
+  options: OperateOptions,
+): RunnerConfig {
+  if (options.script) return { type: "scripted", script: options.script };
+  const type = options.runner ?? configured.type;
+  if (!["claude", "command", "scripted"].includes(type)) {
+    throw new UsageError(`unknown runner "${type}"`, { hint: "Use claude, command or scripted." });
+  }
+  if (type !== configured.type) {
+    if (type === "claude") return { type: "claude" } as unknown as RunnerConfig;
+    throw new UsageError(
+      `--runner ${type} needs its settings in baton.config.json ("runner": {"type": "${type}", …})`,
+      {
+        hint: type === "scripted" ? "Or pass --script FILE." : "See the README section on runners.",
+      },
+    );
+  }
+  return configured as RunnerConfig;
+}
+
+/** `baton research|plan|implement|revise N`: one operation through the checkpoints. */
+export async function operate(
+  operation: GateOperation,
+  options: OperateOptions,
+  onProgress?: (event: ProgressEvent) => void,
+  signal?: AbortSignal,
+): Promise<OperationReport> {
+  const loaded = await loadConfig(options.repo);
+  const taskNumber = parseTaskNumber(options.number);
+  let config = loaded;
+  if (options.timeout !== undefined) {
+    const seconds = Number(options.timeout);
+    if (!(seconds > 0))
+      throw new UsageError(`--timeout must be a number of seconds, got "${options.timeout}"`);
+    config = { ...loaded, timeoutsMs: { ...loaded.timeoutsMs, [operation]: Math.round(seconds * 1000) } };
+  }
+  const runner = createRunner(runnerConfig(config.runner, options), { baseDir: config.root });
+  return runOperation({
+    config,
+    operation,
+    taskNumber,
+    runner,
+    focus: options.focus && options.focus.length > 0 ? options.focus.join(" ") : undefined,
+    force: options.force,
+    agentOverride: options.agent,
+    languageOverride: options.language,
+    commit: options.commit,
+    signal,
+    onProgress,
+  });
+}
+
+export async function recover(options: {
+  repo: string;
+  number?: string | undefined;
+}): Promise<RecoveryAction[]> {
+  const config = await loadConfig(options.repo);
+  return recoverOpenRuns(config, options.number === undefined ? undefined : parseTaskNumber(options.number));
+}

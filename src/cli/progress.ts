@@ -1,0 +1,104 @@
+import type { OperationReport, ProgressEvent, RecoveryAction } from "../engine/index.js";
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+function elapsed(since: number): string {
+  const s = Math.floor((Date.now() - since) / 1000);
+  return `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/**
+ * Live progress: on a terminal one redrawn line (checkpoint, elapsed time, the agent's current tool or
+ * step); otherwise plain lines, so logs and CI output stay readable.
+ */
+export function progressReporter(stream: NodeJS.WriteStream): {
+  onProgress: (e: ProgressEvent) => void;
+  stop: () => void;
+} {
+  const started = Date.now();
+  let checkpoint = "GATE_IN";
+  let step = "";
+  let frame = 0;
+  const tty = stream.isTTY === true;
+  const draw = () => {
+    frame = (frame + 1) % FRAMES.length;
+    stream.write(`\r\x1b[K${FRAMES[frame]} ${checkpoint} ${elapsed(started)}${step ? ` · ${step}` : ""}`);
+  };
+  const timer = tty ? setInterval(draw, 100) : undefined;
+  const line = (text: string) => {
+    if (tty) stream.write(`\r\x1b[K${text}\n`);
+    else stream.write(`${text}\n`);
+  };
+  return {
+    onProgress(event) {
+      if (event.type === "checkpoint") {
+        if (event.phase === "begin") {
+          checkpoint = event.step;
+          step = "";
+          if (!tty) line(`[${elapsed(started)}] ${event.step} …`);
+        } else line(`[${elapsed(started)}] ${event.step} ${event.ok ? "✓" : "✗"}`);
+        return;
+      }
+      const runnerEvent = event.event;
+      if (runnerEvent.type === "step") {
+        step = runnerEvent.tool ? `${runnerEvent.tool}: ${runnerEvent.label}` : runnerEvent.label;
+        if (!tty) line(`[${elapsed(started)}]   ${step}`);
+      } else if (runnerEvent.type === "started" && !tty) {
+        line(`[${elapsed(started)}]   agent started (${runnerEvent.runner}, pid ${runnerEvent.pid})`);
+      }
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      if (tty) stream.write("\r\x1b[K");
+    },
+  };
+}
+
+function describeRecovery(action: RecoveryAction): string {
+  const head = `Task ${action.taskNumber} (${action.operation}, ${action.sessionId}):`;
+  if (action.action === "still_running") return `${head} still running — ${action.detail}`;
+  if (action.action === "recorded")
+    return `${head} recorded — ${action.detail}${action.committed ? " (committed)" : ""}`;
+  return `${head} rolled back to ${action.status} — ${action.detail}`;
+}
+
+export function formatRecovery(actions: readonly RecoveryAction[]): string {
+  return actions.length === 0
+    ? "No open checkpoints: nothing to recover."
+    : actions.map(describeRecovery).join("\n");
+}
+
+export function formatOperation(report: OperationReport): string {
+  const lines: string[] = [];
+  if (report.recovered) lines.push(`First: ${describeRecovery(report.recovered)}`);
+  const result = report.result;
+  if (result.ok) {
+    lines.push(
+      `Task ${report.taskNumber}: ${report.operation} ${result.outcome === "partial" ? "partly done" : "done"} → ${report.status} (${report.sessionId})`,
+    );
+  } else {
+    lines.push(
+      `Task ${report.taskNumber}: ${report.operation} refused at ${result.checkpoint} [${result.code}]: ${result.message}`,
+      `  The task stays ${report.status}; fix the cause and run \`baton ${report.operation} ${report.taskNumber}\` again (see docs/errors.md).`,
+    );
+  }
+  lines.push(`  agent: ${report.agent} via ${report.runner} runner (${report.routeReason})`);
+  for (const artifact of report.artifacts) lines.push(`  artifact: ${artifact}`);
+  if (result.ok)
+    lines.push(
+      `  commit: ${result.committed ? "committed" : `none (${result.commitError ?? "nothing to commit"})`}`,
+    );
+  const u = report.usage;
+  if (u) {
+    const parts = [
+      u.inputTokens !== undefined ? `${u.inputTokens} in` : "",
+      u.outputTokens !== undefined ? `${u.outputTokens} out tokens` : "",
+      u.costUsd !== undefined ? `$${u.costUsd.toFixed(4)}` : "",
+      u.turns !== undefined ? `${u.turns} turns` : "",
+      u.durationMs !== undefined ? `${(u.durationMs / 1000).toFixed(1)} s` : "",
+    ].filter(Boolean);
+    if (parts.length > 0) lines.push(`  usage: ${parts.join(", ")}`);
+  }
+  lines.push(`  journal: ${report.journal}`);
+  return lines.join("\n");
+}

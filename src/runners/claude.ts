@@ -1,0 +1,148 @@
+import { resolve } from "node:path";
+import * as z from "zod/mini";
+import { ConfigError } from "../shared/errors.js";
+import { formatIssues, validationIssues } from "../shared/zod-format.js";
+import { failBeforeStart, runAgentProcess } from "./agent-process.js";
+import { locateClaude } from "./claude-binary.js";
+import { ClaudeStreamInterpreter } from "./claude-stream.js";
+import { delegationEnv } from "./context.js";
+import type { AgentDefinition, Runner, RunOptions, RunOutcome, RunRequest } from "./types.js";
+
+/** Claude Code's permission modes (contract 13.1). */
+export const CLAUDE_PERMISSION_MODES = [
+  "default",
+  "acceptEdits",
+  "bypassPermissions",
+  "plan",
+  "dontAsk",
+  "auto",
+] as const;
+
+export const ClaudeRunnerOptions = z.strictObject({
+  /** A path (relative to the repository root) or a command name looked up on PATH; default: see locateClaude. */
+  binary: z.optional(z.string().check(z.minLength(1))),
+  /** Appended after Baton's own arguments, e.g. ["--max-turns", "80"]. */
+  args: z.optional(z.array(z.string())),
+  /**
+   * Default: Claude's default mode, with the agent's tools pre-approved through --allowedTools.
+   * bypassPermissions as root also needs IS_SANDBOX=1 in `env` (contract 1.2).
+   */
+  permissionMode: z.optional(z.enum(CLAUDE_PERMISSION_MODES)),
+  /** Added to the agent's environment (e.g. IS_SANDBOX, ANTHROPIC_BASE_URL). */
+  env: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/)), z.string())),
+  /**
+   * --setting-sources: which settings files (and with them hooks, `.claude/agents`, commands) Claude
+   * loads; [] isolates the run from both the user's and the project's. Default: Claude's own.
+   */
+  settingSources: z.optional(z.array(z.enum(["user", "project", "local"]))),
+  killGraceMs: z.optional(z.number().check(z.int(), z.minimum(0))),
+});
+export type ClaudeRunnerOptions = z.infer<typeof ClaudeRunnerOptions>;
+
+// Linux refuses a single argument over 128 KiB (MAX_ARG_STRLEN); longer prompts go through stdin.
+const MAX_PROMPT_ARG_BYTES = 100_000;
+
+/**
+ * The command line for one request, without the binary. The agent becomes the session's main thread:
+ * `--agents` defines it (its body as the system prompt, its tools, its model) and `--agent` selects it.
+ */
+export function claudeInvocation(
+  options: ClaudeRunnerOptions,
+  request: RunRequest,
+): { args: string[]; stdin?: string } {
+  const { prompt, agent } = request;
+  // A prompt starting with "-" would be read as an option; stdin carries any text verbatim.
+  const viaStdin = prompt.startsWith("-") || Buffer.byteLength(prompt) > MAX_PROMPT_ARG_BYTES;
+  const args = viaStdin ? ["-p"] : ["-p", prompt];
+  args.push("--output-format", "stream-json", "--verbose");
+  if (options.settingSources) args.push("--setting-sources", options.settingSources.join(","));
+  if (agent) args.push(...agentArgs(agent));
+  const mode = options.permissionMode;
+  if (mode !== undefined && mode !== "default") args.push("--permission-mode", mode);
+  // Bypass approves everything already; otherwise the agent's own tool list is what it may use unasked.
+  if (mode !== "bypassPermissions" && agent?.tools?.length) {
+    args.push("--allowedTools", agent.tools.join(","));
+  }
+  args.push(...(options.args ?? []));
+  return viaStdin ? { args, stdin: prompt } : { args };
+}
+
+function agentArgs(agent: AgentDefinition): string[] {
+  // Without a body there is nothing to define: `--agent` then picks the agent Claude itself knows by
+  // that name (.claude/agents, ~/.claude/agents) and fails clearly when there is none.
+  if (agent.systemPrompt === undefined) {
+    return ["--agent", agent.name, ...(agent.model ? ["--model", agent.model] : [])];
+  }
+  const definition = {
+    description: agent.description ?? `Baton agent ${agent.name}`,
+    prompt: agent.systemPrompt,
+    ...(agent.tools ? { tools: agent.tools } : {}),
+    ...(agent.model ? { model: agent.model } : {}),
+  };
+  return ["--agents", JSON.stringify({ [agent.name]: definition }), "--agent", agent.name];
+}
+
+export class ClaudeRunner implements Runner {
+  readonly kind = "claude";
+  readonly options: ClaudeRunnerOptions;
+  private readonly baseDir: string | undefined;
+  private readonly baseEnv: NodeJS.ProcessEnv | undefined;
+
+  /**
+   * Throws ConfigError for invalid options. `baseDir` resolves a relative `binary`; `baseEnv` replaces
+   * Baton's own environment as the starting point (tests pass one without the developer's Claude settings).
+   */
+  constructor(options: unknown = {}, context: { baseDir?: string; baseEnv?: NodeJS.ProcessEnv } = {}) {
+    const issues = validationIssues(ClaudeRunnerOptions, options);
+    if (issues) {
+      throw new ConfigError(`claude runner: ${formatIssues(issues)}`, {
+        hint: 'Example: { "type": "claude", "permissionMode": "bypassPermissions", "env": { "IS_SANDBOX": "1" } }',
+      });
+    }
+    this.options = options as ClaudeRunnerOptions;
+    this.baseDir = context.baseDir;
+    this.baseEnv = context.baseEnv;
+  }
+
+  async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
+    const env = { ...delegationEnv(request, this.baseEnv ?? process.env), ...this.options.env };
+    const binary = locateClaude({
+      ...(this.options.binary !== undefined ? { binary: this.options.binary } : {}),
+      baseDir: this.baseDir ?? resolve(request.cwd),
+      pathValue: env["PATH"],
+    });
+    if (binary.path === null) return failBeforeStart("spawn_failed", binary.message, options);
+    const cwd = resolve(request.cwd);
+    const interpreter = new ClaudeStreamInterpreter(cwd);
+    const outcome = await runAgentProcess(
+      "claude",
+      {
+        command: binary.path,
+        ...claudeInvocation(this.options, request),
+        cwd,
+        env,
+        interpreter,
+        ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),
+      },
+      options,
+    );
+    if (!outcome.ok && outcome.reason === "exit" && interpreter.resultMessage === undefined) {
+      outcome.message = explainStartFailure(outcome.message, outcome.stderr);
+    }
+    return outcome;
+  }
+}
+
+/** A Claude that exits before its first result says why only on stderr (an unknown --agent, root + bypass). */
+function explainStartFailure(message: string, stderr: string): string {
+  const last = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .at(-1);
+  if (last === undefined) return message;
+  const hint = /root\/sudo/.test(last)
+    ? ' (as root, add "IS_SANDBOX": "1" to the claude runner\'s env, or leave permissionMode unset)'
+    : "";
+  return `${message}: ${last}${hint}`;
+}
