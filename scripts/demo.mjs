@@ -15,9 +15,20 @@ function step(title) {
 
 function baton(...args) {
   process.stdout.write(`${color("2", "$")} ${color("1", `baton ${args.join(" ")}`)}\n`);
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "Demo",
+      GIT_AUTHOR_EMAIL: "demo@example.com",
+      GIT_COMMITTER_NAME: "Demo",
+      GIT_COMMITTER_EMAIL: "demo@example.com",
+    },
+  });
+  // Progress goes to stderr while a command runs, so it comes first; a refusal's message is yellow.
+  if (result.stderr) process.stdout.write(color(result.status === 0 ? "2" : "33", result.stderr));
   process.stdout.write(result.stdout);
-  if (result.stderr) process.stdout.write(color("33", result.stderr));
   return result;
 }
 
@@ -92,6 +103,45 @@ try {
   writeFileSync(join(dir, "specs/42_forgotten_spike/reports/research-001.md"), "# Spike\n");
   baton("doctor");
   expectSuccess(baton("doctor", "--fix"));
+
+  step("Operations run through GATE IN → DELEGATE → GATE OUT → COMMIT (scripted agents, real processes)");
+  const agents = resolve(import.meta.dirname, "demo-agents");
+  mkdirSync(join(dir, "src"), { recursive: true });
+  writeFileSync(
+    join(dir, "src/parser.ts"),
+    'export function parse(tokens) {\n  return { type: "document", children: [tokens[0].kind] };\n}\n',
+  );
+  execFileSync("git", ["add", "-A"], { cwd: dir });
+  execFileSync(
+    "git",
+    ["-c", "user.name=Demo", "-c", "user.email=demo@example.com", "commit", "-qm", "Demo project"],
+    { cwd: dir },
+  );
+  const added = baton(
+    "task",
+    "add",
+    "Guard the parser against empty input",
+    "-l",
+    "general",
+    "-p",
+    "high",
+    "--json",
+  );
+  expectSuccess(added);
+  const n = String(JSON.parse(added.stdout).number);
+  expectSuccess(baton("research", n, "empty", "input", "--script", join(agents, "research.json")));
+  step(
+    "A planner that returns a stub is caught at GATE OUT: nothing is recorded or committed, the task stays retryable",
+  );
+  expectFailure(baton("plan", n, "--script", join(agents, "plan-stub.json")));
+  expectSuccess(baton("errors", "--task", n));
+  expectSuccess(baton("plan", n, "--script", join(agents, "plan.json")));
+  expectSuccess(baton("implement", n, "--script", join(agents, "implement.json")));
+  expectSuccess(baton("task", "show", n));
+  process.stdout.write(`${color("2", "$")} ${color("1", "git log --format='%h %s%n  %b' -3")}\n`);
+  process.stdout.write(
+    execFileSync("git", ["log", "--format=%h %s%n  %b", "-3"], { cwd: dir, encoding: "utf8" }),
+  );
 
   step("Archive finished work; the archive never loses an entry");
   expectSuccess(baton("archive", "--dry-run"));
