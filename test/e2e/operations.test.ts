@@ -1,0 +1,79 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { git, ok, okJson, read, readJson, repo, runBaton } from "./helpers.js";
+
+const REPORT = `# Research Report\n\n${"A finding with its evidence. ".repeat(12)}\n`;
+
+function script(dir: string, name: string, steps: unknown[]): string {
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify({ steps }));
+  return path;
+}
+
+function prepared(): string {
+  const dir = repo();
+  ok(dir, ["task", "add", "Fix the parser", "-l", "general"]);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "init"]);
+  return dir;
+}
+
+const good = [
+  { write: "{task_folder}/reports/research-001.md", content: REPORT },
+  {
+    writeMetadata: {
+      status: "researched",
+      summary: "found it",
+      artifacts: [{ type: "research", path: "{task_folder}/reports/research-001.md" }],
+      metadata: { session_id: "{session_id}", agent_type: "scripted" },
+    },
+  },
+];
+
+describe("baton research (CLI)", () => {
+  it("runs the checkpoints, prints progress on stderr and the result on stdout, and commits", () => {
+    const dir = prepared();
+    const result = runBaton(dir, ["research", "1", "the", "crash", "--script", script(dir, "good", good)]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^Task 1: research done → researched \(sess_\d{10}_[0-9a-f]{6}\)\n/);
+    expect(result.stderr).toContain("GATE_OUT ✓");
+    expect(git(dir, ["log", "-1", "--format=%s"])).toBe("task 1: complete research\n");
+    expect(read(dir, "TODO.md")).toContain("- **Status**: [RESEARCHED]");
+  });
+
+  it("prints a JSON report and exits 1 when GATE OUT refuses, leaving the task retryable", () => {
+    const dir = prepared();
+    const stub = script(dir, "stub", [
+      { write: "{task_folder}/reports/research-001.md", content: "# stub\n" },
+      good[1],
+    ]);
+    const result = runBaton(dir, ["research", "1", "--script", stub, "--json"]);
+    expect(result.status).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({
+      status: "researching",
+      result: { ok: false, checkpoint: "GATE_OUT", code: "ARTIFACT_TOO_SMALL" },
+    });
+    expect(readJson(dir, "errors.json").errors.at(-1)).toMatchObject({ type: "artifact_too_small" });
+    expect(okJson(dir, ["research", "1", "--script", script(dir, "good", good)]).result).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it("refuses at GATE IN with the lifecycle table's reason", () => {
+    const dir = prepared();
+    const result = runBaton(dir, ["implement", "1", "--script", script(dir, "good", good)]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(
+      "refused at GATE_IN [GATE_IN_REFUSED]: task 1: cannot implement: the task has no plan; run `baton plan` first",
+    );
+  });
+
+  it("honours --no-commit, and recover reports nothing to do", () => {
+    const dir = prepared();
+    ok(dir, ["research", "1", "--script", script(dir, "good", good), "--no-commit"]);
+    expect(git(dir, ["log", "--format=%s"])).toBe("init\n");
+    expect(ok(dir, ["recover"]).stdout).toBe("No open checkpoints: nothing to recover.\n");
+  });
+});
