@@ -93,6 +93,7 @@ describe("an operation run through the checkpoints", () => {
       "GATE_IN:begin",
       "GATE_IN:end",
       "DELEGATE:begin",
+      "AGENT:begin",
       "DELEGATE:end",
       "GATE_OUT:begin",
       "GATE_OUT:end",

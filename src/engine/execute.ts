@@ -77,20 +77,23 @@ const COMMIT_SUBJECT: Record<GateOperation, [string, string]> = {
   implement: ["complete implementation", "partial implementation"],
 };
 
+const REASONS: Record<
+  Extract<RunOutcome, { ok: false }>["reason"],
+  Extract<DelegationOutcome, { ok: false }>["reason"]
+> = {
+  exit: "exit",
+  crashed: "crashed",
+  timeout: "timeout",
+  aborted: "aborted",
+  spawn_failed: "spawn_failed",
+  // A request the runner refused before starting anything fails like an agent that could not start.
+  invalid_request: "spawn_failed",
+  agent_error: "agent_error",
+};
+
 function reduceOutcome(outcome: RunOutcome): DelegationOutcome {
   if (outcome.ok) return { ok: true, output: outcome.output };
-  const reason =
-    outcome.reason === "invalid_request"
-      ? "spawn_failed"
-      : outcome.reason === "crashed"
-        ? "crashed"
-        : outcome.reason;
-  return {
-    ok: false,
-    reason: reason as Extract<DelegationOutcome, { ok: false }>["reason"],
-    message: outcome.message,
-    output: outcome.output,
-  };
+  return { ok: false, reason: REASONS[outcome.reason], message: outcome.message, output: outcome.output };
 }
 
 function latestPath(task: TaskEntry, type: string): string | undefined {
@@ -222,7 +225,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
             onEvent: (event) => {
               // Recovery must be able to stop an agent whose baton was killed: its group is detached.
               if (event.type === "started")
-                journal.append({ step: "DELEGATE", phase: "begin", detail: { agentPid: event.pid } });
+                journal.append({ step: "AGENT", phase: "begin", detail: { agentPid: event.pid } });
               emit({ type: "runner", event });
             },
           },

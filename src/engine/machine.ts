@@ -14,7 +14,7 @@ export type DelegationOutcome =
   | { ok: true; output: string }
   | {
       ok: false;
-      reason: "exit" | "timeout" | "aborted" | "crashed" | "spawn_failed";
+      reason: "exit" | "timeout" | "aborted" | "crashed" | "spawn_failed" | "agent_error";
       message: string;
       output: string;
     };
@@ -26,6 +26,7 @@ export type FailureCode =
   | "RUNNER_ABORTED"
   | "RUNNER_CRASHED"
   | "RUNNER_SPAWN_FAILED"
+  | "RUNNER_AGENT_ERROR"
   | Extract<GateOutVerdict, { ok: false }>["code"];
 
 export type RunResult =
@@ -72,6 +73,7 @@ const RUNNER_CODES: Record<Extract<DelegationOutcome, { ok: false }>["reason"], 
   aborted: "RUNNER_ABORTED",
   crashed: "RUNNER_CRASHED",
   spawn_failed: "RUNNER_SPAWN_FAILED",
+  agent_error: "RUNNER_AGENT_ERROR",
 };
 
 export function initialState(operation: GateOperation, taskNumber: number, sessionId: string): RunState {

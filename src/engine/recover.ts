@@ -85,7 +85,8 @@ export async function recoverCheckpoint(
   const task = readStore(ctx).state.tasks.find((t) => t.project_number === checkpoint.taskNumber);
   const journal = new SessionJournal(sessionJournalPath(ctx.paths.internalDir, checkpoint.sessionId));
   const records = readJournal(journal.path);
-  const reached = lastStep(records);
+  // Where the run died is told by checkpoint; AGENT (the pid) and RUN (recoveries) records are bookkeeping.
+  const reached = lastStep(records.filter((r) => r.step !== "AGENT" && r.step !== "RUN"));
   const agentPid = records
     .map((r) => r.detail?.["agentPid"])
     .filter((p): p is number => typeof p === "number")
@@ -159,7 +160,7 @@ export async function recoverCheckpoint(
       sessionId: checkpoint.sessionId,
       command: operation,
       task: checkpoint.taskNumber,
-      checkpoint: reached?.step === "RUN" || !reached ? "DELEGATE" : reached.step,
+      checkpoint: !reached || reached.step === "RUN" || reached.step === "AGENT" ? "DELEGATE" : reached.step,
       suggestedAction: `run \`baton ${operation} ${checkpoint.taskNumber}\` again`,
     });
     tx.deleteFile(checkpointPath(ctx.paths.internalDir, checkpoint.taskNumber));

@@ -9,7 +9,8 @@ export type Checkpoint = "GATE_IN" | "DELEGATE" | "GATE_OUT" | "COMMIT";
 
 export interface JournalRecord {
   at: string;
-  step: Checkpoint | "RUN";
+  /** RUN: a recovery; AGENT: the agent process started (its pid, so recovery can stop an orphan). */
+  step: Checkpoint | "RUN" | "AGENT";
   phase: "begin" | "end";
   /** For "end": whether the step succeeded, and what it established. */
   ok?: boolean;

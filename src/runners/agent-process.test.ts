@@ -50,3 +50,37 @@ describe("runAgentProcess with a structured-output interpreter", () => {
     expect(options.events[2]).toMatchObject({ usage: { turns: 4 } });
   });
 });
+
+describe("an interpreter's failure", () => {
+  const failing: OutputInterpreter = {
+    line() {},
+    result: () => ({ failure: { reason: "agent_error", message: "the model API failed" } }),
+  };
+  const run = (script: string, timeoutMs = 20_000) => {
+    const options = recordingOptions({ timeoutMs });
+    const outcome = runAgentProcess(
+      "claude",
+      { command: process.execPath, args: ["-e", script], cwd: dir, env: process.env, interpreter: failing },
+      options,
+    );
+    return outcome.then((o) => ({ outcome: o, events: options.events }));
+  };
+
+  it("fails a clean exit and replaces a plain exit code's message", async () => {
+    for (const code of [0, 1]) {
+      const { outcome, events } = await run(`process.exitCode = ${code}`);
+      expect(outcome).toMatchObject({
+        ok: false,
+        reason: "agent_error",
+        message: "the model API failed",
+        exitCode: code,
+      });
+      expect(events.at(-1)).toMatchObject({ type: "finished", ok: false, reason: "agent_error" });
+    }
+  });
+
+  it("never replaces what Baton saw itself (a timeout)", async () => {
+    const { outcome } = await run("setTimeout(() => {}, 10_000)", 200);
+    expect(outcome).toMatchObject({ ok: false, reason: "timeout" });
+  });
+});

@@ -82,27 +82,42 @@ export class ClaudeStreamInterpreter implements OutputInterpreter {
   line(line: string, emit: Emit): void {
     if (line.trim() === "") return;
     const message = parseObject(line);
-    const envelope = message && Envelope.safeParse(message);
-    if (!envelope?.success) return this.keep(line, emit);
+    const envelope = message ? Envelope.safeParse(message) : undefined;
+    if (!envelope?.success) {
+      this.keep(line, emit);
+      return;
+    }
     const { type, subtype } = envelope.data;
-    if (type === "assistant") this.assistant(message, emit);
-    else if (type === "result") {
-      const result = Result.safeParse(message);
-      if (result.success) this.final = result.data;
-    } else if (type === "system" && subtype === "task_started") this.taskStarted(message, emit);
-    else if (type === "system" && subtype === "task_progress") this.taskProgress(message, emit);
-    else if (type === "system" && subtype === "permission_denied") {
-      const denied = PermissionDenied.safeParse(message);
-      if (denied.success) {
+    switch (type === "system" ? `system/${subtype}` : type) {
+      case "assistant":
+        this.assistant(message, emit);
+        break;
+      case "result": {
+        const result = Result.safeParse(message);
+        if (result.success) this.final = result.data;
+        break;
+      }
+      case "system/task_started":
+        this.taskStarted(message, emit);
+        break;
+      case "system/task_progress":
+        this.taskProgress(message, emit);
+        break;
+      case "system/permission_denied": {
+        const denied = PermissionDenied.safeParse(message);
+        if (!denied.success) break;
         const { tool_name: tool = "a tool", message: why = "" } = denied.data;
         this.keep(`Permission denied: ${tool}${why ? `: ${why}` : ""}`, emit);
+        break;
       }
-    } else if (type === "system" && subtype === "api_retry") {
-      const retry = ApiRetry.safeParse(message);
-      if (retry.success) {
+      case "system/api_retry": {
+        const retry = ApiRetry.safeParse(message);
+        if (!retry.success) break;
         const { attempt = "?", max_retries: max = "?", error_status: status, error = "error" } = retry.data;
         emit({ type: "step", label: `API retry ${attempt}/${max} (${status ?? error})` });
+        break;
       }
+      // Anything else (init, user tool results, hook and task bookkeeping, stream events) says nothing new.
     }
   }
 
@@ -243,12 +258,9 @@ export function resultUsage(result: ClaudeResult): RunUsage | undefined {
 export function resultFailure(result: ClaudeResult): AgentFailure | undefined {
   const failed = result.is_error === true || (result.subtype !== undefined && result.subtype !== "success");
   if (!failed) return undefined;
-  const why = [
-    result.terminal_reason ?? result.subtype,
-    result.api_error_status && `HTTP ${result.api_error_status}`,
-  ]
-    .filter(Boolean)
-    .join(", ");
+  const subtype = result.subtype === "success" ? undefined : result.subtype;
+  const status = result.api_error_status ? `HTTP ${result.api_error_status}` : undefined;
+  const why = [result.terminal_reason ?? subtype, status].filter(Boolean).join(", ");
   const text = result.result?.trim() || result.errors?.join("; ") || "no message";
   return {
     reason: "agent_error",
