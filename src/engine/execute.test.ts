@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/index.js";
 import { ScriptedRunner } from "../runners/index.js";
-import { addTask, loadErrors, mutateStore, readStore, storeContext } from "../state/index.js";
+import {
+  addTask,
+  loadErrors,
+  mutateStore,
+  readStore,
+  runDoctorChecks,
+  storeContext,
+} from "../state/index.js";
 import { tempStore } from "../testing/store-fixture.js";
 import { runOperation } from "./execute.js";
 
@@ -134,6 +141,28 @@ describe("an operation run through the checkpoints", () => {
       ],
       "AGENT_REPORTED_ERROR",
     ],
+    [
+      "malformed metadata",
+      [
+        { write: "{task_folder}/reports/research-001.md", content: REPORT },
+        { write: "{task_folder}/.return-meta.json", content: '{"status": "researched",' },
+      ],
+      "META_INVALID_JSON",
+    ],
+    [
+      "an empty artifact",
+      [{ write: "{task_folder}/reports/research-001.md", content: "" }, metadata()],
+      "ARTIFACT_EMPTY",
+    ],
+    ["a missing artifact", [metadata()], "ARTIFACT_MISSING"],
+    [
+      "an artifact outside the task folder",
+      [
+        { write: "specs/elsewhere.md", content: REPORT },
+        metadata({ artifacts: [{ type: "research", path: "{task_folder}/../elsewhere.md" }] }),
+      ],
+      "ARTIFACT_OUTSIDE_TASK",
+    ],
     ["a crash", [{ crash: true }], "RUNNER_CRASHED"],
     ["a non-zero exit", [{ exit: 3 }], "RUNNER_EXIT"],
   ])(
@@ -150,6 +179,7 @@ describe("an operation run through the checkpoints", () => {
       });
       expect(execFileSync("git", ["rev-parse", "HEAD"], { cwd: t.dir, encoding: "utf8" })).toBe(head);
       expect(existsSync(join(t.dir, "specs/1_parser_crash/.postflight-pending"))).toBe(false);
+      expect(runDoctorChecks(t.ctx).filter((f) => f.severity === "error")).toEqual([]);
       // The same operation runs again from the in-progress status and can now succeed.
       const retry = await research(t.config, [
         { write: "{task_folder}/reports/research-001.md", content: REPORT },
@@ -158,6 +188,20 @@ describe("an operation run through the checkpoints", () => {
       expect(retry.result).toMatchObject({ ok: true, outcome: "done" });
     },
   );
+
+  it("refuses an artifact that links out of the task folder", async () => {
+    const t = await repoWithTask();
+    const { mkdirSync, symlinkSync, writeFileSync } = await import("node:fs");
+    writeFileSync(join(t.dir, "secret.md"), REPORT);
+    mkdirSync(join(t.dir, "specs/1_parser_crash/reports"), { recursive: true });
+    symlinkSync(join(t.dir, "secret.md"), join(t.dir, "specs/1_parser_crash/reports/research-001.md"));
+    const report = await research(t.config, [metadata()]);
+    expect(report.result).toMatchObject({
+      ok: false,
+      code: "ARTIFACT_OUTSIDE_TASK",
+      message: expect.stringContaining("is a link to"),
+    });
+  });
 
   it("kills an agent that hangs past its timeout", async () => {
     const t = await repoWithTask();
