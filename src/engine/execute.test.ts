@@ -189,6 +189,22 @@ describe("an operation run through the checkpoints", () => {
     },
   );
 
+  it("catches a TASK_ERROR printed long before the end of a large output", async () => {
+    const t = await repoWithTask();
+    const noise = Array.from({ length: 80 }, (_, i) => ({ output: `${i} ${"x".repeat(1000)}` }));
+    const report = await research(t.config, [
+      { output: "TASK_ERROR: the build is broken" },
+      ...noise,
+      { write: "{task_folder}/reports/research-001.md", content: REPORT },
+      metadata(),
+    ]);
+    expect(report.result).toMatchObject({
+      ok: false,
+      code: "AGENT_REPORTED_ERROR",
+      message: expect.stringContaining("the build is broken"),
+    });
+  });
+
   it("refuses an artifact that links out of the task folder", async () => {
     const t = await repoWithTask();
     const { mkdirSync, symlinkSync, writeFileSync } = await import("node:fs");

@@ -139,7 +139,8 @@ export async function runOperation(request: OperationRequest): Promise<Operation
   const metadataPath = join(folder, ".return-meta.json");
   const markerPath = join(folder, ".postflight-pending");
   let artifactPath = "";
-  let agentOutput = "";
+  // Signal lines are caught as they stream: the runner keeps only the tail of a long output.
+  const streamedSignals: string[] = [];
   let usage: RunUsage | undefined;
   let verdict: Extract<GateOutVerdict, { ok: true }> | undefined;
   const emit = (event: ProgressEvent) => request.onProgress?.(event);
@@ -224,13 +225,16 @@ export async function runOperation(request: OperationRequest): Promise<Operation
             timeoutMs: config.timeoutsMs[operation],
             onEvent: (event) => {
               // Recovery must be able to stop an agent whose baton was killed: its group is detached.
+              if (event.type === "output" && /^\s*(TASK_ERROR|ERROR_CONTEXT):/.test(event.line))
+                streamedSignals.push(event.line);
               if (event.type === "started")
                 journal.append({ step: "AGENT", phase: "begin", detail: { agentPid: event.pid } });
               emit({ type: "runner", event });
             },
           },
         );
-        agentOutput = outcome.output;
+        const lost = streamedSignals.filter((line) => !outcome.output.includes(line));
+        if (lost.length > 0) outcome.output = `${lost.join("\n")}\n${outcome.output}`;
         if (outcome.usage) usage = outcome.usage;
         return { type: "agent_finished", outcome: reduceOutcome(outcome) };
       }
