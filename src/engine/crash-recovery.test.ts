@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/index.js";
@@ -95,6 +95,36 @@ describe("kill -9 of baton during an operation", () => {
       "task 1: complete research (recovered)\n",
     );
     expect(existsSync(join(t.dir, "specs/1_crash_me/.return-meta.json"))).toBe(false);
+  });
+
+  it.each([
+    ["records a result that verifies", [WRITE_REPORT, WRITE_META], "recorded", "researched"],
+    [
+      "rolls back a stub",
+      [{ ...WRITE_REPORT, content: "# stub\n" }, WRITE_META],
+      "rolled_back",
+      "not_started",
+    ],
+  ])("during GATE OUT: %s", async (_name, steps, action, status) => {
+    const t = await repo();
+    await killDuringDelegate(t.dir, [...steps, { sleepMs: 60_000 }], 700);
+    // GATE OUT writes nothing before it records, so a kill inside it leaves these files and this journal.
+    const checkpoint = JSON.parse(readFileSync(join(t.dir, "specs/.baton/checkpoints/1.json"), "utf8"));
+    const journal = join(t.dir, `specs/.baton/sessions/${checkpoint.sessionId}.jsonl`);
+    appendFileSync(
+      journal,
+      `${JSON.stringify({ at: new Date().toISOString(), step: "DELEGATE", phase: "end", ok: true })}\n`,
+    );
+    appendFileSync(
+      journal,
+      `${JSON.stringify({ at: new Date().toISOString(), step: "GATE_OUT", phase: "begin" })}\n`,
+    );
+    const actions = await recoverOpenRuns(await loadConfig(t.dir));
+    expect(actions).toEqual([
+      expect.objectContaining({ action, detail: expect.stringContaining("died at GATE_OUT began") }),
+    ]);
+    expect(readStore(t.ctx).state.tasks[0]!.status).toBe(status);
+    expect(runDoctorChecks(t.ctx).filter((f) => f.severity === "error")).toEqual([]);
   });
 
   it("is resolved by the next run on the same task, which then proceeds", async () => {
