@@ -311,7 +311,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
             delegationPath,
           });
         });
-        return { type: "commit_finished", committed: false, error: result.reason };
+        return { type: "commit_finished", committed: false, error: result.reason, failed: true };
       }
     }
   }

@@ -50,7 +50,8 @@ export type RunEvent =
   | { type: "agent_finished"; outcome: DelegationOutcome }
   | { type: "gate_out_checked"; verdict: GateOutVerdict }
   | { type: "recorded" }
-  | { type: "commit_finished"; committed: boolean; error?: string };
+  /** `failed` only when git refused; a disabled commit or nothing to commit is not a failure. */
+  | { type: "commit_finished"; committed: boolean; error?: string; failed?: boolean };
 
 export type Effect =
   | {
@@ -151,7 +152,7 @@ export function transition(state: RunState, event: RunEvent): [RunState, Effect[
             type: "journal",
             step: "COMMIT",
             phase: "end",
-            ok: event.committed,
+            ok: !event.failed,
             detail: event.error ? { error: event.error } : {},
           },
         ],
