@@ -117,3 +117,30 @@ describe("the checkpoint machine", () => {
     expect(state.result).toMatchObject({ ok: false, code: "GATE_IN_REFUSED" });
   });
 });
+
+describe("the COMMIT checkpoint's journal record", () => {
+  it("is a failure only when git refused, not when nothing was committed", () => {
+    const state = {
+      ...initialState("research", 5, "sess_1773703759_f69482"),
+      phase: "commit" as const,
+      outcome: "done" as const,
+    };
+    const [, empty] = transition(state, {
+      type: "commit_finished",
+      committed: false,
+      error: "nothing to commit",
+    });
+    expect(empty).toEqual([
+      { type: "journal", step: "COMMIT", phase: "end", ok: true, detail: { error: "nothing to commit" } },
+    ]);
+    const [, refused] = transition(state, {
+      type: "commit_finished",
+      committed: false,
+      error: "hook refused",
+      failed: true,
+    });
+    expect(refused).toEqual([
+      { type: "journal", step: "COMMIT", phase: "end", ok: false, detail: { error: "hook refused" } },
+    ]);
+  });
+});
