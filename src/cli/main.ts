@@ -180,8 +180,17 @@ export function buildProgram(): Command {
       .option("--script <file>", "run a scripted agent from this JSON script (dry runs, demos)")
       .option("--timeout <seconds>", "kill the agent's whole process group after this long")
       .option("--no-commit", "leave the result uncommitted")
+      .option("-n, --dry-run", "show GATE IN's verdict, the route, the paths and the prompt; write nothing")
       .option("--json", "print the result as JSON")
       .action(async (number: string, focus: string[], opts, cmd: Command) => {
+        if (opts.dryRun) {
+          const { planOnly } = await import("./commands/operate.js");
+          const { formatPlan } = await import("./progress.js");
+          const plan = await planOnly(operation, { ...opts, number, focus, repo: repoOf(cmd) });
+          print(plan, opts, () => formatPlan(plan));
+          if (!plan.gateIn.ok) process.exitCode = 1;
+          return;
+        }
         const { operate } = await import("./commands/operate.js");
         const { formatOperation, progressReporter } = await import("./progress.js");
         const progress = opts.json ? undefined : progressReporter(process.stderr);

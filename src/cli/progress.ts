@@ -1,4 +1,4 @@
-import type { OperationReport, ProgressEvent, RecoveryAction } from "../engine/index.js";
+import type { DryRunPlan, OperationReport, ProgressEvent, RecoveryAction } from "../engine/index.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -101,4 +101,21 @@ export function formatOperation(report: OperationReport): string {
   }
   lines.push(`  journal: ${report.journal}`);
   return lines.join("\n");
+}
+
+export function formatPlan(plan: DryRunPlan): string {
+  const gate = plan.gateIn.ok
+    ? `allowed: ${plan.status} → ${plan.gateIn.inProgress}, then ${plan.gateIn.done} if GATE OUT accepts the result${plan.gateIn.forced ? " (forced, audited)" : ""}`
+    : `refused: ${plan.gateIn.reason}`;
+  return [
+    `Dry run: ${plan.operation} task ${plan.taskNumber} (nothing was written)`,
+    `  GATE IN:   ${gate}`,
+    `  agent:     ${plan.agent} (${plan.agentSource}; ${plan.routeReason})`,
+    `  artifact:  ${plan.artifactPath}`,
+    `  metadata:  ${plan.metadataPath}`,
+    `  timeout:   ${Math.round(plan.timeoutMs / 1000)} s`,
+    "",
+    "Prompt:",
+    ...plan.prompt.split("\n").map((line) => `  ${line}`),
+  ].join("\n");
 }

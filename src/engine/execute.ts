@@ -28,7 +28,7 @@ import {
   transition,
 } from "./machine.js";
 import { isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
-import { buildPrompt } from "./prompt.js";
+import { buildPrompt, delegationContext } from "./prompt.js";
 import { type RecoveryAction, recoverCheckpoint } from "./recover.js";
 import { extendDelegationPath, type Route, resolveRoute } from "./routing.js";
 import { SessionJournal, sessionJournalPath } from "./session-journal.js";
@@ -94,12 +94,6 @@ const REASONS: Record<
 function reduceOutcome(outcome: RunOutcome): DelegationOutcome {
   if (outcome.ok) return { ok: true, output: outcome.output };
   return { ok: false, reason: REASONS[outcome.reason], message: outcome.message, output: outcome.output };
-}
-
-function latestPath(task: TaskEntry, type: string): string | undefined {
-  const records = (task.artifacts ?? []).map((a) => (typeof a === "string" ? { path: a, type: "" } : a));
-  return records.filter((a) => (a.type ?? "") === type || (type === "research" && a.type === "report")).at(-1)
-    ?.path;
 }
 
 /** Runs one operation through GATE IN → DELEGATE → GATE OUT → COMMIT, journaling every step. */
@@ -193,26 +187,17 @@ export async function runOperation(request: OperationRequest): Promise<Operation
             stop_hook_active: false,
           }),
         );
-        const context: DelegationContext = {
-          session_id: sessionId,
-          delegation_depth: delegationPath.length - 2,
-          delegation_path: delegationPath,
+        const context = delegationContext({
+          config,
           operation,
-          timeout: Math.round(config.timeoutsMs[operation] / 1000),
-          task_context: {
-            task_number: taskNumber,
-            task_name: task.project_name,
-            description: task.description ?? "",
-            language: route.language,
-          },
-          task_folder: relative(config.root, folder),
-          metadata_file_path: relative(config.root, metadataPath),
-        };
-        if (request.focus) context.focus_prompt = request.focus;
-        const plan = latestPath(task, "plan");
-        const research = latestPath(task, "research");
-        if (plan) context.plan_path = plan;
-        if (research) context.research_path = research;
+          sessionId,
+          delegationPath,
+          task,
+          route,
+          folder,
+          metadataPath,
+          focus: request.focus,
+        });
         const outcome = await request.runner.run(
           {
             context,

@@ -1,4 +1,6 @@
 /** The checkpoint engine: operations through GATE IN → DELEGATE → GATE OUT → COMMIT, and recovery. */
+
+export { type DryRunPlan, planOperation } from "./dry-run.js";
 export { type OperationReport, type OperationRequest, type ProgressEvent, runOperation } from "./execute.js";
 export { type GateOutVerdict, runGateOut } from "./gate-out.js";
 export type { GateOperation } from "./gates/types.js";

@@ -1,4 +1,51 @@
+import { relative } from "node:path";
+import type { BatonConfig } from "../config/index.js";
 import type { DelegationContext } from "../runners/index.js";
+import type { TaskEntry } from "../state/index.js";
+import type { GateOperation } from "./gates/types.js";
+import type { Route } from "./routing.js";
+
+function latestPath(task: TaskEntry, type: string): string | undefined {
+  const records = (task.artifacts ?? []).map((a) => (typeof a === "string" ? { path: a, type: "" } : a));
+  return records.filter((a) => (a.type ?? "") === type || (type === "research" && a.type === "report")).at(-1)
+    ?.path;
+}
+
+/** The delegation context of format reference 10, from the task, its route and this run's paths. */
+export function delegationContext(input: {
+  config: BatonConfig;
+  operation: GateOperation;
+  sessionId: string;
+  delegationPath: string[];
+  task: TaskEntry;
+  route: Route;
+  folder: string;
+  metadataPath: string;
+  focus?: string | undefined;
+}): DelegationContext {
+  const { config, operation, task } = input;
+  const context: DelegationContext = {
+    session_id: input.sessionId,
+    delegation_depth: input.delegationPath.length - 2,
+    delegation_path: input.delegationPath,
+    operation,
+    timeout: Math.round(config.timeoutsMs[operation] / 1000),
+    task_context: {
+      task_number: task.project_number,
+      task_name: task.project_name,
+      description: task.description ?? "",
+      language: input.route.language,
+    },
+    task_folder: relative(config.root, input.folder),
+    metadata_file_path: relative(config.root, input.metadataPath),
+  };
+  if (input.focus) context.focus_prompt = input.focus;
+  const plan = latestPath(task, "plan");
+  const research = latestPath(task, "research");
+  if (plan) context.plan_path = plan;
+  if (research) context.research_path = research;
+  return context;
+}
 
 /**
  * The prompt an agent receives: the whole delegation context in words and as JSON. It states the

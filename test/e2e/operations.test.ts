@@ -1,7 +1,17 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { git, ok, okJson, read, readJson, repo, runBaton } from "./helpers.js";
+import {
+  expectSpecsUnchanged,
+  git,
+  ok,
+  okJson,
+  read,
+  readJson,
+  repo,
+  runBaton,
+  snapshotSpecs,
+} from "./helpers.js";
 
 const REPORT = `# Research Report\n\n${"A finding with its evidence. ".repeat(12)}\n`;
 
@@ -68,6 +78,24 @@ describe("baton research (CLI)", () => {
     expect(result.stdout).toContain(
       "refused at GATE_IN [GATE_IN_REFUSED]: task 1: cannot implement: the task has no plan; run `baton plan` first",
     );
+  });
+
+  it("--dry-run shows the verdict, route, paths and prompt, and writes nothing", () => {
+    const dir = prepared();
+    const before = snapshotSpecs(dir);
+    const plan = okJson(dir, ["research", "1", "the", "crash", "--dry-run"]);
+    expect(plan).toMatchObject({
+      gateIn: { ok: true, inProgress: "researching", done: "researched" },
+      agent: "baton-researcher",
+      agentSource: "Baton's default agents/baton-researcher.md",
+      artifactPath: "specs/1_fix_the_parser/reports/research-001.md",
+    });
+    expect(plan.prompt).toContain("Focus: the crash");
+    expect(plan.prompt).toContain("Write the report to: specs/1_fix_the_parser/reports/research-001.md");
+    expectSpecsUnchanged(dir, before);
+    const refused = runBaton(dir, ["implement", "1", "--dry-run"]);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toContain("GATE IN:   refused: task 1: cannot implement");
   });
 
   it("honours --no-commit, and recover reports nothing to do", () => {

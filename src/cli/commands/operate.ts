@@ -1,8 +1,10 @@
 import { loadConfig } from "../../config/index.js";
 import {
+  type DryRunPlan,
   type GateOperation,
   type OperationReport,
   type ProgressEvent,
+  planOperation,
   type RecoveryAction,
   recoverOpenRuns,
   runOperation,
@@ -23,6 +25,7 @@ export interface OperateOptions {
   runner?: string | undefined;
   script?: string | undefined;
   timeout?: string | undefined;
+  dryRun?: boolean | undefined;
 }
 
 function runnerConfig(
@@ -75,6 +78,20 @@ export async function operate(
     commit: options.commit,
     signal,
     onProgress,
+  });
+}
+
+/** `--dry-run`: what the run would decide, and the prompt it would send, without writing anything. */
+export async function planOnly(operation: GateOperation, options: OperateOptions): Promise<DryRunPlan> {
+  const config = await loadConfig(options.repo);
+  return planOperation({
+    config,
+    operation,
+    taskNumber: parseTaskNumber(options.number),
+    focus: options.focus && options.focus.length > 0 ? options.focus.join(" ") : undefined,
+    force: options.force,
+    agentOverride: options.agent,
+    languageOverride: options.language,
   });
 }
 

@@ -1,0 +1,126 @@
+import { basename, join, relative } from "node:path";
+import type { BatonConfig } from "../config/index.js";
+import { TaskNotFoundError } from "../shared/index.js";
+import {
+  checkOperationStart,
+  findEntry,
+  nextArtifactPath,
+  OPERATION_RULES,
+  readSettledStore,
+  storeContext,
+  taskFolderPath,
+} from "../state/index.js";
+import { readRepoAgents, readSkillDelegations } from "./agent-files.js";
+import { loadDefaultAgents } from "./default-agents.js";
+import type { GateOperation } from "./gates/types.js";
+import { isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
+import { buildPrompt, delegationContext } from "./prompt.js";
+import { extendDelegationPath, resolveRoute } from "./routing.js";
+
+export interface DryRunPlan {
+  taskNumber: number;
+  operation: GateOperation;
+  status: string;
+  /** What GATE IN would say now. */
+  gateIn: { ok: true; inProgress: string; done: string; forced: boolean } | { ok: false; reason: string };
+  agent: string;
+  agentSource: string;
+  routeReason: string;
+  artifactPath: string;
+  metadataPath: string;
+  timeoutMs: number;
+  prompt: string;
+}
+
+/**
+ * `--dry-run`: everything a run would decide before it delegates — GATE IN's verdict, the route, the
+ * paths, the exact prompt — computed from the files without writing any of them.
+ */
+export async function planOperation(request: {
+  config: BatonConfig;
+  operation: GateOperation;
+  taskNumber: number;
+  focus?: string | undefined;
+  force?: boolean | undefined;
+  agentOverride?: string | undefined;
+  languageOverride?: string | undefined;
+}): Promise<DryRunPlan> {
+  const { config, operation, taskNumber } = request;
+  const ctx = storeContext(config);
+  const snapshot = await readSettledStore(ctx);
+  const task = snapshot.state.tasks.find((t) => t.project_number === taskNumber);
+  if (!task) throw new TaskNotFoundError(taskNumber, `${ctx.paths.state} (active tasks)`);
+  const route = resolveRoute(
+    config,
+    {
+      repoAgents: readRepoAgents(config.root),
+      skills: readSkillDelegations(config.root),
+      defaults: loadDefaultAgents(),
+    },
+    {
+      operation,
+      language: task.language ?? config.defaultLanguage,
+      agentOverride: request.agentOverride,
+      languageOverride: request.languageOverride,
+    },
+  );
+  const open = readOpenCheckpoint(ctx.paths.internalDir, taskNumber);
+  const verdict = checkOperationStart(operation, task.status, request.force ?? false);
+  const gateIn: DryRunPlan["gateIn"] =
+    open && isCheckpointProcessAlive(open) !== false
+      ? {
+          ok: false,
+          reason: `task ${taskNumber} has an open checkpoint: session ${open.sessionId} (pid ${open.pid})`,
+        }
+      : verdict.ok
+        ? {
+            ok: true,
+            inProgress: OPERATION_RULES[operation].inProgress,
+            done: OPERATION_RULES[operation].done,
+            forced: verdict.forced,
+          }
+        : { ok: false, reason: `task ${taskNumber}: ${verdict.reason}` };
+  const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
+  const metadataPath = join(folder, ".return-meta.json");
+  const artifact = nextArtifactPath(
+    config.root,
+    ctx.paths.dir,
+    task,
+    operation === "implement" ? "summary" : operation === "research" ? "research" : "plan",
+    {
+      naming: config.artifactNaming,
+      shortName: operation === "implement" ? "summary" : operation,
+    },
+  );
+  const sessionId = "sess_0000000000_dryrun";
+  const context = delegationContext({
+    config,
+    operation,
+    sessionId,
+    delegationPath: extendDelegationPath(extendDelegationPath(["baton"], operation), route.agent.name),
+    task,
+    route,
+    folder,
+    metadataPath,
+    focus: request.focus,
+  });
+  return {
+    taskNumber,
+    operation,
+    status: task.status,
+    gateIn,
+    agent: route.agent.name,
+    agentSource: route.agent.source.startsWith(`${config.root}/`)
+      ? relative(config.root, route.agent.source)
+      : `Baton's default agents/${basename(route.agent.source)}`,
+    routeReason: route.reason,
+    artifactPath: artifact.recordedPath,
+    metadataPath: relative(config.root, metadataPath),
+    timeoutMs: config.timeoutsMs[operation],
+    prompt: buildPrompt(
+      context,
+      findEntry(snapshot.todo, taskNumber)?.title ?? task.project_name,
+      artifact.recordedPath,
+    ),
+  };
+}
