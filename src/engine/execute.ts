@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { BatonConfig } from "../config/index.js";
-import type { DelegationContext, Runner, RunnerEvent, RunOutcome, RunUsage } from "../runners/index.js";
+import type { Runner, RunnerEvent, RunOutcome, RunUsage } from "../runners/index.js";
 import { newSessionId, TaskNotFoundError } from "../shared/index.js";
 import {
   findEntry,
