@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { ConfigError } from "../shared/errors.js";
-import { formatIssues, validationIssues } from "../shared/zod-format.js";
+import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
 import { DEFAULT_LANGUAGES, DEFAULT_ROUTING } from "./defaults.js";
 import { type BatonConfig, BatonConfigFile, LanguageRoute, SlugRules } from "./schema.js";
 

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { ConfigError } from "../shared/errors.js";
+import { ConfigError } from "../shared/index.js";
 import { recordingOptions, sampleRunRequest } from "../testing/run-request.js";
 import { ClaudeRunner, claudeInvocation } from "./claude.js";
 import { createRunner } from "./factory.js";

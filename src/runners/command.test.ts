@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../shared/errors.js";
+import { ConfigError } from "../shared/index.js";
 import { liveGroupMembers } from "../shared/process-group.js";
 import { recordingOptions, sampleRunRequest } from "../testing/run-request.js";
 import { CommandRunner, commandInvocation, parseCommandTemplate } from "./command.js";

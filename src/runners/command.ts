@@ -1,7 +1,6 @@
 import { resolve } from "node:path";
 import * as z from "zod/mini";
-import { ConfigError } from "../shared/errors.js";
-import { formatIssues, validationIssues } from "../shared/zod-format.js";
+import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
 import { runAgentProcess } from "./agent-process.js";
 import {
   delegationEnv,

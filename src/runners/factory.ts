@@ -1,6 +1,5 @@
 import * as z from "zod/mini";
-import { ConfigError } from "../shared/errors.js";
-import { formatIssues, validationIssues } from "../shared/zod-format.js";
+import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
 import { ClaudeRunner, ClaudeRunnerOptions } from "./claude.js";
 import { CommandRunner, CommandTemplate } from "./command.js";
 import { ScriptedRunner } from "./scripted.js";

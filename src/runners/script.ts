@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import * as z from "zod/mini";
-import { formatIssues, validationIssues } from "../shared/zod-format.js";
+import { formatIssues, validationIssues } from "../shared/index.js";
 import { placeholderValues, substitute } from "./context.js";
 import { type RunRequest, RunUsage } from "./types.js";
 

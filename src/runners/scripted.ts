@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ConfigError } from "../shared/errors.js";
+import { ConfigError } from "../shared/index.js";
 import { failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { delegationEnv } from "./context.js";
 import { parseScript, planScript, type Script } from "./script.js";

@@ -2,10 +2,11 @@ export * from "./atomic-write.js";
 export * from "./errors.js";
 export {
   isCanonical,
+  isCanonicalValue,
   type JsonDocument,
   parseJsonDocument,
   renderJsonDocument,
   stringifyJson,
 } from "./json-document.js";
 export * from "./time.js";
-export { describeIssue, formatIssues } from "./zod-format.js";
+export { describeIssue, formatIssues, validationIssues } from "./zod-format.js";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { isoDate } from "../shared/time.js";
+import { isoDate } from "../shared/index.js";
 import type { TaskEntry } from "./schema.js";
 import type { Transaction } from "./store.js";
 

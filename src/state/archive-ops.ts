@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
-import { TaskNotFoundError, TransitionError, UsageError } from "../shared/errors.js";
-import { isoDate } from "../shared/time.js";
+import { isoDate, TaskNotFoundError, TransitionError, UsageError } from "../shared/index.js";
 import { updateChangeLog, updateRoadMap } from "./archive-docs.js";
 import { titleFromSlug } from "./naming.js";
 import { TASK_FOLDER, taskFolderName } from "./paths.js";

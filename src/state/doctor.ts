@@ -1,13 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { hostname } from "node:os";
-import { join, relative } from "node:path";
-import { isBatonError } from "../shared/errors.js";
-import { parseJsonDocument } from "../shared/json-document.js";
-import { listTaskFolders } from "./archive-ops.js";
+import { relative } from "node:path";
+import { isBatonError, parseJsonDocument } from "../shared/index.js";
+import { checkTaskFolders } from "./doctor-folders.js";
+
 import { loadArchive, readText } from "./load.js";
-import { TASK_FOLDER } from "./paths.js";
 import type { TaskEntry } from "./schema.js";
-import { IN_PROGRESS_STATUSES, isTaskStatus } from "./status.js";
+import { isTaskStatus } from "./status.js";
 import type { StoreContext } from "./store.js";
 import {
   entries,
@@ -54,7 +53,7 @@ export interface DoctorInput {
   stateNext: number | null;
 }
 
-const CONTROL_FILES = [".postflight-pending", ".postflight-loop-guard"];
+const _CONTROL_FILES = [".postflight-pending", ".postflight-loop-guard"];
 
 function rel(ctx: StoreContext, path: string): string {
   return relative(ctx.config.root, path) || path;
@@ -264,131 +263,8 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
     });
   }
 
-  for (const name of listTaskFolders(paths.dir)) {
-    const number = Number(TASK_FOLDER.exec(name)![1]);
-    if (byNumber.has(number)) continue;
-    const path = join(paths.dir, name);
-    if (archivedNumbers.has(number)) {
-      add({
-        code: "MISPLACED_FOLDER",
-        severity: "warning",
-        message: `${rel(ctx, path)} belongs to archived task ${number}`,
-        fix: "move it into specs/archive/",
-        fixable: true,
-        task: number,
-        path,
-      });
-    } else {
-      add({
-        code: "ORPHAN_FOLDER",
-        severity: "warning",
-        message: `${rel(ctx, path)} has no task in state.json or the archive`,
-        fix: "record it in the archive as orphan_archived and move it there",
-        fixable: true,
-        task: number,
-        path,
-      });
-    }
-  }
-
-  const inProgress = (n: number) => {
-    const task = byNumber.get(n);
-    return task !== undefined && IN_PROGRESS_STATUSES.includes(task.status);
-  };
-  for (const [base, archivedBase] of [
-    [paths.dir, false],
-    [paths.archiveDir, true],
-  ] as const) {
-    for (const name of listTaskFolders(base)) {
-      const number = Number(TASK_FOLDER.exec(name)![1]);
-      const folder = join(base, name);
-      const open = !archivedBase && inProgress(number);
-      for (const control of CONTROL_FILES) {
-        const path = join(folder, control);
-        if (existsSync(path) && !(open && markerMatchesSession(path, byNumber.get(number)))) {
-          add({
-            code: "STALE_MARKER",
-            severity: "warning",
-            message: `${rel(ctx, path)} is left over (no operation is running on task ${number})`,
-            fix: "delete it",
-            fixable: true,
-            task: number,
-            path,
-          });
-        }
-      }
-      for (const meta of returnMetaFiles(folder)) {
-        if (!open) {
-          add({
-            code: "LEFTOVER_RETURN_META",
-            severity: "warning",
-            message: `${rel(ctx, meta)} is a leftover agent return-metadata file`,
-            fix: "delete it (its content is recorded in state.json)",
-            fixable: true,
-            task: number,
-            path: meta,
-          });
-        }
-      }
-    }
-  }
-  for (const path of [
-    join(paths.dir, ".postflight-pending"),
-    join(paths.dir, ".postflight-loop-guard"),
-    join(paths.dir, ".meta-return", "return-meta.json"),
-  ]) {
-    if (existsSync(path) && !tasks.some((t) => IN_PROGRESS_STATUSES.includes(t.status))) {
-      add({
-        code: path.includes("meta-return") ? "LEFTOVER_RETURN_META" : "STALE_MARKER",
-        severity: "warning",
-        message: `${rel(ctx, path)} is left over`,
-        fix: "delete it",
-        fixable: true,
-        path,
-      });
-    }
-  }
-
-  for (const task of tasks) {
-    for (const artifact of task.artifacts ?? []) {
-      const path = typeof artifact === "string" ? artifact : artifact.path;
-      if (!existsSync(join(ctx.config.root, path)) && !existsSync(join(paths.dir, path))) {
-        add({
-          code: "MISSING_ARTIFACT",
-          severity: "warning",
-          message: `task ${task.project_number} links ${path}, which does not exist`,
-          fix: "restore the file from git or remove the link",
-          fixable: false,
-          task: task.project_number,
-        });
-      }
-    }
-  }
+  findings.push(...checkTaskFolders(ctx, tasks, byNumber, archivedNumbers));
   return findings;
-}
-
-function returnMetaFiles(folder: string): string[] {
-  const out: string[] = [];
-  const main = join(folder, ".return-meta.json");
-  if (existsSync(main)) out.push(main);
-  const legacy = join(folder, ".meta");
-  try {
-    for (const name of readdirSync(legacy))
-      if (name.endsWith("return-meta.json")) out.push(join(legacy, name));
-  } catch {
-    // no legacy folder
-  }
-  return out;
-}
-
-function markerMatchesSession(path: string, task: TaskEntry | undefined): boolean {
-  if (!path.endsWith(".postflight-pending")) return true;
-  try {
-    const marker = JSON.parse(readFileSync(path, "utf8")) as { session_id?: string };
-    return task?.session_id !== undefined && marker.session_id === task.session_id;
-  } catch {
-    return false;
-  }
 }
 
 function pidAlive(pid: number): boolean {

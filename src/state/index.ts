@@ -57,12 +57,12 @@ export {
   storeContext,
   Transaction,
 } from "./store.js";
+export { editTask, type TaskEdit } from "./task-edit.js";
 export {
   addTask,
   applyStatus,
   autoCompleteExpanded,
   changeStatus,
-  editTask,
   expandTask,
   type NewTaskInput,
   recordAudit,
@@ -70,7 +70,6 @@ export {
   requireTodoEntry,
   type StatusChange,
   type SubtaskInput,
-  type TaskEdit,
 } from "./task-ops.js";
 export { findEntry, parseTodo, renderTodo, type TodoDocument, type TodoEntry } from "./todo-document.js";
 export {

@@ -1,11 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import {
-  fsyncDirectory,
-  tempPathFor,
-  writeFileAtomic,
-  writeFileDurableAsync,
-} from "../shared/atomic-write.js";
+import { fsyncDirectory, tempPathFor, writeFileAtomic, writeFileDurableAsync } from "../shared/index.js";
 
 /**
  * Several files change together (state.json, TODO.md, the archive, task folders). Each new file is

@@ -1,4 +1,4 @@
-import { TransitionError } from "../shared/errors.js";
+import { TransitionError } from "../shared/index.js";
 import { IN_PROGRESS_STATUSES, type TaskStatus } from "./status.js";
 
 /**

@@ -1,7 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
-import { FileFormatError, lineColumnAt } from "../shared/errors.js";
-import { type JsonDocument, parseJsonDocument } from "../shared/json-document.js";
-import { formatIssues, validationIssues } from "../shared/zod-format.js";
+import {
+  FileFormatError,
+  formatIssues,
+  type JsonDocument,
+  lineColumnAt,
+  parseJsonDocument,
+  validationIssues,
+} from "../shared/index.js";
 import type { SpecsPaths } from "./paths.js";
 import { ArchivedTask, ArchiveFile, ErrorEntry, ErrorsFile, StateFile, TaskEntry } from "./schema.js";
 import { isTaskEntry } from "./schema-fast.js";

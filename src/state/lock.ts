@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
-import { LockTimeoutError } from "../shared/errors.js";
+import { LockTimeoutError } from "../shared/index.js";
 
 /**
  * A cross-process lock on the specs folder: a file created with O_EXCL that names its holder. The

@@ -1,14 +1,15 @@
 import { existsSync } from "node:fs";
 import type { BatonConfig } from "../config/schema.js";
-import { FileFormatError } from "../shared/errors.js";
 import {
+  FileFormatError,
+  formatIssues,
   isCanonical,
   isCanonicalValue,
+  isoTimestamp,
   type JsonDocument,
   renderJsonDocument,
-} from "../shared/json-document.js";
-import { isoTimestamp } from "../shared/time.js";
-import { formatIssues, validationIssues } from "../shared/zod-format.js";
+  validationIssues,
+} from "../shared/index.js";
 import { isKnownCanonical, rememberCanonical } from "./format-hint.js";
 import { commitFiles, type FileWrite, type FolderMove, recoverInterruptedCommit } from "./journal.js";
 import {

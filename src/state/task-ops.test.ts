@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { snapshotFiles, tempStore } from "../testing/store-fixture.js";
 import { abandonTasks } from "./archive-ops.js";
 import { mutateStore, readStore } from "./store.js";
-import { addTask, changeStatus, editTask, expandTask } from "./task-ops.js";
+import { editTask } from "./task-edit.js";
+import { addTask, changeStatus, expandTask } from "./task-ops.js";
 
 let cleanup = () => {};
 afterEach(() => cleanup());

@@ -1,4 +1,4 @@
-import { FileFormatError, lineColumnAt } from "../shared/errors.js";
+import { FileFormatError, lineColumnAt } from "../shared/index.js";
 import { markerToStatus } from "./status.js";
 
 /**
