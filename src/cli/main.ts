@@ -15,6 +15,13 @@ function print(data: unknown, options: Output, human: () => string): void {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+async function showPlan(number: string, opts: Output, cmd: Command): Promise<void> {
+  const { formatPlanShow, planShow } = await import("./commands/plan-show.js");
+  const view = await planShow({ number, repo: repoOf(cmd) });
+  print(view, opts, () => formatPlanShow(view));
+  if (!view.ok) process.exitCode = 1;
+}
+
 function repoOf(command: Command): string {
   return (command.optsWithGlobals() as { repo?: string }).repo ?? process.cwd();
 }
@@ -183,6 +190,14 @@ export function buildProgram(): Command {
       .option("-n, --dry-run", "show GATE IN's verdict, the route, the paths and the prompt; write nothing")
       .option("--json", "print the result as JSON")
       .action(async (number: string, focus: string[], opts, cmd: Command) => {
+        // `plan <number>` owns the positional, so `baton plan show N` is read here rather than as a subcommand.
+        if (operation === "plan" && number === "show") {
+          if (focus.length !== 1 || focus[0] === undefined) {
+            const { UsageError } = await import("../shared/index.js");
+            throw new UsageError("usage: baton plan show <number>");
+          }
+          return showPlan(focus[0], opts, cmd);
+        }
         if (opts.dryRun) {
           const { planOnly } = await import("./commands/operate.js");
           const { formatPlan } = await import("./progress.js");
@@ -213,6 +228,13 @@ export function buildProgram(): Command {
         }
       });
   }
+
+  program
+    .command("plan-show")
+    .description("show a task's latest plan: phases, dependencies, checkboxes, waves and any problems")
+    .argument("<number>")
+    .option("--json", "print JSON")
+    .action((number: string, opts, cmd: Command) => showPlan(number, opts, cmd));
 
   program
     .command("recover")
