@@ -1,20 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { loadConfig } from "../config/index.js";
 import { ClaudeRunner, locateBundledClaude } from "../runners/index.js";
 import { addTask, loadErrors, mutateStore, readStore } from "../state/index.js";
-import { claudeOfflineEnv } from "../testing/claude-binary.js";
-import {
-  promptOf,
-  type ScriptInput,
-  say,
-  startFakeMessagesApi,
-  text,
-  toolUse,
-} from "../testing/fake-messages-api.js";
+import { promptOf, type ScriptInput, say, text, toolUse } from "../testing/fake-messages-api.js";
+import { startOfflineClaude } from "../testing/offline-claude.js";
 import { tempStore } from "../testing/store-fixture.js";
 import { runOperation } from "./execute.js";
 
@@ -42,17 +34,9 @@ async function research(script: (repo: string) => ScriptInput) {
   await mutateStore(t.ctx, { command: "t" }, (tx) =>
     addTask(tx, { title: "Parser crash", language: "general" }),
   );
-  const configDir = mkdtempSync(join(tmpdir(), "baton-claude-op-"));
-  const api = await startFakeMessagesApi(script(t.dir));
-  cleanups.push(
-    t.cleanup,
-    () => rmSync(configDir, { recursive: true, force: true }),
-    () => api.close(),
-  );
-  const runner = new ClaudeRunner(
-    { binary: located.path! },
-    { baseEnv: claudeOfflineEnv(api.url, configDir) },
-  );
+  const { api, env, close } = await startOfflineClaude(script(t.dir));
+  cleanups.push(t.cleanup, close);
+  const runner = new ClaudeRunner({ binary: located.path! }, { baseEnv: env });
   const report = await runOperation({
     config: await loadConfig(t.dir),
     operation: "research",

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type AgentDefinition, parseAgentFile } from "./agent-files.js";
+import { type AgentDefinition, parseAgentFile, readRepoAgents, readSkillDelegations } from "./agent-files.js";
 import type { GateOperation } from "./gates/types.js";
 
 export const DEFAULT_AGENT_FILES: Record<GateOperation, string> = {
@@ -12,7 +12,7 @@ export const DEFAULT_AGENT_FILES: Record<GateOperation, string> = {
 };
 
 /** The package's `agents/` folder, found from this module whether it runs from src/ or a dist/ chunk. */
-export function defaultAgentsDir(): string {
+function defaultAgentsDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, "agents", DEFAULT_AGENT_FILES.research);
@@ -34,5 +34,14 @@ export function loadDefaultAgents(): Record<GateOperation, AgentDefinition> {
     plan: load("plan"),
     implement: load("implement"),
     revise: load("revise"),
+  };
+}
+
+/** Everything routing chooses from: the repository's agents and skills, and Baton's defaults. */
+export function loadAgentCatalog(root: string) {
+  return {
+    repoAgents: readRepoAgents(root),
+    skills: readSkillDelegations(root),
+    defaults: loadDefaultAgents(),
   };
 }

@@ -4,17 +4,15 @@ import { TaskNotFoundError } from "../shared/index.js";
 import {
   checkOperationStart,
   findEntry,
-  nextArtifactPath,
   OPERATION_RULES,
   readSettledStore,
   storeContext,
   taskFolderPath,
 } from "../state/index.js";
-import { readRepoAgents, readSkillDelegations } from "./agent-files.js";
-import { loadDefaultAgents } from "./default-agents.js";
+import { loadAgentCatalog } from "./default-agents.js";
 import type { GateOperation } from "./gates/types.js";
 import { isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
-import { buildPrompt, delegationContext } from "./prompt.js";
+import { buildPrompt, delegationContext, plannedArtifact } from "./prompt.js";
 import { extendDelegationPath, resolveRoute } from "./routing.js";
 
 export interface DryRunPlan {
@@ -50,20 +48,12 @@ export async function planOperation(request: {
   const snapshot = await readSettledStore(ctx);
   const task = snapshot.state.tasks.find((t) => t.project_number === taskNumber);
   if (!task) throw new TaskNotFoundError(taskNumber, `${ctx.paths.state} (active tasks)`);
-  const route = resolveRoute(
-    config,
-    {
-      repoAgents: readRepoAgents(config.root),
-      skills: readSkillDelegations(config.root),
-      defaults: loadDefaultAgents(),
-    },
-    {
-      operation,
-      language: task.language ?? config.defaultLanguage,
-      agentOverride: request.agentOverride,
-      languageOverride: request.languageOverride,
-    },
-  );
+  const route = resolveRoute(config, loadAgentCatalog(config.root), {
+    operation,
+    language: task.language ?? config.defaultLanguage,
+    agentOverride: request.agentOverride,
+    languageOverride: request.languageOverride,
+  });
   const open = readOpenCheckpoint(ctx.paths.internalDir, taskNumber);
   const verdict = checkOperationStart(operation, task.status, request.force ?? false);
   const gateIn: DryRunPlan["gateIn"] =
@@ -82,16 +72,7 @@ export async function planOperation(request: {
         : { ok: false, reason: `task ${taskNumber}: ${verdict.reason}` };
   const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
   const metadataPath = join(folder, ".return-meta.json");
-  const artifact = nextArtifactPath(
-    config.root,
-    ctx.paths.dir,
-    task,
-    operation === "implement" ? "summary" : operation === "research" ? "research" : "plan",
-    {
-      naming: config.artifactNaming,
-      shortName: operation === "implement" ? "summary" : operation,
-    },
-  );
+  const artifact = plannedArtifact(config, ctx.paths.dir, task, operation);
   const sessionId = "sess_0000000000_dryrun";
   const context = delegationContext({
     config,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/index.js";
 import { ScriptedRunner } from "../runners/index.js";
+import { groupAlive } from "../shared/process-group.js";
 import {
   addTask,
   loadErrors,
@@ -219,12 +220,17 @@ describe("an operation run through the checkpoints", () => {
     });
   });
 
-  it("kills an agent that hangs past its timeout", async () => {
+  it("kills an agent that hangs past its timeout, with its whole process group", async () => {
     const t = await repoWithTask();
-    const started = Date.now();
     const report = await research(t.config, [{ hang: true }], 500);
     expect(report.result).toMatchObject({ ok: false, code: "RUNNER_TIMEOUT", checkpoint: "DELEGATE" });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    const agentPid = readFileSync(join(t.dir, report.journal), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line).detail?.agentPid)
+      .find((pid) => typeof pid === "number");
+    expect(agentPid).toEqual(expect.any(Number));
+    expect(groupAlive(agentPid!)).toBe(false);
   });
 
   it("refuses at GATE IN without writing when the lifecycle table says no", async () => {

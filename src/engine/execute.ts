@@ -4,9 +4,9 @@ import type { BatonConfig } from "../config/index.js";
 import type { Runner, RunnerEvent, RunOutcome, RunUsage } from "../runners/index.js";
 import { newSessionId, TaskNotFoundError } from "../shared/index.js";
 import {
+  appendError,
   findEntry,
   mutateStore,
-  nextArtifactPath,
   readSettledStore,
   requireTask,
   type StoreContext,
@@ -14,8 +14,7 @@ import {
   type TaskEntry,
   taskFolderPath,
 } from "../state/index.js";
-import { readRepoAgents, readSkillDelegations } from "./agent-files.js";
-import { loadDefaultAgents } from "./default-agents.js";
+import { loadAgentCatalog } from "./default-agents.js";
 import { type GateOutVerdict, runGateOut } from "./gate-out.js";
 import type { GateOperation } from "./gates/types.js";
 import { commitTaskChanges } from "./git-commit.js";
@@ -28,7 +27,7 @@ import {
   transition,
 } from "./machine.js";
 import { isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
-import { buildPrompt, delegationContext } from "./prompt.js";
+import { buildPrompt, delegationContext, plannedArtifact } from "./prompt.js";
 import { type RecoveryAction, recoverCheckpoint } from "./recover.js";
 import { extendDelegationPath, type Route, resolveRoute } from "./routing.js";
 import { SessionJournal, sessionJournalPath } from "./session-journal.js";
@@ -69,7 +68,6 @@ export interface OperationReport {
   recovered?: RecoveryAction;
 }
 
-const ARTIFACT_KIND = { research: "research", plan: "plan", revise: "plan", implement: "summary" } as const;
 const COMMIT_SUBJECT: Record<GateOperation, [string, string]> = {
   research: ["complete research", "partial research"],
   plan: ["create implementation plan", "partial implementation plan"],
@@ -114,12 +112,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
   const task: TaskEntry = recovered
     ? ((await readSettledStore(ctx)).state.tasks.find((t) => t.project_number === taskNumber) ?? found)
     : found;
-  const catalog = {
-    repoAgents: readRepoAgents(config.root),
-    skills: readSkillDelegations(config.root),
-    defaults: loadDefaultAgents(),
-  };
-  const route: Route = resolveRoute(config, catalog, {
+  const route: Route = resolveRoute(config, loadAgentCatalog(config.root), {
     operation,
     language: task.language ?? config.defaultLanguage,
     agentOverride: request.agentOverride,
@@ -155,17 +148,12 @@ export async function runOperation(request: OperationRequest): Promise<Operation
         const result = await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, (tx) => {
           const verdict = gateIn(tx, { taskNumber, operation, sessionId, force: request.force ?? false });
           if (verdict.ok) {
-            const planned = nextArtifactPath(
-              config.root,
+            artifactPath = plannedArtifact(
+              config,
               ctx.paths.dir,
               requireTask(tx, taskNumber),
-              ARTIFACT_KIND[operation],
-              {
-                naming: config.artifactNaming,
-                shortName: operation === "implement" ? "summary" : operation,
-              },
-            );
-            artifactPath = planned.recordedPath;
+              operation,
+            ).recordedPath;
           }
           return verdict;
         });
@@ -283,8 +271,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
             ...(result.committed ? {} : { error: result.reason }),
           };
         // A failed commit is recorded and does not fail the operation: the result is already in the store.
-        await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, async (tx) => {
-          const { appendError } = await import("../state/index.js");
+        await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, (tx) => {
           appendError(tx, {
             type: "git_commit_failure",
             severity: "medium",

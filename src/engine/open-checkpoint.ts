@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { readText } from "../state/index.js";
+import { isProcessAlive, readText } from "../state/index.js";
 
 /**
  * One open checkpoint per task: `specs/.baton/checkpoints/{N}.json`, written at GATE IN in the same
@@ -35,10 +35,5 @@ export function readOpenCheckpoint(internalDir: string, taskNumber: number): Ope
 /** Whether the process that opened the checkpoint is still running (unknowable on another host). */
 export function isCheckpointProcessAlive(checkpoint: OpenCheckpoint): boolean | "unknown" {
   if (checkpoint.hostname !== hostname()) return "unknown";
-  try {
-    process.kill(checkpoint.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return isProcessAlive(checkpoint.pid);
 }

@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import type { DelegationContext } from "../runners/index.js";
-import type { TaskEntry } from "../state/index.js";
+import { nextArtifactPath, type PlannedArtifact, type TaskEntry } from "../state/index.js";
 import type { GateOperation } from "./gates/types.js";
 import type { Route } from "./routing.js";
 
@@ -9,6 +9,21 @@ function latestPath(task: TaskEntry, type: string): string | undefined {
   const records = (task.artifacts ?? []).map((a) => (typeof a === "string" ? { path: a, type: "" } : a));
   return records.filter((a) => (a.type ?? "") === type || (type === "research" && a.type === "report")).at(-1)
     ?.path;
+}
+
+const ARTIFACT_KIND = { research: "research", plan: "plan", revise: "plan", implement: "summary" } as const;
+
+/** Where this operation's artifact goes: the next report, plan version or summary of the task. */
+export function plannedArtifact(
+  config: BatonConfig,
+  specsDir: string,
+  task: TaskEntry,
+  operation: GateOperation,
+): PlannedArtifact {
+  return nextArtifactPath(config.root, specsDir, task, ARTIFACT_KIND[operation], {
+    naming: config.artifactNaming,
+    shortName: operation === "implement" ? "summary" : operation,
+  });
 }
 
 /** The delegation context of format reference 10, from the task, its route and this run's paths. */

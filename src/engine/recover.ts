@@ -43,7 +43,7 @@ export type RecoveryAction =
       status: string;
     };
 
-export function openCheckpointNumbers(internalDir: string): number[] {
+function openCheckpointNumbers(internalDir: string): number[] {
   try {
     return readdirSync(join(internalDir, "checkpoints"))
       .map((f) => /^(\d+)\.json$/.exec(f)?.[1])

@@ -1,5 +1,4 @@
 import { hostname } from "node:os";
-import { relative } from "node:path";
 import {
   appendError,
   applyStatus,
@@ -140,8 +139,4 @@ export function recordFailure(
     suggestedAction: `fix the cause, then run \`baton ${request.operation} ${request.taskNumber}\` again (the task stays retryable)`,
   });
   tx.deleteFile(checkpointPath(tx.paths.internalDir, request.taskNumber));
-}
-
-export function repoRelative(tx: Transaction, path: string): string {
-  return relative(tx.config.root, path);
 }

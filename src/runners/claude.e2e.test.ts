@@ -4,19 +4,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { ReturnMetadata } from "../engine/return-metadata.js";
-import { claudeOfflineEnv } from "../testing/claude-binary.js";
 import {
   type FakeMessagesApi,
   promptOf,
   type ScriptInput,
   say,
-  startFakeMessagesApi,
   systemBlocks,
   text,
   toolNames,
   toolResults,
   toolUse,
 } from "../testing/fake-messages-api.js";
+import { startOfflineClaude } from "../testing/offline-claude.js";
 import { recordingOptions } from "../testing/run-request.js";
 import { ClaudeRunner, type ClaudeRunnerOptions } from "./claude.js";
 import { locateBundledClaude } from "./claude-binary.js";
@@ -100,18 +99,10 @@ afterEach(async () => {
 
 async function setup(script: (repo: string) => ScriptInput, options: ClaudeRunnerOptions = {}) {
   const repo = mkdtempSync(join(tmpdir(), "baton-claude-runner-"));
-  const configDir = mkdtempSync(join(tmpdir(), "baton-claude-runner-config-"));
   execFileSync("git", ["init", "-q"], { cwd: repo });
-  const api = await startFakeMessagesApi(script(repo));
-  cleanups.push(
-    () => api.close(),
-    () => rmSync(repo, { recursive: true, force: true }),
-    () => rmSync(configDir, { recursive: true, force: true }),
-  );
-  const runner = new ClaudeRunner(
-    { binary: located.path!, ...options },
-    { baseEnv: claudeOfflineEnv(api.url, configDir) },
-  );
+  const { api, env, close } = await startOfflineClaude(script(repo));
+  cleanups.push(close, () => rmSync(repo, { recursive: true, force: true }));
+  const runner = new ClaudeRunner({ binary: located.path!, ...options }, { baseEnv: env });
   const request: RunRequest = {
     cwd: repo,
     prompt: delegationPrompt(CONTEXT),
@@ -285,7 +276,6 @@ describe.skipIf(located.path === null)(title, () => {
     const outcome = await runner.run(request, options);
 
     expect(outcome).toMatchObject({ ok: false, reason: "timeout" });
-    expect(outcome.durationMs).toBeLessThan(3_000 + 2_000 + 1_000);
     expect(api.messageRequests()).toHaveLength(1);
     expect(outcome.pid).toEqual(expect.any(Number));
     expect(groupAlive(outcome.pid!)).toBe(false);

@@ -44,10 +44,6 @@ export function unknownPlaceholders(text: string): string[] {
     .filter((name) => !(PLACEHOLDERS as readonly string[]).includes(name));
 }
 
-export function usesPlaceholder(text: string, name: Placeholder): boolean {
-  return text.includes(`{${name}}`);
-}
-
 /**
  * The agent's environment: Baton's own, minus any BATON_* inherited from an enclosing run (an agent that
  * runs Baton must not leak its delegation into the next one), plus this delegation.

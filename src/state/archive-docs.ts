@@ -1,19 +1,11 @@
-import { readFileSync } from "node:fs";
 import { isoDate } from "../shared/index.js";
+import { readText } from "./load.js";
 import type { TaskEntry } from "./schema.js";
 import type { Transaction } from "./store.js";
 
 interface Finished {
   task: TaskEntry;
   title: string;
-}
-
-function readIfExists(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
 }
 
 function summaryLink(task: TaskEntry): string | undefined {
@@ -28,7 +20,7 @@ function summaryLink(task: TaskEntry): string | undefined {
  * heading, newest date first (format reference 7). Abandoned tasks are not changes.
  */
 export function updateChangeLog(tx: Transaction, finished: readonly Finished[]): number {
-  const text = readIfExists(tx.paths.changeLog);
+  const text = readText(tx.paths.changeLog);
   const completed = finished.filter((f) => f.task.status === "completed");
   if (text === null || completed.length === 0) return 0;
   const lines = text.split("\n");
@@ -62,7 +54,7 @@ export function updateChangeLog(tx: Transaction, finished: readonly Finished[]):
  * `(Task N)`; note abandoned ones without ticking them. Lines already annotated are left alone.
  */
 export function updateRoadMap(tx: Transaction, finished: readonly Finished[]): number {
-  const text = readIfExists(tx.paths.roadMap);
+  const text = readText(tx.paths.roadMap);
   if (text === null || finished.length === 0) return 0;
   const lines = text.split("\n");
   const date = isoDate(tx.now);

@@ -9,7 +9,8 @@ import type { StoreContext } from "./store.js";
 
 const CONTROL_FILES = [".postflight-pending", ".postflight-loop-guard"];
 
-function rel(ctx: StoreContext, path: string): string {
+/** A path as the user reads it: relative to the repository root. */
+export function rel(ctx: StoreContext, path: string): string {
   return relative(ctx.config.root, path) || path;
 }
 

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { hostname } from "node:os";
-import { relative } from "node:path";
 import { isBatonError, parseJsonDocument } from "../shared/index.js";
-import { checkTaskFolders } from "./doctor-folders.js";
+import { checkTaskFolders, rel } from "./doctor-folders.js";
 
 import { loadArchive, readText } from "./load.js";
+import { isProcessAlive } from "./lock.js";
 import type { TaskEntry } from "./schema.js";
 import { isTaskStatus } from "./status.js";
 import type { StoreContext } from "./store.js";
@@ -55,10 +55,6 @@ export interface DoctorInput {
 
 const _CONTROL_FILES = [".postflight-pending", ".postflight-loop-guard"];
 
-function rel(ctx: StoreContext, path: string): string {
-  return relative(ctx.config.root, path) || path;
-}
-
 export function runDoctorChecks(ctx: StoreContext): Finding[] {
   const findings: Finding[] = [];
   const { paths } = ctx;
@@ -82,7 +78,7 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
     } catch {
       // an empty lock file is judged by age when taken; here it is simply reported
     }
-    if (holder.hostname === hostname() && typeof holder.pid === "number" && !pidAlive(holder.pid)) {
+    if (holder.hostname === hostname() && typeof holder.pid === "number" && !isProcessAlive(holder.pid)) {
       add({
         code: "STALE_LOCK",
         severity: "warning",
@@ -265,15 +261,6 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
 
   findings.push(...checkTaskFolders(ctx, tasks, byNumber, archivedNumbers));
   return findings;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 function messageOf(error: unknown): string {

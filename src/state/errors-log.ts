@@ -13,7 +13,7 @@ export interface ErrorFilter {
   limit?: number | undefined;
 }
 
-export function matchesErrorFilter(entry: ErrorEntry, filter: ErrorFilter): boolean {
+function matchesErrorFilter(entry: ErrorEntry, filter: ErrorFilter): boolean {
   const ctx = entry.context ?? {};
   if (filter.type && entry.type !== filter.type) return false;
   if (filter.task !== undefined && (ctx.task == null || Number(ctx.task) !== filter.task)) return false;

@@ -29,7 +29,7 @@ export {
 } from "./lifecycle.js";
 export { type ArtifactLink, linkArtifacts } from "./link-artifacts.js";
 export { loadArchive, loadErrors, loadState, loadTodo, readText } from "./load.js";
-export { acquireLock, type LockHolder, type ReleaseLock } from "./lock.js";
+export { acquireLock, isProcessAlive, type LockHolder, type ReleaseLock } from "./lock.js";
 export {
   detectLanguage,
   normalizeTitle,

@@ -39,7 +39,7 @@ export function readLatin1(path: string): string | null {
 }
 
 /** Line of the entry `"project_number": n` in a JSON text, for messages that point at a task. */
-export function lineOfTask(text: string, number: number): number | undefined {
+function lineOfTask(text: string, number: number): number | undefined {
   const match = new RegExp(`"project_number":\\s*${number}\\b`).exec(text);
   return match ? lineColumnAt(text, match.index).line : undefined;
 }
@@ -104,6 +104,8 @@ export interface LoadedArchive {
   exists: boolean;
   /** `completed_projects`, where both the original and Baton put archived tasks (format reference 4). */
   entries: ArchivedTask[];
+  /** The entries as loaded, so a write can prove it keeps every one of them without re-reading the file. */
+  original: readonly ArchivedTask[];
 }
 
 export function loadArchive(paths: SpecsPaths): LoadedArchive {
@@ -117,6 +119,7 @@ export function loadArchive(paths: SpecsPaths): LoadedArchive {
       doc: { ...doc, text: "", defaultText: doc.text },
       exists: false,
       entries: doc.value.completed_projects as ArchivedTask[],
+      original: [],
     };
   }
   const doc = parseJsonDocument<ArchiveFile>(paths.archiveState, text);
@@ -141,7 +144,7 @@ export function loadArchive(paths: SpecsPaths): LoadedArchive {
       );
     }
   });
-  return { doc, exists: true, entries };
+  return { doc, exists: true, entries, original: [...entries] };
 }
 
 export interface LoadedErrors {

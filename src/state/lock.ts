@@ -34,7 +34,8 @@ export type ReleaseLock = () => void;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function isProcessAlive(pid: number): boolean {
+/** Whether a process with this pid exists on this host (EPERM means it exists but is not ours). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -46,6 +46,19 @@ describe("the store's write path", () => {
     expect(snapshotFiles(t.repo.specsDir)).toEqual(before);
   });
 
+  it("refuses to replace an archive entry even when the count stays the same", async () => {
+    const t = await tempStore({ active: 2, archived: 4 });
+    cleanup = t.cleanup;
+    const before = snapshotFiles(t.repo.specsDir);
+    await expect(
+      mutateStore(t.ctx, { command: "test" }, (tx) => {
+        const entries = tx.archive().entries;
+        entries.splice(0, 1, { project_number: 99, project_name: "impostor", status: "completed" });
+      }),
+    ).rejects.toThrow(/would lose archive entries \(4 expected, 3 present\)/);
+    expect(snapshotFiles(t.repo.specsDir)).toEqual(before);
+  });
+
   it("leaves untouched files byte-identical, even when loaded", async () => {
     const t = await tempStore({ active: 4, archived: 4 });
     cleanup = t.cleanup;

@@ -237,15 +237,14 @@ export class Transaction {
 
   private validateArchive(archive: LoadedArchive): void {
     if (!archive.exists) return;
-    const before = JSON.parse(archive.doc.text) as { completed_projects?: unknown[] };
     const now = new Set<object>(archive.entries);
-    const expected = (before.completed_projects?.length ?? 0) - this.releasedArchiveEntries.size;
-    const kept = archive.entries.filter((e) => !this.releasedArchiveEntries.has(e));
-    if (kept.length < expected || ![...this.releasedArchiveEntries].every((e) => !now.has(e))) {
+    const expected = archive.original.length - this.releasedArchiveEntries.size;
+    const kept = archive.original.filter((e) => !this.releasedArchiveEntries.has(e) && now.has(e)).length;
+    if (kept < expected || ![...this.releasedArchiveEntries].every((e) => !now.has(e))) {
       throw new FileFormatError(
         "STATE_SCHEMA",
         this.paths.archiveState,
-        `refusing to write ${this.paths.archiveState}: it would lose archive entries (${expected} expected, ${kept.length} present)`,
+        `refusing to write ${this.paths.archiveState}: it would lose archive entries (${expected} expected, ${kept} present)`,
       );
     }
   }

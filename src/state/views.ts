@@ -37,7 +37,7 @@ export function normalizeArtifactType(type: string | undefined): string {
   return type ?? "unknown";
 }
 
-export function artifactViews(task: TaskEntry): ArtifactView[] {
+function artifactViews(task: TaskEntry): ArtifactView[] {
   return (task.artifacts ?? []).map((a) => {
     if (typeof a === "string") return { path: a, type: normalizeArtifactType(undefined) };
     const view: ArtifactView = { path: a.path, type: normalizeArtifactType(a.type) };

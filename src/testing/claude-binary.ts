@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { locateBundledClaude } from "../runners/claude-binary.js";
+import { runProcess } from "../shared/process.js";
 
 /**
  * The real Claude Code binary for offline tests: the copy bundled in the dev dependency
@@ -67,6 +67,8 @@ export interface ClaudeRun {
   /** stdout lines parsed as JSON (stream-json output); lines that are not JSON are skipped. */
   messages: Array<Record<string, unknown>>;
   durationMs: number;
+  /** Also the process group id. */
+  pid: number;
 }
 
 export interface RunClaudeOptions {
@@ -78,52 +80,36 @@ export interface RunClaudeOptions {
   binary?: string;
 }
 
-/** Runs the binary to completion; never rejects on a non-zero exit, so tests can show its output. */
-export function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(options.binary ?? findClaudeBinary(), options.args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group, so a timeout also kills the shells its Bash tool started (they hold
-      // our pipes open, and "close" would otherwise wait for them).
-      detached: true,
-    });
-    let stdout = "";
-    let stderr = "";
-    let timedOut = false;
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    }, options.timeoutMs);
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({
-        code,
-        signal,
-        timedOut,
-        stdout,
-        stderr,
-        messages: parseJsonLines(stdout),
-        durationMs: Date.now() - started,
-      });
-    });
+/**
+ * Runs the binary to completion through the project's process helper (its own process group, so a
+ * timeout also kills the shells its Bash tool started); never rejects on a non-zero exit, so tests
+ * can show its output.
+ */
+export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
+  const result = await runProcess({
+    command: options.binary ?? findClaudeBinary(),
+    args: options.args,
+    cwd: options.cwd,
+    env: options.env,
+    timeoutMs: options.timeoutMs,
+    // A test run has nothing to save on a timeout: kill at once, as the old helper did.
+    killGraceMs: 0,
+    // Tests parse the whole stream-json output.
+    tailBytes: 64 * 1024 * 1024,
   });
+  if ((!result.ok && result.reason === "spawn_failed") || result.pid === null) {
+    throw new Error(result.ok ? "the process started without a pid" : result.message);
+  }
+  return {
+    code: result.exitCode,
+    signal: result.signal,
+    timedOut: !result.ok && result.reason === "timeout",
+    stdout: result.stdout,
+    stderr: result.stderr,
+    messages: parseJsonLines(result.stdout),
+    durationMs: result.durationMs,
+    pid: result.pid,
+  };
 }
 
 export function parseJsonLines(text: string): Array<Record<string, unknown>> {

@@ -3,18 +3,18 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { type ClaudeRun, claudeOfflineEnv, locateClaudeBinary, runClaude } from "./claude-binary.js";
+import { type ClaudeRun, locateClaudeBinary, runClaude } from "./claude-binary.js";
 import {
   type FakeMessagesApi,
   type ScriptInput,
   say,
-  startFakeMessagesApi,
   systemBlocks,
   text,
   toolNames,
   toolResults,
   toolUse,
 } from "./fake-messages-api.js";
+import { startOfflineClaude } from "./offline-claude.js";
 
 /** The real Claude Code binary against the fake API, offline, in a temp git repository. */
 
@@ -51,15 +51,10 @@ async function setup(
   script: (repo: string) => ScriptInput,
 ): Promise<{ repo: string; api: FakeMessagesApi; env: Record<string, string> }> {
   const repo = mkdtempSync(join(tmpdir(), "baton-claude-e2e-"));
-  const configDir = mkdtempSync(join(tmpdir(), "baton-claude-config-"));
   execFileSync("git", ["init", "-q"], { cwd: repo });
-  const api = await startFakeMessagesApi(script(repo));
-  cleanups.push(
-    () => api.close(),
-    () => rmSync(repo, { recursive: true, force: true }),
-    () => rmSync(configDir, { recursive: true, force: true }),
-  );
-  return { repo, api, env: claudeOfflineEnv(api.url, configDir) };
+  const offline = await startOfflineClaude(script(repo));
+  cleanups.push(offline.close, () => rmSync(repo, { recursive: true, force: true }));
+  return { repo, api: offline.api, env: offline.env };
 }
 
 function claude(repo: string, env: Record<string, string>, prompt: string, ...flags: string[]) {

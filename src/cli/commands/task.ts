@@ -10,6 +10,7 @@ import {
   editTask,
   expandTask,
   findEntry,
+  loadArchive,
   mutateStore,
   parseTaskNumbers,
   readSettledStore,
@@ -43,7 +44,7 @@ export function parseTaskNumber(value: string): number {
   return Number(value);
 }
 
-export function parseDependencies(value: string | undefined): number[] | undefined {
+function parseDependencies(value: string | undefined): number[] | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === "" || value.trim().toLowerCase() === "none") return [];
   return numbersFrom([value]);
@@ -98,7 +99,6 @@ export async function taskShow(
   const snapshot = await readSettledStore(ctx);
   const task = snapshot.state.tasks.find((t) => t.project_number === number);
   if (!task) {
-    const { loadArchive } = await import("../../state/index.js");
     const archived = loadArchive(ctx.paths).entries.find((e) => e.project_number === number);
     if (archived) {
       throw new UsageError(`task ${number} is archived (status ${archived.status ?? "unknown"})`, {
