@@ -204,7 +204,10 @@ describe("scripted runner", () => {
     const packageRoot = resolve(import.meta.dirname, "../..");
     expect(findPackageRoot(join(import.meta.dirname, "scripted.ts"))).toBe(packageRoot);
     expect(findPackageRoot(join(packageRoot, "dist", "chunks", "chunk-X.js"))).toBe(packageRoot);
-    expect(findPackageRoot(join(tmpdir(), "x", "y.js"))).toBeNull();
+    // A fresh directory: a fixed path like /tmp/x could itself hold a checkout of Baton.
+    const outside = mkdtempSync(join(tmpdir(), "baton-no-package-"));
+    expect(findPackageRoot(join(outside, "y.js"))).toBeNull();
+    rmSync(outside, { recursive: true, force: true });
     expect(scriptedAgentEntry()).toBe(join(packageRoot, "dist", "runners", "scripted-agent.js"));
 
     // npm test builds first, as the e2e suite needs; this runs the real bundle end to end.
