@@ -1,4 +1,4 @@
-import type { LanguageRoute } from "./schema.js";
+import type { LanguageRoute, PhaseRoutingRule } from "./schema.js";
 
 /** The languages of the original system (DOC) plus the ones its history shows (`lean4`, `formal`). */
 export const DEFAULT_LANGUAGES = [
@@ -34,3 +34,20 @@ export const DEFAULT_ROUTING: Record<string, Required<LanguageRoute>> = {
   latex: { ...general, research: "latex-research-agent", implement: "latex-implementation-agent" },
   typst: { ...general, research: "typst-research-agent", implement: "typst-implementation-agent" },
 };
+
+/**
+ * Tier 3 of phase routing, after hard-barrier section 2: software file extensions first (a phase that
+ * edits .ts or .py files is software even when it mentions .lean files), then proof work on .lean files,
+ * then Mathlib and Lean tooling. Left out of the reference's rules: `.md` (Lean phases routinely update
+ * ROAD_MAP.md) and the verb rule (implement|create|build…), since nearly every Lean phase says
+ * `lake build`. No match: the task's own language.
+ */
+export const DEFAULT_PHASE_ROUTING: PhaseRoutingRule[] = [
+  { pattern: String.raw`\.(ts|tsx|js|jsx|py|sh|json|yaml|toml)\b`, flags: "", language: "general" },
+  {
+    pattern: String.raw`^(?=[\s\S]*\.lean\b)(?=[\s\S]*\b(theorem|lemma|proof|sorry|tactic)\b)`,
+    flags: "i",
+    language: "lean",
+  },
+  { pattern: String.raw`\bmathlib\b|\blean_(goal|build|leansearch)`, flags: "i", language: "lean" },
+];

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
-import { DEFAULT_LANGUAGES, DEFAULT_ROUTING } from "./defaults.js";
+import { DEFAULT_LANGUAGES, DEFAULT_PHASE_ROUTING, DEFAULT_ROUTING } from "./defaults.js";
 import { type BatonConfig, BatonConfigFile, LanguageRoute, SlugRules } from "./schema.js";
 
 export const CONFIG_FILE_NAMES = ["baton.config.json", "baton.config.yaml", "baton.config.yml"] as const;
@@ -112,5 +112,15 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
     },
     minArtifactBytes: file.minArtifactBytes ?? 200,
     commit: file.commit ?? true,
+    phases: {
+      concurrency: file.phases?.concurrency ?? 4,
+      maxIterations: file.phases?.maxIterations ?? 5,
+      minSummaryBytes: file.phases?.minSummaryBytes ?? 100,
+      implementers: {
+        lean: file.phases?.implementers?.lean ?? "lean",
+        software: file.phases?.implementers?.software ?? "general",
+      },
+      routing: file.phases?.routing ?? DEFAULT_PHASE_ROUTING,
+    },
   };
 }

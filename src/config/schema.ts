@@ -17,6 +17,41 @@ export const SlugRules = z.strictObject({
   separator: z.optional(z.enum(["_", "-"])),
 });
 
+/** A keyword rule for phase routing (tier 3): a phase whose text matches goes to `language`'s implement agent. */
+export const PhaseRoutingRule = z.strictObject({
+  pattern: z.string().check(
+    z.minLength(1),
+    z.refine((value) => {
+      try {
+        new RegExp(value);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "not a valid regular expression"),
+  ),
+  /** RegExp flags; default "i". */
+  flags: z.optional(z.string().check(z.regex(/^[imsu]*$/))),
+  language: z.string().check(z.minLength(1)),
+});
+export type PhaseRoutingRule = z.infer<typeof PhaseRoutingRule>;
+
+/** How `implement` runs a plan's phases. */
+export const PhasesConfig = z.strictObject({
+  /** Phases of one wave that run at once; `--concurrency` overrides it per run. */
+  concurrency: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(64))),
+  /** Times a phase that reports work remaining is called again, counting the first call. */
+  maxIterations: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(50))),
+  /** The hard barrier refuses a smaller phase summary as a stub. */
+  minSummaryBytes: z.optional(z.number().check(z.int(), z.minimum(1))),
+  /** Tier 1: the language each `implementer:` value routes to. */
+  implementers: z.optional(
+    z.strictObject({ lean: z.optional(z.string()), software: z.optional(z.string()) }),
+  ),
+  /** Tier 3, first match wins; replaces the default rules. */
+  routing: z.optional(z.array(PhaseRoutingRule)),
+});
+
 export const BatonConfigFile = z.strictObject({
   $schema: z.optional(z.string()),
   specsDir: z.optional(z.string().check(z.minLength(1))),
@@ -42,6 +77,7 @@ export const BatonConfigFile = z.strictObject({
   minArtifactBytes: z.optional(z.number().check(z.int(), z.minimum(1))),
   /** Commit each operation's result (COMMIT checkpoint); `--no-commit` turns it off per run. */
   commit: z.optional(z.boolean()),
+  phases: z.optional(PhasesConfig),
 });
 export type BatonConfigFile = z.infer<typeof BatonConfigFile>;
 
@@ -62,4 +98,11 @@ export interface BatonConfig {
   timeoutsMs: { research: number; plan: number; implement: number; revise: number };
   minArtifactBytes: number;
   commit: boolean;
+  phases: {
+    concurrency: number;
+    maxIterations: number;
+    minSummaryBytes: number;
+    implementers: { lean: string; software: string };
+    routing: PhaseRoutingRule[];
+  };
 }

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { taskFolderName } from "./paths.js";
 import type { TaskEntry } from "./schema.js";
 
@@ -100,4 +100,27 @@ export function nextArtifactPath(
   }
   const path = join(dir, `${prefix}${String(highest + 1).padStart(3, "0")}.md`);
   return { path, recordedPath: relative(root, path) };
+}
+
+/** The last `plan` artifact in state.json; else the highest `implementation-NNN.md` in the task's plans/. */
+export function latestPlanFile(root: string, folder: string, artifacts: readonly unknown[]): string | null {
+  const plans = artifacts.flatMap((a) =>
+    typeof a === "object" && a !== null && (a as { type?: unknown }).type === "plan"
+      ? [(a as { path: string }).path]
+      : [],
+  );
+  const last = plans.at(-1);
+  if (last !== undefined) return isAbsolute(last) ? last : join(root, last);
+  let names: string[];
+  try {
+    names = readdirSync(join(folder, ARTIFACT_DIRS.plan));
+  } catch {
+    return null;
+  }
+  const version = (name: string) => Number(/(\d+)/.exec(name)?.[1] ?? -1);
+  const best = names
+    .filter((n) => n.endsWith(".md"))
+    .sort((a, b) => version(a) - version(b) || a.localeCompare(b));
+  const name = best.at(-1);
+  return name === undefined ? null : join(folder, ARTIFACT_DIRS.plan, name);
 }

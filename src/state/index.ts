@@ -10,6 +10,7 @@ export {
 export {
   ARTIFACT_DIRS,
   type ArtifactKind,
+  latestPlanFile,
   nextArtifactPath,
   type PlannedArtifact,
   taskFolderPath,

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
 import { loadConfig } from "../../config/index.js";
 import {
   computeWaves,
@@ -11,7 +11,7 @@ import {
   type WavesResult,
 } from "../../plan/index.js";
 import { UsageError } from "../../shared/index.js";
-import { ARTIFACT_DIRS, readSettledStore, storeContext, taskFolderPath } from "../../state/index.js";
+import { latestPlanFile, readSettledStore, storeContext, taskFolderPath } from "../../state/index.js";
 import { parseTaskNumber, type RepoOptions } from "./task.js";
 
 export interface PlanShowView {
@@ -24,29 +24,6 @@ export interface PlanShowView {
   waves: PhaseId[][] | null;
   wavesError: Exclude<WavesResult, { ok: true }> | null;
   problems: PlanProblem[];
-}
-
-/** The last `plan` artifact in state.json; else the highest `implementation-NNN.md` in the task's plans/. */
-function latestPlanFile(root: string, folder: string, artifacts: readonly unknown[]): string | null {
-  const plans = artifacts.flatMap((a) =>
-    typeof a === "object" && a !== null && (a as { type?: unknown }).type === "plan"
-      ? [(a as { path: string }).path]
-      : [],
-  );
-  const last = plans.at(-1);
-  if (last !== undefined) return isAbsolute(last) ? last : join(root, last);
-  let names: string[];
-  try {
-    names = readdirSync(join(folder, ARTIFACT_DIRS.plan));
-  } catch {
-    return null;
-  }
-  const version = (name: string) => Number(/(\d+)/.exec(name)?.[1] ?? -1);
-  const best = names
-    .filter((n) => n.endsWith(".md"))
-    .sort((a, b) => version(a) - version(b) || a.localeCompare(b));
-  const name = best.at(-1);
-  return name === undefined ? null : join(folder, ARTIFACT_DIRS.plan, name);
 }
 
 export async function planShow(options: RepoOptions & { number: string }): Promise<PlanShowView> {
