@@ -1,7 +1,11 @@
 import { resolve } from "node:path";
 import type { RunRequest } from "./types.js";
 
-/** Placeholders a command template or a script may use; each is replaced by plain text, never shell-parsed. */
+/**
+ * Placeholders a command template or a script may use; each is replaced by plain text, never shell-parsed.
+ * The phase ones (`phase_id`, `phase_name`, `summary_file`: the phase's summary_path) are empty outside a
+ * phase run; `iteration` is the context's, else "1".
+ */
 export const PLACEHOLDERS = [
   "prompt",
   "session_id",
@@ -11,6 +15,10 @@ export const PLACEHOLDERS = [
   "language",
   "task_folder",
   "metadata_file",
+  "phase_id",
+  "phase_name",
+  "iteration",
+  "summary_file",
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
@@ -27,6 +35,10 @@ export function placeholderValues(request: RunRequest): Record<Placeholder, stri
     language: context.task_context.language,
     task_folder: context.task_folder,
     metadata_file: context.metadata_file_path,
+    phase_id: context.phase?.id ?? "",
+    phase_name: context.phase?.name ?? "",
+    iteration: String(context.iteration ?? 1),
+    summary_file: context.phase?.summary_path ?? "",
   };
 }
 
@@ -66,6 +78,12 @@ export function delegationEnv(request: RunRequest, base: NodeJS.ProcessEnv = pro
     BATON_CONTEXT: JSON.stringify(context),
   });
   if (context.focus_prompt !== undefined) env.BATON_FOCUS = context.focus_prompt;
+  if (context.phase !== undefined) {
+    env.BATON_PHASE_ID = context.phase.id;
+    env.BATON_PHASE_NAME = context.phase.name;
+    env.BATON_SUMMARY_FILE = context.phase.summary_path;
+  }
+  if (context.iteration !== undefined) env.BATON_ITERATION = String(context.iteration);
   if (request.agent !== undefined) env.BATON_AGENT = JSON.stringify(request.agent);
   return env;
 }

@@ -24,7 +24,7 @@ export {
   RunnerConfig,
   ScriptedRunnerConfig,
 } from "./factory.js";
-export { parseScript, Script, ScriptStep } from "./script.js";
+export { PhaseScript, parseScript, Script, ScriptStep, selectSteps } from "./script.js";
 export {
   findPackageRoot,
   loadScript,
@@ -36,6 +36,7 @@ export { parseStepMarker, STEP_MARKER } from "./step-marker.js";
 export {
   AgentDefinition,
   DelegationContext,
+  PhaseContext,
   type RunFailureReason,
   type Runner,
   type RunnerEvent,

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sampleRunRequest } from "../testing/run-request.js";
-import { parseScript, planScript, type Script } from "./script.js";
+import { parseScript, planScript, type Script, selectSteps } from "./script.js";
+import type { RunRequest } from "./types.js";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "baton-script-")));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,7 +58,10 @@ describe("script format", () => {
     );
     expect(problem({ steps: ["exit"] })).toContain("steps[0]: expected an object");
     expect(problem({ step: [] })).toBe(
-      'demo.json: steps: expected array (missing); (top level): unknown key "step"',
+      'demo.json: (top level): no "steps" and no "phases"; a script needs one or both; (top level): unknown key "step"',
+    );
+    expect(problem({ description: "nothing to do" })).toBe(
+      'demo.json: (top level): no "steps" and no "phases"; a script needs one or both',
     );
     expect(problem({ steps: [], usage: { turns: -1 } })).toBe("demo.json: usage.turns: must be at least 0");
   });
@@ -133,5 +137,168 @@ describe("script format", () => {
     });
     const refused = planScript({ steps: [{ writeMetadata: {} }] }, metaOutside);
     expect(refused.ok ? "" : refused.message).toContain("steps[0].writeMetadata (metadata_file_path)");
+  });
+});
+
+/** A request for one phase of task 12's plan, at the given iteration. */
+function phaseRequest(id: string, iteration?: number): RunRequest {
+  return {
+    ...request,
+    context: {
+      ...request.context,
+      operation: "implement",
+      ...(iteration === undefined ? {} : { iteration }),
+      phase: {
+        id,
+        name: `Step ${id}`,
+        dependencies: [],
+        summary_path: `specs/12_add_widget/summaries/phase-${id}-summary.md`,
+      },
+    },
+  };
+}
+
+describe("per-phase scripts", () => {
+  const phased: Script = {
+    steps: [{ output: "top level" }],
+    phases: {
+      "1": { steps: [{ output: "phase one" }] },
+      "2a": { iterations: [[{ output: "2a first" }], [{ output: "2a second" }], [{ output: "2a stuck" }]] },
+      "6.5": { steps: [{ output: "six and a half" }] },
+      "*": { steps: [{ output: "any phase" }] },
+    },
+  };
+  const outputOf = (script: Script, req: RunRequest) => {
+    const selected = selectSteps(script, req);
+    if (!selected.ok) return `error: ${selected.message}`;
+    return selected.steps.map((step) => ("output" in step ? step.output : "?")).join(", ");
+  };
+
+  it("accepts phases with or without top-level steps", () => {
+    expect(parseScript(phased)).toEqual({ ok: true, script: phased });
+    const onlyPhases = { phases: { "*": { iterations: [[{ sleepMs: 5 }]] } } };
+    expect(parseScript(onlyPhases)).toEqual({ ok: true, script: onlyPhases });
+  });
+
+  it("selects by phase id, then *, then the top-level steps; a run outside a phase gets the top level", () => {
+    expect(outputOf(phased, phaseRequest("1"))).toBe("phase one");
+    expect(outputOf(phased, phaseRequest("6.5"))).toBe("six and a half");
+    expect(outputOf(phased, phaseRequest("3"))).toBe("any phase");
+    expect(outputOf(phased, request)).toBe("top level");
+
+    const { "*": _any, ...named } = phased.phases!;
+    expect(outputOf({ ...phased, phases: named }, phaseRequest("3"))).toBe("top level");
+    expect(selectSteps(phased, phaseRequest("1"))).toMatchObject({ at: ["phases", "1", "steps"] });
+    expect(selectSteps(phased, request)).toMatchObject({ at: ["steps"] });
+  });
+
+  it("picks the iteration's list, repeating the last one for every later iteration", () => {
+    expect(outputOf(phased, phaseRequest("2a"))).toBe("2a first");
+    expect(outputOf(phased, phaseRequest("2a", 1))).toBe("2a first");
+    expect(outputOf(phased, phaseRequest("2a", 2))).toBe("2a second");
+    expect(outputOf(phased, phaseRequest("2a", 3))).toBe("2a stuck");
+    expect(outputOf(phased, phaseRequest("2a", 17))).toBe("2a stuck");
+    expect(selectSteps(phased, phaseRequest("2a", 17))).toMatchObject({
+      at: ["phases", "2a", "iterations", 2],
+    });
+    // A `steps` entry is the same at every iteration.
+    expect(outputOf(phased, phaseRequest("1", 4))).toBe("phase one");
+    expect(outputOf(phased, phaseRequest("2a", 0))).toBe(
+      "error: phase 2a: iteration 0 is not a whole number from 1",
+    );
+  });
+
+  it("refuses a request the script has no steps for, naming the phase", () => {
+    const onlyTwo: Script = { phases: { "2": { steps: [] } } };
+    expect(outputOf(onlyTwo, phaseRequest("3"))).toBe(
+      'error: phase 3 ("Step 3"): the script\'s "phases" has no "3" or "*" entry, and there are no top-level "steps"',
+    );
+    expect(outputOf(onlyTwo, request)).toBe(
+      'error: the script has no top-level "steps" for a run outside a phase (it only has "phases")',
+    );
+    const planned = planScript(onlyTwo, phaseRequest("3"));
+    expect(planned.ok ? "" : planned.message).toContain("phase 3");
+  });
+
+  it("substitutes the phase placeholders, empty outside a phase run", () => {
+    const script: Script = {
+      steps: [{ output: "[{phase_id}|{phase_name}|{iteration}|{summary_file}]" }],
+      phases: {
+        "*": {
+          iterations: [
+            [
+              { output: "phase {phase_id} ({phase_name}), iteration {iteration}" },
+              { write: "{summary_file}", content: "# Phase {phase_id} summary\nIteration {iteration}\n" },
+            ],
+          ],
+        },
+      },
+    };
+    const planned = planScript(script, phaseRequest("2a", 3));
+    expect(planned).toEqual({
+      ok: true,
+      plan: {
+        steps: [
+          { op: "output", stream: "stdout", text: "phase 2a (Step 2a), iteration 3" },
+          {
+            op: "write",
+            path: join(dir, "specs/12_add_widget/summaries/phase-2a-summary.md"),
+            content: "# Phase 2a summary\nIteration 3\n",
+            label: "specs/12_add_widget/summaries/phase-2a-summary.md",
+          },
+        ],
+      },
+    });
+    expect(planScript(script, request)).toEqual({
+      ok: true,
+      plan: { steps: [{ op: "output", stream: "stdout", text: "[||1|]" }] },
+    });
+  });
+
+  it("names the phase step of a write outside the repository", () => {
+    const script: Script = { phases: { "2": { iterations: [[], [{ write: "../x.md", content: "" }]] } } };
+    const planned = planScript(script, phaseRequest("2", 5));
+    expect(planned.ok ? "" : planned.message).toMatch(
+      /^phases\.2\.iterations\[1\]\[0\]\.write: \.\.\/x\.md is outside the repository/,
+    );
+  });
+
+  it("names the exact field path of every mistake in phases", () => {
+    expect(problem({ phases: { "2": { iterations: [[], [{ sleepMs: "soon" }]] } } })).toBe(
+      'demo.json: phases.2.iterations[1][0].sleepMs: expected number, got "soon"',
+    );
+    expect(problem({ phases: { "*": { steps: [{ output: "ok" }, { write: "a.md" }] } } })).toBe(
+      "demo.json: phases.*.steps[1].content: expected string (missing)",
+    );
+    expect(problem({ phases: { "6.5": { steps: [{ exit: 1, crash: true }] } } })).toBe(
+      "demo.json: phases.6.5.steps[0]: one action per step, found exit and crash",
+    );
+    expect(problem({ phases: { "1": { iterations: [[{ hang: true }], "exit"] } } })).toBe(
+      'demo.json: phases.1.iterations[1]: expected array, got "exit"',
+    );
+    expect(problem({ phases: { "1": { iterations: [[7]] } } })).toContain(
+      "phases.1.iterations[0][0]: expected an object",
+    );
+    expect(problem({ phases: { "1": { steps: [], iterations: [[]] } } })).toBe(
+      'demo.json: phases.1: either "steps" (every iteration) or "iterations" (one list each), not both',
+    );
+    expect(problem({ phases: { "1": {} } })).toBe('demo.json: phases.1: no "steps" and no "iterations"');
+    expect(problem({ phases: { "1": { iterations: [] } } })).toBe(
+      "demo.json: phases.1.iterations: empty; give at least one list of steps",
+    );
+    expect(problem({ phases: { "1": { step: [] } } })).toBe('demo.json: phases.1: unknown key "step"');
+    expect(problem({ phases: { "1": [] } })).toBe("demo.json: phases.1: expected object, got array");
+    expect(problem({ steps: [], phases: { "Phase 1": { steps: [] } } })).toBe(
+      'demo.json: phases.Phase 1: not a phase id; expected "*" or a phase number as the plan writes it (1, 2a, 6.5)',
+    );
+    expect(problem({ phases: [] })).toBe("demo.json: phases: expected record, got array");
+    expect(problem({ phases: {} })).toBe(
+      "demo.json: phases: no entries and no top-level steps, so no run has anything to do",
+    );
+    expect(problem({ steps: [], phases: {} })).toBe("(valid)");
+    // Every mistake is reported, top-level steps and phases alike.
+    expect(problem({ steps: [{ exit: -1 }], phases: { "2": { steps: [{ sleepMs: 1.5 }] } } })).toBe(
+      "demo.json: steps[0].exit: must be at least 0; phases.2.steps[0].sleepMs: expected int, got number 1.5",
+    );
   });
 });

@@ -58,31 +58,118 @@ export const ScriptStep = z.union([
 ]);
 export type ScriptStep = z.infer<typeof ScriptStep>;
 
+const Steps = z.array(ScriptStep);
+
+/**
+ * A phase id as the plan writes it (`1`, `2a`, `6.5`; the heading pattern of src/plan/parse.ts) or `*`
+ * for any phase, so a typo such as "Phase 1" is an error rather than an entry that never matches.
+ */
+const PHASE_KEY = /^(?:\*|\d+(?:\.\d+)?[a-z]?)$/;
+
+/**
+ * What a phase runs: the same `steps` at every iteration, or one list per iteration in `iterations`
+ * (iteration k runs entry min(k, length), so the last one repeats: a phase that never finishes).
+ */
+export const PhaseScript = z.union([
+  z.strictObject({ steps: Steps }),
+  z.strictObject({ iterations: z.array(Steps).check(z.minLength(1)) }),
+]);
+export type PhaseScript = z.infer<typeof PhaseScript>;
+
 export const Script = z.strictObject({
   description: z.optional(z.string()),
   /** Reported as the run's usage, so a demo can show tokens and cost. */
   usage: z.optional(RunUsage),
-  steps: z.array(ScriptStep),
+  /** For a run outside a phase, and for a phase that `phases` has no entry for. */
+  steps: z.optional(Steps),
+  /** By phase id, or "*" for any phase; chosen when the context names a phase. */
+  phases: z.optional(z.record(z.string().check(z.regex(PHASE_KEY)), PhaseScript)),
 });
 export type Script = z.infer<typeof Script>;
 
-const ScriptShape = z.strictObject({ ...Script.def.shape, steps: z.array(z.unknown()) });
+const ScriptShape = z.strictObject({
+  ...Script.def.shape,
+  steps: z.optional(z.array(z.unknown())),
+  phases: z.optional(z.record(z.string(), z.unknown())),
+});
+const PhaseShape = z.strictObject({
+  steps: z.optional(z.array(z.unknown())),
+  iterations: z.optional(z.array(z.array(z.unknown()))),
+});
+
+/** A field path as the validation messages write it: `phases.2.iterations[1][0].sleepMs`. */
+function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const part of path) {
+    out += typeof part === "number" ? `[${part}]` : out === "" ? String(part) : `.${String(part)}`;
+  }
+  return out || "(top level)";
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Validates a script. A union's own errors would list every alternative; instead each step is matched
- * to its action key and checked against that step's schema, so the message names the exact field.
+ * to its action key and checked against that step's schema, so the message names the exact field,
+ * wherever the step is (`steps[0].content`, `phases.2.iterations[1][0].sleepMs`).
  */
 export function parseScript(
   value: unknown,
   source = "script",
 ): { ok: true; script: Script } | { ok: false; message: string } {
-  const shapeIssues = validationIssues(ScriptShape, value);
-  if (shapeIssues) return { ok: false, message: `${source}: ${formatIssues(shapeIssues)}` };
-  const steps = (value as { steps: unknown[] }).steps;
   const problems: string[] = [];
+  if (isRecord(value) && value.steps === undefined && value.phases === undefined) {
+    problems.push('(top level): no "steps" and no "phases"; a script needs one or both');
+  }
+  const shapeIssues = validationIssues(ScriptShape, value);
+  if (shapeIssues) problems.push(formatIssues(shapeIssues));
+  if (problems.length > 0) return { ok: false, message: `${source}: ${problems.join("; ")}` };
+
+  const { steps, phases } = value as { steps?: unknown[]; phases?: Record<string, unknown> };
+  if (steps !== undefined) checkSteps(steps, ["steps"], problems);
+  if (phases !== undefined) {
+    if (Object.keys(phases).length === 0 && steps === undefined) {
+      problems.push("phases: no entries and no top-level steps, so no run has anything to do");
+    }
+    for (const [id, entry] of Object.entries(phases)) checkPhase(id, entry, problems);
+  }
+  if (problems.length > 0) return { ok: false, message: `${source}: ${problems.join("; ")}` };
+  return { ok: true, script: value as Script };
+}
+
+function checkPhase(id: string, entry: unknown, problems: string[]): void {
+  const at = ["phases", id];
+  const where = fieldPath(at);
+  if (!PHASE_KEY.test(id)) {
+    problems.push(
+      `${where}: not a phase id; expected "*" or a phase number as the plan writes it (1, 2a, 6.5)`,
+    );
+  }
+  const issues = validationIssues(PhaseShape, entry);
+  if (issues) {
+    problems.push(formatIssues(issues.map((issue) => ({ ...issue, path: [...at, ...issue.path] }))));
+    return;
+  }
+  const { steps, iterations } = entry as { steps?: unknown[]; iterations?: unknown[][] };
+  if (steps !== undefined && iterations !== undefined) {
+    problems.push(`${where}: either "steps" (every iteration) or "iterations" (one list each), not both`);
+  } else if (steps !== undefined) {
+    checkSteps(steps, [...at, "steps"], problems);
+  } else if (iterations === undefined) {
+    problems.push(`${where}: no "steps" and no "iterations"`);
+  } else if (iterations.length === 0) {
+    problems.push(`${where}.iterations: empty; give at least one list of steps`);
+  } else {
+    for (const [k, list] of iterations.entries()) checkSteps(list, [...at, "iterations", k], problems);
+  }
+}
+
+function checkSteps(steps: unknown[], at: PropertyKey[], problems: string[]): void {
   steps.forEach((step, i) => {
-    const where = `steps[${i}]`;
-    if (typeof step !== "object" || step === null || Array.isArray(step)) {
+    const path = [...at, i];
+    const where = fieldPath(path);
+    if (!isRecord(step)) {
       problems.push(`${where}: expected an object with one of ${ACTIONS.join(", ")}`);
       return;
     }
@@ -97,10 +184,46 @@ export function parseScript(
     }
     const issues = validationIssues(STEP_SCHEMAS[actions[0]!], step);
     if (issues)
-      problems.push(formatIssues(issues.map((issue) => ({ ...issue, path: ["steps", i, ...issue.path] }))));
+      problems.push(formatIssues(issues.map((issue) => ({ ...issue, path: [...path, ...issue.path] }))));
   });
-  if (problems.length > 0) return { ok: false, message: `${source}: ${problems.join("; ")}` };
-  return { ok: true, script: value as Script };
+}
+
+/**
+ * The steps a script runs for one request, and their place in the script (for messages). Outside a phase
+ * run: the top-level steps. In a phase run: `phases[id]`, else `phases["*"]`, else the top-level steps;
+ * with `iterations`, the context's iteration (1-based, default 1) picks the list, the last one repeating.
+ */
+export function selectSteps(
+  script: Script,
+  request: RunRequest,
+): { ok: true; steps: ScriptStep[]; at: PropertyKey[] } | { ok: false; message: string } {
+  const { phase, iteration = 1 } = request.context;
+  const topLevel = script.steps && { ok: true as const, steps: script.steps, at: ["steps"] };
+  if (phase === undefined) {
+    return (
+      topLevel ?? {
+        ok: false,
+        message: 'the script has no top-level "steps" for a run outside a phase (it only has "phases")',
+      }
+    );
+  }
+  const phases = script.phases ?? {};
+  const key = [phase.id, "*"].find((candidate) => Object.hasOwn(phases, candidate));
+  if (key === undefined) {
+    return (
+      topLevel ?? {
+        ok: false,
+        message: `phase ${phase.id} (${JSON.stringify(phase.name)}): the script's "phases" has no "${phase.id}" or "*" entry, and there are no top-level "steps"`,
+      }
+    );
+  }
+  const entry = phases[key]!;
+  if ("steps" in entry) return { ok: true, steps: entry.steps, at: ["phases", key, "steps"] };
+  if (!Number.isInteger(iteration) || iteration < 1) {
+    return { ok: false, message: `phase ${phase.id}: iteration ${iteration} is not a whole number from 1` };
+  }
+  const index = Math.min(iteration, entry.iterations.length) - 1;
+  return { ok: true, steps: entry.iterations[index]!, at: ["phases", key, "iterations", index] };
 }
 
 /** What the child process executes: placeholders replaced, paths absolute and checked. */
@@ -117,15 +240,20 @@ export const AgentPlan = z.strictObject({ steps: z.array(PlanStep) });
 export type AgentPlan = z.infer<typeof AgentPlan>;
 type PlanStep = z.infer<typeof PlanStep>;
 
-/** Turns a script into the child's plan for one request; refuses a write outside the repository unless allowed. */
+/**
+ * Turns a script into the child's plan for one request (the steps `selectSteps` picks); refuses a request
+ * the script has no steps for, and a write outside the repository unless allowed.
+ */
 export function planScript(
   script: Script,
   request: RunRequest,
 ): { ok: true; plan: AgentPlan } | { ok: false; message: string } {
+  const selected = selectSteps(script, request);
+  if (!selected.ok) return selected;
   const values = placeholderValues(request);
   const root = resolve(request.cwd);
   const steps: PlanStep[] = [];
-  for (const [i, step] of script.steps.entries()) {
+  for (const [i, step] of selected.steps.entries()) {
     if ("write" in step || "writeMetadata" in step) {
       const written = "write" in step ? substitute(step.write, values) : request.context.metadata_file_path;
       const path = resolve(root, written);
@@ -133,7 +261,7 @@ export function planScript(
         const field = "write" in step ? "write" : "writeMetadata (metadata_file_path)";
         return {
           ok: false,
-          message: `steps[${i}].${field}: ${written} is outside the repository ${root}; add "allowOutside": true if that is the point`,
+          message: `${fieldPath([...selected.at, i])}.${field}: ${written} is outside the repository ${root}; add "allowOutside": true if that is the point`,
         };
       }
       const content =

@@ -15,6 +15,7 @@ import { bundleForTest } from "../testing/bundle.js";
 import { recordingOptions, sampleRunRequest } from "../testing/run-request.js";
 import { createRunner } from "./factory.js";
 import { findPackageRoot, ScriptedRunner, scriptedAgentEntry } from "./scripted.js";
+import type { RunRequest } from "./types.js";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "baton-scripted-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -215,5 +216,139 @@ describe("scripted runner", () => {
     const runner = new ScriptedRunner({ script: { steps: [{ output: "from dist {session_id}" }] } });
     const outcome = await runner.run(sampleRunRequest(dir), recordingOptions());
     expect(outcome).toMatchObject({ ok: true, output: "from dist sess_1773703759_f69482\n" });
+  });
+});
+
+/** A request for phase `id` of task 12's plan, as `baton implement` makes one per phase and iteration. */
+function phaseRequest(dir: string, id: string, name: string, iteration: number): RunRequest {
+  const request = sampleRunRequest(dir);
+  return {
+    ...request,
+    context: {
+      ...request.context,
+      operation: "implement",
+      iteration,
+      phase: {
+        id,
+        name,
+        dependencies: [],
+        summary_path: `specs/12_add_widget/summaries/phase-${id}-summary.md`,
+      },
+    },
+  };
+}
+
+describe("scripted runner, phase by phase", () => {
+  const meta = (status: string, extra: Record<string, unknown> = {}) => ({
+    writeMetadata: {
+      status,
+      summary: "Phase {phase_id}, iteration {iteration}",
+      artifacts: [],
+      metadata: { session_id: "{session_id}", agent_type: "scripted-implementer" },
+      ...extra,
+    },
+  });
+  const script = {
+    phases: {
+      "1": {
+        steps: [
+          { progress: "Phase {phase_id}: {phase_name}" },
+          { sleepMs: 300 },
+          { write: "{summary_file}", content: "# Phase {phase_id}: {phase_name}\n" },
+          meta("implemented"),
+        ],
+      },
+      "2": {
+        steps: [{ output: "TASK_ERROR: build_error - phase {phase_id} does not compile" }, { exit: 1 }],
+      },
+      "3": {
+        iterations: [
+          [{ output: "iteration {iteration}: tests remain" }, meta("partial", { work_remaining: "tests" })],
+          [{ write: "{summary_file}", content: "done at iteration {iteration}\n" }, meta("implemented")],
+        ],
+      },
+      "*": { iterations: [[{ output: "phase {phase_id}, iteration {iteration}: still stuck" }]] },
+    },
+  };
+  const runPhase = async (
+    dir: string,
+    id: string,
+    name: string,
+    iteration: number,
+    use: unknown = script,
+  ) => {
+    const options = recordingOptions();
+    const outcome = await scripted(use).run(phaseRequest(dir, id, name, iteration), options);
+    return { outcome, events: options.events };
+  };
+  const readMeta = (dir: string) =>
+    JSON.parse(readFileSync(join(dir, "specs/12_add_widget/.return-meta.json"), "utf8"));
+
+  it("runs each phase's own steps, with the phase placeholders", async () => {
+    const dir = repo();
+    const one = await runPhase(dir, "1", "Set up", 1);
+    expect(one.outcome).toMatchObject({ ok: true, exitCode: 0 });
+    expect(one.outcome.durationMs).toBeGreaterThanOrEqual(300);
+    expect(one.events[1]).toEqual({ type: "step", label: "Phase 1: Set up" });
+    expect(readFileSync(join(dir, "specs/12_add_widget/summaries/phase-1-summary.md"), "utf8")).toBe(
+      "# Phase 1: Set up\n",
+    );
+    expect(readMeta(dir)).toMatchObject({ status: "implemented", summary: "Phase 1, iteration 1" });
+
+    const two = await runPhase(dir, "2", "Build", 1);
+    expect(two.outcome).toMatchObject({
+      ok: false,
+      reason: "exit",
+      exitCode: 1,
+      output: "TASK_ERROR: build_error - phase 2 does not compile\n",
+    });
+  });
+
+  it("runs a phase's iterations in turn: partial, then complete", async () => {
+    const dir = repo();
+    const first = await runPhase(dir, "3", "Tests", 1);
+    expect(first.outcome.ok).toBe(true);
+    expect(first.outcome.output).toContain("iteration 1: tests remain\n");
+    expect(readMeta(dir)).toMatchObject({ status: "partial", work_remaining: "tests" });
+    expect(existsSync(join(dir, "specs/12_add_widget/summaries/phase-3-summary.md"))).toBe(false);
+
+    const second = await runPhase(dir, "3", "Tests", 2);
+    expect(second.outcome.ok).toBe(true);
+    expect(readMeta(dir)).toMatchObject({ status: "implemented", summary: "Phase 3, iteration 2" });
+    expect(readFileSync(join(dir, "specs/12_add_widget/summaries/phase-3-summary.md"), "utf8")).toBe(
+      "done at iteration 2\n",
+    );
+  });
+
+  it('repeats the last iteration for ever: a stuck phase, here any phase through "*"', async () => {
+    const dir = repo();
+    for (const iteration of [1, 2, 5]) {
+      const { outcome } = await runPhase(dir, "4b", "Anything", iteration);
+      expect(outcome).toMatchObject({ ok: true, output: `phase 4b, iteration ${iteration}: still stuck\n` });
+    }
+  });
+
+  it("refuses a phase the script has no steps for, and names the field of a mistake in a script file", async () => {
+    const dir = repo();
+    const { outcome, events } = await runPhase(dir, "7", "Docs", 1, { phases: { "1": { steps: [] } } });
+    expect(outcome).toMatchObject({ ok: false, reason: "invalid_request", pid: null });
+    if (!outcome.ok) expect(outcome.message).toContain('phase 7 ("Docs")');
+    expect(events).toEqual([expect.objectContaining({ type: "finished", reason: "invalid_request" })]);
+
+    // Top-level steps serve every phase without an entry.
+    const fallback = await runPhase(dir, "7", "Docs", 1, { steps: [{ output: "generic {phase_id}" }] });
+    expect(fallback.outcome).toMatchObject({ ok: true, output: "generic 7\n" });
+
+    expect(() => scripted({ phases: { "2": { iterations: [[{ sleepMs: -1 }]] } } })).toThrow(
+      "script: phases.2.iterations[0][0].sleepMs: must be at least 0",
+    );
+    const file = join(root, "phased-broken.json");
+    writeFileSync(file, JSON.stringify({ phases: { "2": { iterations: [[], [{ sleepMs: "soon" }]] } } }));
+    const runner = createRunner({ type: "scripted", script: file, agentEntry });
+    const broken = await runner.run(phaseRequest(dir, "2", "Build", 1), recordingOptions());
+    expect(broken).toMatchObject({ ok: false, reason: "invalid_request" });
+    if (!broken.ok) {
+      expect(broken.message).toBe(`${file}: phases.2.iterations[1][0].sleepMs: expected number, got "soon"`);
+    }
   });
 });

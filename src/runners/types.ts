@@ -1,5 +1,17 @@
 import * as z from "zod/mini";
 
+/** The plan phase a delegation implements, when `baton implement` runs a plan phase by phase. */
+export const PhaseContext = z.object({
+  /** As written in the plan heading: `1`, `2a`, `6.5`. */
+  id: z.string().check(z.minLength(1)),
+  name: z.string(),
+  /** Ids of the phases this one depends on. */
+  dependencies: z.array(z.string()),
+  /** Where the agent must write the phase summary, relative to the repository root. */
+  summary_path: z.string().check(z.minLength(1)),
+});
+export type PhaseContext = z.infer<typeof PhaseContext>;
+
 /**
  * What Baton hands an agent for one delegation: the format reference's "delegation context" (snake_case,
  * as agents written for the original system read it), plus the operation and task folder. Paths are
@@ -23,9 +35,14 @@ export const DelegationContext = z.object({
   metadata_file_path: z.string().check(z.minLength(1)),
   research_path: z.optional(z.string()),
   plan_path: z.optional(z.string()),
+  /** 1-based for phases: a phase that reports work remaining runs again with the next iteration. */
   iteration: z.optional(z.number()),
   resume_phase: z.optional(z.number()),
   handoff_path: z.optional(z.string()),
+  /** Present when the delegation runs one phase of a plan. */
+  phase: z.optional(PhaseContext),
+  /** What the previous iteration of this phase reported as remaining work. */
+  continuation_context: z.optional(z.string()),
 });
 export type DelegationContext = z.infer<typeof DelegationContext>;
 
