@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import * as expect from "./compat/expect.mjs";
 import * as h from "./compat/lib.mjs";
+import * as plans from "./compat/plans.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 // COMPAT_DIST runs the same checks against another build (e.g. a patched one) without touching dist/.
@@ -109,6 +110,22 @@ await step(2, "read (task list / task show)", () => {
   }
   p.throwIfAny();
   return `${listed.length} tasks listed and shown; every raw entry equals state.json`;
+});
+
+await step("2b", "plans (parse, plan show)", async () => {
+  const p = h.problems();
+  const plan = plans.loadPlanModule(lib);
+  const r = plans.checkPlans({ dir, baton, plan, state: ctx.orig.state, p, notes: ctx.notes });
+  p.throwIfAny();
+  const styles = Object.entries(r.styles)
+    .map(([s, k]) => `${s} ${k}`)
+    .join(", ");
+  return (
+    `${r.ok}/${r.plans} plans parse with waves (${styles}; via ${plan.from}): ${r.phases} phases ` +
+    `(${r.carried} carried), ${r.warnings.length} warning(s); plan show prints phases and waves for ` +
+    `${r.shown.join(", ") || "no active task"}` +
+    r.warnings.map((w) => `\n      warning ${w}`).join("")
+  );
 });
 
 await step(3, "round trip (no-op transactions)", async () => {

@@ -1,6 +1,7 @@
-/** The library surface of Baton: configuration, the task store and the runners. */
+/** The library surface of Baton: configuration, the task store, plans, the engine and the runners. */
 export * from "./config/index.js";
 export * from "./engine/index.js";
+export * from "./plan/index.js";
 export * from "./runners/index.js";
 export * from "./shared/index.js";
 // Not in shared/index.js: the CLI imports that barrel, and would then load the process helper for every command.

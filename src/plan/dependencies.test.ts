@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseBulletDependencies, parseLineDependencies } from "./dependencies.js";
+import {
+  parseBulletDependencies,
+  parseBulletDependencyGroups,
+  parseLineDependencies,
+} from "./dependencies.js";
 
 describe("dependency values seen in real plans", () => {
   it.each([
@@ -28,5 +32,37 @@ describe("dependency values seen in real plans", () => {
     ["[x]", null],
   ])("line %j", (value, expected) => {
     expect(parseLineDependencies(value)).toEqual(expected);
+  });
+});
+
+describe("dependency groups and the completed qualifier", () => {
+  const groups = (value: string) =>
+    parseBulletDependencyGroups(value)?.map((g) => [g.text, g.ids, g.completed]) ?? null;
+
+  it.each([
+    ["Phases 1-5 completed", [["Phases 1-5 completed", ["1", "2", "3", "4", "5"], true]]],
+    ["Phases 1-3 (completed)", [["Phases 1-3 (completed)", ["1", "2", "3"], true]]],
+    ["Phase 2 (done)", [["Phase 2 (done)", ["2"], true]]],
+    ["Phase 6 [COMPLETED]", [["Phase 6 [COMPLETED]", ["6"], true]]],
+    ["Phases 4, 5 complete", [["Phases 4, 5 complete", ["4", "5"], true]]],
+    [
+      "Phase 1, Phase 9 (done)",
+      [
+        ["Phase 1", ["1"], false],
+        ["Phase 9 (done)", ["9"], true],
+      ],
+    ],
+    [
+      "Phase 2 (for coordination), Phase 3",
+      [
+        ["Phase 2", ["2"], false],
+        ["Phase 3", ["3"], false],
+      ],
+    ],
+    ["Phase 4 completion report", [["Phase 4", ["4"], false]]],
+    ["Task 977 Phase 0 (DurationTransfer fix) [COMPLETED]", []],
+    ["soon", null],
+  ])("%j", (value, expected) => {
+    expect(groups(value)).toEqual(expected);
   });
 });

@@ -33,21 +33,53 @@ function unique(ids: PhaseId[]): PhaseId[] {
   return [...new Set(ids)];
 }
 
+/** One `Phase N` / `Phases N-M` / `Phases N, M` reference of a dependencies value. */
+export interface DependencyGroup {
+  ids: PhaseId[];
+  /**
+   * Qualified as already done (`Phases 1-5 completed`, `Phases 1-3 (completed)`, `Phase 2 (done)`,
+   * `Phase 6 [COMPLETED]`). Revised plans use this for phases of the earlier version, which the new plan
+   * may no longer hold; the parser decides whether the group is such a historical reference.
+   */
+  completed: boolean;
+  /** The reference as written, qualifier included, for messages. */
+  text: string;
+}
+
+const DONE_QUALIFIER = /^\s*(?:[([]\s*)?(?:completed?|done|finished)\b\s*[)\]]?/i;
+
 /**
- * Style A values: `None …` → [], else every `Phase N` / `Phases N-M` / `Phases N, M` reference.
+ * Style A values: `None …` → [], else every `Phase N` / `Phases N-M` / `Phases N, M` reference as a group.
  * A value naming only other tasks (`Task 970 (completed)`) has no phase dependencies.
  */
-export function parseBulletDependencies(value: string): ParsedDependencies {
+export function parseBulletDependencyGroups(value: string): DependencyGroup[] | null {
   const text = value.trim();
   if (NONE.test(text)) return [];
-  const ids: PhaseId[] = [];
-  for (const match of text.replace(OTHER_TASK_PHASE, "Task").matchAll(PHASE_LIST)) {
-    for (const item of (match[1] ?? "").split(/\s*(?:,|\band\b|\bor\b|&)\s*/)) {
-      ids.push(...expand(item.replace(/^Phase\s+/i, "").trim()));
-    }
+  const groups: DependencyGroup[] = [];
+  const own = text.replace(OTHER_TASK_PHASE, "Task");
+  for (const match of own.matchAll(PHASE_LIST)) {
+    const qualifier = DONE_QUALIFIER.exec(own.slice(match.index + match[0].length))?.[0] ?? "";
+    // `Phase 1, Phase 9 (done)`: each `Phase` word starts its own reference; the qualifier ends the last.
+    const segments = match[0].split(/(?=\bPhases?\s+\d)/i).filter((seg) => seg.trim() !== "");
+    segments.forEach((segment, k) => {
+      const written = segment.replace(/\s*(?:,|\band\b|\bor\b|&)\s*$/i, "");
+      const ids: PhaseId[] = [];
+      for (const item of written.replace(/^Phases?\s+/i, "").split(/\s*(?:,|\band\b|\bor\b|&)\s*/)) {
+        ids.push(...expand(item.trim()));
+      }
+      if (ids.length === 0) return;
+      const tail = k === segments.length - 1 ? qualifier : "";
+      groups.push({ ids: unique(ids), completed: tail !== "", text: (written + tail).trim() });
+    });
   }
-  if (ids.length > 0) return unique(ids);
+  if (groups.length > 0) return groups;
   return /\bTasks?\s+\d+/i.test(text) ? [] : null;
+}
+
+/** The ids of every group of a style A value, once each; see parseBulletDependencyGroups. */
+export function parseBulletDependencies(value: string): ParsedDependencies {
+  const groups = parseBulletDependencyGroups(value);
+  return groups === null ? null : unique(groups.flatMap((g) => g.ids));
 }
 
 /** Style B values: `[]`, `[1, 2]`; brackets optional, `Phase` prefixes and `none` tolerated. */

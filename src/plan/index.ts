@@ -1,4 +1,22 @@
+export {
+  type DependencyGroup,
+  type ParsedDependencies,
+  parseBulletDependencies,
+  parseBulletDependencyGroups,
+  parseLineDependencies,
+} from "./dependencies.js";
+export {
+  doneMarker,
+  type EditResult,
+  type PlanOutcome,
+  type PlanStatusEdit,
+  planStatusMarker,
+  setPhaseMarker,
+  setPlanStatus,
+  tickPhaseCheckboxes,
+} from "./edit.js";
 export { normaliseStatus, parsePlan } from "./parse.js";
+export { type PhaseRoute, type PhaseRouteOptions, type PhaseRouteRule, routePhase } from "./route.js";
 export {
   type Checkboxes,
   type ParseResult,
@@ -9,6 +27,7 @@ export {
   type Plan,
   type PlanProblem,
   type PlanStatus,
+  type PlanStyle,
   type WavesResult,
 } from "./types.js";
 export { computeWaves, type WaveInput } from "./waves.js";

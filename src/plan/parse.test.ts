@@ -100,6 +100,8 @@ describe("parsePlan, style A", () => {
   });
 
   it("reads the first metadata Status line and its title", () => {
+    expect(p.style).toBe("task");
+    expect(p.phases.every((x) => !x.carried)).toBe(true);
     expect(p.title).toBe("Implementation Plan: Task #981");
     expect(p.status).toEqual({ marker: "PARTIAL", status: "partial", line: 4 });
   });
@@ -109,6 +111,7 @@ describe("parsePlan, style B", () => {
   const p = plan(STYLE_B);
 
   it("reads implementer, lean_file and line-form dependencies under the heading", () => {
+    expect(p.style).toBe("hard-barrier");
     expect(p.status).toEqual({ marker: "IN PROGRESS", status: "in_progress", line: 5 });
     expect(p.phases.map((x) => [x.id, x.status, x.implementer, x.leanFiles, x.dependencies])).toEqual([
       ["0", "complete", null, [], []],
@@ -150,21 +153,25 @@ describe("parsePlan problems", () => {
     expect(result.problems).toEqual([
       { line: 4, message: "Phase 1 depends on Phase 7, which is not in the plan" },
       { line: 7, message: 'Phase 2: cannot read dependencies "soon" (expected None, Phase N, … or [N, N])' },
-      { line: 9, message: "duplicate Phase 1 (first defined on line 3)" },
       {
         line: 10,
         message: 'Phase 1: cannot read dependencies "[x, 1]" (expected None, Phase N, … or [N, N])',
       },
       { line: 12, message: "Phase 3 depends on itself" },
     ]);
+    expect(result.warnings).toEqual([
+      { line: 9, message: "Phase 1 is defined twice (lines 3 and 9); the first definition counts" },
+    ]);
     expect(result.partial.phases).toHaveLength(4);
+    expect(result.partial.duplicates).toEqual(["1"]);
   });
 
   it("reports a plan without phases", () => {
     expect(parsePlan("p.md", "# Plan\n\n## Overview\n")).toEqual({
       ok: false,
       problems: [{ line: 1, message: "no phases: expected headings like `### Phase 1: Name [NOT STARTED]`" }],
-      partial: { path: "p.md", title: "Plan", status: null, phases: [] },
+      warnings: [],
+      partial: { path: "p.md", title: "Plan", style: "task", status: null, phases: [], duplicates: [] },
     });
   });
 });

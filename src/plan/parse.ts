@@ -1,63 +1,44 @@
 import {
   BULLET_DEPENDENCIES,
+  type DependencyGroup,
   LINE_DEPENDENCIES,
-  parseBulletDependencies,
+  parseBulletDependencyGroups,
   parseLineDependencies,
 } from "./dependencies.js";
 import {
-  type ParseResult,
-  PHASE_STATUSES,
-  type Phase,
-  type PhaseStatus,
-  type Plan,
-  type PlanProblem,
-  type PlanStatus,
-} from "./types.js";
+  CHECKBOX,
+  fencedLines,
+  type Heading,
+  normaliseStatus,
+  readHeading,
+  SECTION_HEADING,
+} from "./markdown.js";
+import { type PhaseDraft, resolveReferences } from "./references.js";
+import type { ParseResult, Phase, Plan, PlanProblem, PlanStatus, PlanStyle } from "./types.js";
 
-/**
- * Format reference 12.4's heading regex, widened for two forms the real archive holds: decimal phase
- * numbers (`### Phase 6.5:`) and a qualified marker (`[PARTIAL - AXIOMATIZED]`).
- */
-const PHASE_HEADING = /^(#{2,4}) Phase (\d+(?:\.\d+)?[a-z]?)\s*:\s*(.*?)(?:\s*\[([A-Z][A-Z _-]*)\])?\s*$/;
-const SECTION_HEADING = /^## /;
-const CHECKBOX = /^\s*- \[([ xX])\] /;
+export { normaliseStatus } from "./markdown.js";
+
 const PLAN_STATUS = /^\s*[-*]\s+\*\*Status(?::\*\*|\*\*\s*:)\s*\[([^\]]+)\]/;
 const STYLE_B_FIELD = /^(implementer|lean_file)\s*:\s*(.*)$/;
-const FENCE = /^\s*(`{3,}|~{3,})/;
+const STYLE_B_LINE = /^(?:dependencies|implementer|lean_file)\s*:/;
+const METADATA_SECTION = /^## Metadata\s*$/;
 
-/** COMPLETE (style B) and COMPLETED (style A) are the same state. */
-export function normaliseStatus(marker: string): PhaseStatus {
-  // `PARTIAL - AXIOMATIZED`, `PARTIAL] - Resume at …`: the state is the part before the dash.
-  const key = (marker.split(/\s+-\s+/)[0] ?? "").trim().toUpperCase();
-  if (key === "COMPLETE" || key === "COMPLETED") return "complete";
-  const snake = key.toLowerCase().replace(/[\s-]+/g, "_");
-  return (PHASE_STATUSES as readonly string[]).includes(snake) ? (snake as PhaseStatus) : "unknown";
-}
-
-/** Lines inside fenced code blocks: a plan quoting a plan template must not grow phantom phases. */
-function fencedLines(lines: readonly string[]): boolean[] {
-  const fenced: boolean[] = [];
-  let open: string | null = null;
-  for (const line of lines) {
-    const fence = FENCE.exec(line)?.[1];
-    if (open === null) {
-      fenced.push(false);
-      if (fence) open = fence;
-    } else {
-      fenced.push(true);
-      if (fence !== undefined && fence[0] === open[0] && fence.length >= open.length && line.trim() === fence)
-        open = null;
-    }
-  }
-  return fenced;
-}
-
-interface Heading {
-  index: number;
-  depth: 2 | 3 | 4;
-  id: string;
-  name: string;
-  marker: string | null;
+function carriedPhases(heading: Heading, end: number): Phase[] {
+  return heading.ids.map((id) => ({
+    id,
+    name: heading.name,
+    carried: true,
+    line: heading.index + 1,
+    endLine: end + 1,
+    depth: heading.depth,
+    marker: heading.marker,
+    status: heading.marker === null ? null : normaliseStatus(heading.marker),
+    dependencies: [],
+    dependenciesLine: null,
+    implementer: null,
+    leanFiles: [],
+    checkboxes: { done: 0, total: 0 },
+  }));
 }
 
 function readPhase(
@@ -66,10 +47,12 @@ function readPhase(
   heading: Heading,
   end: number,
   problems: PlanProblem[],
-): Phase {
+): PhaseDraft {
+  const id = heading.ids[0] ?? "";
   const phase: Phase = {
-    id: heading.id,
+    id,
     name: heading.name,
+    carried: false,
     line: heading.index + 1,
     endLine: end + 1,
     depth: heading.depth,
@@ -81,6 +64,7 @@ function readPhase(
     leanFiles: [],
     checkboxes: { done: 0, total: 0 },
   };
+  let groups: DependencyGroup[] = [];
   // Style B fields sit in the plain lines right under the heading.
   for (let i = heading.index + 1; i <= end; i++) {
     const line = lines[i] ?? "";
@@ -115,18 +99,25 @@ function readPhase(
     const plain = bullet ? null : LINE_DEPENDENCIES.exec(line);
     if (!bullet && !plain) continue;
     const value = (bullet ?? plain)?.[1] ?? "";
-    const parsed = bullet ? parseBulletDependencies(value) : parseLineDependencies(value);
     phase.dependenciesLine = i + 1;
+    const parsed = bullet ? parseBulletDependencyGroups(value) : lineGroups(value);
     if (parsed === null) {
       problems.push({
         line: i + 1,
-        message: `Phase ${phase.id}: cannot read dependencies "${value.trim()}" (expected None, Phase N, … or [N, N])`,
+        message: `Phase ${id}: cannot read dependencies "${value.trim()}" (expected None, Phase N, … or [N, N])`,
       });
     } else {
-      phase.dependencies = parsed;
+      groups = parsed;
     }
   }
-  return phase;
+  return { phase, groups };
+}
+
+/** The line form has no qualifiers: one unqualified group. */
+function lineGroups(value: string): DependencyGroup[] | null {
+  const ids = parseLineDependencies(value);
+  if (ids === null) return null;
+  return ids.length === 0 ? [] : [{ ids, completed: false, text: value.trim() }];
 }
 
 function readPlanStatus(
@@ -142,38 +133,37 @@ function readPlanStatus(
   return null;
 }
 
-function checkReferences(phases: readonly Phase[], problems: PlanProblem[]): void {
-  const firstLine = new Map<string, number>();
+const isCompleteMarker = (marker: string | null | undefined) =>
+  marker != null && (marker.split(/\s+-\s+/)[0] ?? "").trim() === "COMPLETE";
+
+/**
+ * Hard-barrier plans are told apart by what only they write (hard-barrier 1.2-1.4): a `## Metadata`
+ * section, `dependencies:` / `implementer:` / `lean_file:` lines in a phase, or the `[COMPLETE]` marker
+ * (the task system writes `[COMPLETED]`). Anything else is a task-system plan.
+ */
+function detectStyle(
+  lines: readonly string[],
+  fenced: readonly boolean[],
+  phases: readonly Phase[],
+  status: PlanStatus | null,
+): PlanStyle {
+  const open = (i: number) => !fenced[i];
+  if (lines.some((line, i) => open(i) && METADATA_SECTION.test(line))) return "hard-barrier";
   for (const phase of phases) {
-    const seen = firstLine.get(phase.id);
-    if (seen === undefined) firstLine.set(phase.id, phase.line);
-    else {
-      problems.push({
-        line: phase.line,
-        message: `duplicate Phase ${phase.id} (first defined on line ${seen})`,
-      });
+    if (phase.carried) continue;
+    for (let i = phase.line; i < phase.endLine; i++) {
+      if (open(i) && STYLE_B_LINE.test(lines[i] ?? "")) return "hard-barrier";
     }
   }
-  for (const phase of phases) {
-    for (const dep of phase.dependencies) {
-      if (dep === phase.id) {
-        problems.push({
-          line: phase.dependenciesLine ?? phase.line,
-          message: `Phase ${phase.id} depends on itself`,
-        });
-      } else if (!firstLine.has(dep)) {
-        problems.push({
-          line: phase.dependenciesLine ?? phase.line,
-          message: `Phase ${phase.id} depends on Phase ${dep}, which is not in the plan`,
-        });
-      }
-    }
-  }
+  if (phases.some((p) => isCompleteMarker(p.marker)) || isCompleteMarker(status?.marker))
+    return "hard-barrier";
+  return "task";
 }
 
 /**
  * Reads a plan of either style. Every problem is collected (with its 1-based line) rather than stopping
- * at the first; on failure `partial` carries what could be read so callers can still show it.
+ * at the first; on failure `partial` carries what could be read so callers can still show it. Warnings
+ * (see ParseResult) come back either way.
  */
 export function parsePlan(path: string, text: string): ParseResult {
   const lines = text.split(/\r?\n/);
@@ -184,41 +174,41 @@ export function parsePlan(path: string, text: string): ParseResult {
   lines.forEach((line, index) => {
     if (fenced[index]) return;
     if (title === null && line.startsWith("# ")) title = line.slice(2).trim();
-    const match = PHASE_HEADING.exec(line);
-    if (match) {
-      headings.push({
-        index,
-        depth: (match[1] ?? "###").length as 2 | 3 | 4,
-        id: match[2] ?? "",
-        name: match[3] ?? "",
-        marker: match[4]?.trim() ?? null,
-      });
-    } else if (SECTION_HEADING.test(line)) {
-      sectionStarts.push(index);
-    }
+    const heading = readHeading(line, index);
+    if (heading) headings.push(heading);
+    else if (SECTION_HEADING.test(line)) sectionStarts.push(index);
   });
 
   const problems: PlanProblem[] = [];
-  const phases = headings.map((heading, k) => {
+  const warnings: PlanProblem[] = [];
+  const drafts: PhaseDraft[] = [];
+  headings.forEach((heading, k) => {
     const nextPhase = headings[k + 1]?.index ?? lines.length;
     const nextSection = sectionStarts.find((s) => s > heading.index) ?? lines.length;
-    return readPhase(lines, fenced, heading, Math.min(nextPhase, nextSection) - 1, problems);
+    const end = Math.min(nextPhase, nextSection) - 1;
+    if (heading.carried) drafts.push(...carriedPhases(heading, end).map((phase) => ({ phase, groups: [] })));
+    else drafts.push(readPhase(lines, fenced, heading, end, problems));
   });
+  const phases = drafts.map((d) => d.phase);
   if (phases.length === 0) {
     problems.push({
       line: 1,
       message: "no phases: expected headings like `### Phase 1: Name [NOT STARTED]`",
     });
   }
-  checkReferences(phases, problems);
-
+  const duplicates = resolveReferences(drafts, problems, warnings);
+  const status = readPlanStatus(lines, fenced, headings[0]?.index ?? lines.length);
   const plan: Plan = {
     path,
     title,
-    status: readPlanStatus(lines, fenced, headings[0]?.index ?? lines.length),
+    style: detectStyle(lines, fenced, phases, status),
+    status,
     phases,
+    duplicates,
   };
-  if (problems.length === 0) return { ok: true, plan };
-  problems.sort((a, b) => a.line - b.line);
-  return { ok: false, problems, partial: plan };
+  const byLine = (a: PlanProblem, b: PlanProblem) => a.line - b.line;
+  warnings.sort(byLine);
+  if (problems.length === 0) return { ok: true, plan, warnings };
+  problems.sort(byLine);
+  return { ok: false, problems, warnings, partial: plan };
 }

@@ -29,6 +29,12 @@ export interface Checkboxes {
 export interface Phase {
   id: PhaseId;
   name: string;
+  /**
+   * Declared by a range summary heading (`### Phases 1-3: [COMPLETED in v1]`): a phase of an earlier
+   * plan version, there so that dependencies on it resolve. Never runnable and never edited; it has no
+   * dependencies, fields or checkboxes of its own.
+   */
+  carried: boolean;
   /** 1-based line of the heading. */
   line: number;
   /** Last line of the phase body (1-based, inclusive). */
@@ -51,12 +57,22 @@ export interface PlanStatus {
   line: number;
 }
 
+/**
+ * `hard-barrier` when the plan has a `## Metadata` section, a `dependencies:` / `implementer:` /
+ * `lean_file:` phase line or a `[COMPLETE]` marker (hard-barrier 1.2-1.4); `task` otherwise. The style
+ * decides which markers Baton writes back (`COMPLETED` or `COMPLETE`, see edit.ts).
+ */
+export type PlanStyle = "task" | "hard-barrier";
+
 export interface Plan {
   path: string;
   title: string | null;
+  style: PlanStyle;
   /** The metadata `- **Status**: [..]` line before the first phase. */
   status: PlanStatus | null;
   phases: Phase[];
+  /** Ids defined more than once, in file order; the first definition of each is the one that counts. */
+  duplicates: PhaseId[];
 }
 
 export interface PlanProblem {
@@ -64,8 +80,14 @@ export interface PlanProblem {
   message: string;
 }
 
-/** On failure `partial` is what could still be read, for display; it must not drive execution. */
-export type ParseResult = { ok: true; plan: Plan } | { ok: false; problems: PlanProblem[]; partial: Plan };
+/**
+ * Warnings never fail a parse: things the real archive holds that Baton reads one defined way (a duplicate
+ * phase, a dependency on a completed phase of an earlier plan version). On failure `partial` is what
+ * could still be read, for display; it must not drive execution.
+ */
+export type ParseResult =
+  | { ok: true; plan: Plan; warnings: PlanProblem[] }
+  | { ok: false; problems: PlanProblem[]; warnings: PlanProblem[]; partial: Plan };
 
 export type WavesResult =
   | { ok: true; waves: PhaseId[][] }

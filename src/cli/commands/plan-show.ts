@@ -7,6 +7,7 @@ import {
   type PhaseId,
   type PlanProblem,
   type PlanStatus,
+  type PlanStyle,
   parsePlan,
   type WavesResult,
 } from "../../plan/index.js";
@@ -19,11 +20,14 @@ export interface PlanShowView {
   /** Relative to the repository root. */
   file: string;
   ok: boolean;
+  style: PlanStyle;
   status: PlanStatus | null;
   phases: Phase[];
   waves: PhaseId[][] | null;
   wavesError: Exclude<WavesResult, { ok: true }> | null;
   problems: PlanProblem[];
+  /** Read one defined way and never failing the plan: duplicate ids, references to earlier versions. */
+  warnings: PlanProblem[];
 }
 
 export async function planShow(options: RepoOptions & { number: string }): Promise<PlanShowView> {
@@ -52,19 +56,26 @@ export async function planShow(options: RepoOptions & { number: string }): Promi
     task: number,
     file: relative(config.root, path),
     ok: parsed.ok && waves.ok,
+    style: plan.style,
     status: plan.status,
     phases: plan.phases,
     waves: waves.ok ? waves.waves : null,
     wavesError: waves.ok ? null : waves,
     problems: parsed.ok ? [] : parsed.problems,
+    warnings: parsed.warnings,
   };
 }
 
 export function formatPlanShow(view: PlanShowView): string {
   const out = [`Plan of task ${view.task}: ${view.file}`];
+  out.push(`Style: ${view.style === "task" ? "task system" : "hard-barrier"}`);
   if (view.status) out.push(`Status: [${view.status.marker}]`);
   out.push("", "Phases:");
   for (const p of view.phases) {
+    if (p.carried) {
+      out.push(`  ${p.id}. ${p.name} [${p.marker ?? "no marker"}] (carried from an earlier plan)`);
+      continue;
+    }
     const deps = p.dependencies.length === 0 ? "none" : p.dependencies.join(", ");
     out.push(
       `  ${p.id}. ${p.name} [${p.marker ?? "no marker"}]  depends on: ${deps}  checkboxes: ${p.checkboxes.done}/${p.checkboxes.total}`,
@@ -80,6 +91,9 @@ export function formatPlanShow(view: PlanShowView): string {
   }
   if (view.problems.length > 0) {
     out.push("", "Problems:", ...view.problems.map((p) => `  ${view.file}:${p.line}: ${p.message}`));
+  }
+  if (view.warnings.length > 0) {
+    out.push("", "Warnings:", ...view.warnings.map((p) => `  ${view.file}:${p.line}: ${p.message}`));
   }
   return out.join("\n");
 }
