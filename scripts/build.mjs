@@ -8,6 +8,7 @@ await build({
     "cli/main": "src/cli/main.ts",
     index: "src/index.ts",
     "testing/generate-repo": "src/testing/generate-repo.ts",
+    "testing/generate-plan": "src/testing/generate-plan.ts",
     "runners/scripted-agent": "src/runners/scripted-agent.ts",
   },
   outdir: "dist",

@@ -187,6 +187,15 @@ export function buildProgram(): Command {
       .option("--script <file>", "run a scripted agent from this JSON script (dry runs, demos)")
       .option("--timeout <seconds>", "kill the agent's whole process group after this long")
       .option("--no-commit", "leave the result uncommitted")
+      .option("--concurrency <n>", "implement: phases of one wave that run at once (default 4)")
+      .option(
+        "--max-iterations <n>",
+        "implement: calls of a phase that keeps reporting work remaining (default 5)",
+      )
+      .option(
+        "--isolate <mode>",
+        "implement: worktree = each phase in its own git worktree, merged back in phase order",
+      )
       .option("-n, --dry-run", "show GATE IN's verdict, the route, the paths and the prompt; write nothing")
       .option("--json", "print the result as JSON")
       .action(async (number: string, focus: string[], opts, cmd: Command) => {

@@ -1,4 +1,5 @@
 import type { DryRunPlan, OperationReport, ProgressEvent, RecoveryAction } from "../engine/index.js";
+import { PlanBoard } from "./plan-progress.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -20,14 +21,31 @@ export function progressReporter(stream: NodeJS.WriteStream): {
   let step = "";
   let frame = 0;
   const tty = stream.isTTY === true;
+  const board = new PlanBoard();
+  let planActive = false;
+  // Lines of the live block drawn last time, erased before the next draw.
+  let drawn = 0;
+  const erase = () => {
+    if (drawn > 1) stream.write(`\x1b[${drawn - 1}A`);
+    stream.write("\r\x1b[J");
+    drawn = 0;
+  };
   const draw = () => {
     frame = (frame + 1) % FRAMES.length;
-    stream.write(`\r\x1b[K${FRAMES[frame]} ${checkpoint} ${elapsed(started)}${step ? ` · ${step}` : ""}`);
+    const spinner = FRAMES[frame] ?? "";
+    const block = planActive ? board.render(spinner) : [];
+    const status = `${spinner} ${checkpoint} ${elapsed(started)}${step && !planActive ? ` · ${step}` : ""}`;
+    erase();
+    const lines = [...block, status];
+    stream.write(lines.join("\n"));
+    drawn = lines.length;
   };
   const timer = tty ? setInterval(draw, 100) : undefined;
   const line = (text: string) => {
-    if (tty) stream.write(`\r\x1b[K${text}\n`);
-    else stream.write(`${text}\n`);
+    if (tty) {
+      erase();
+      stream.write(`${text}\n`);
+    } else stream.write(`${text}\n`);
   };
   return {
     onProgress(event) {
@@ -37,6 +55,17 @@ export function progressReporter(stream: NodeJS.WriteStream): {
           step = "";
           if (!tty) line(`[${elapsed(started)}] ${event.step} …`);
         } else line(`[${elapsed(started)}] ${event.step} ${event.ok ? "✓" : "✗"}`);
+        return;
+      }
+      if (event.type === "plan") {
+        planActive = true;
+        const plain = board.handle(event.event);
+        // On a terminal the block shows phases live; a finished wave is printed once, for the scrollback.
+        if (!tty && plain) line(`[${elapsed(started)}] ${plain}`);
+        if (tty && event.event.type === "wave" && event.event.event === "finished") {
+          const finished = board.render("").slice(1);
+          line([`Wave ${event.event.wave + 1}/${event.event.total}`, ...finished].join("\n"));
+        }
         return;
       }
       const runnerEvent = event.event;
@@ -49,7 +78,7 @@ export function progressReporter(stream: NodeJS.WriteStream): {
     },
     stop() {
       if (timer) clearInterval(timer);
-      if (tty) stream.write("\r\x1b[K");
+      if (tty) erase();
     },
   };
 }
@@ -82,7 +111,9 @@ export function formatOperation(report: OperationReport): string {
       `  The task stays ${report.status}; fix the cause and run \`baton ${report.operation} ${report.taskNumber}\` again (see docs/errors.md).`,
     );
   }
-  lines.push(`  agent: ${report.agent} via ${report.runner} runner (${report.routeReason})`);
+  if (!report.plan)
+    lines.push(`  agent: ${report.agent} via ${report.runner} runner (${report.routeReason})`);
+  if (report.plan) lines.push(...formatPlanRun(report.plan));
   for (const artifact of report.artifacts) lines.push(`  artifact: ${artifact}`);
   if (result.ok)
     lines.push(
@@ -118,4 +149,29 @@ export function formatPlan(plan: DryRunPlan): string {
     "Prompt:",
     ...plan.prompt.split("\n").map((line) => `  ${line}`),
   ].join("\n");
+}
+
+function formatPlanRun(plan: NonNullable<OperationReport["plan"]>): string[] {
+  const lines = [`  plan: ${plan.file} — ${plan.waves.length} wave(s), ${plan.phases.length} phase(s)`];
+  for (const phase of plan.phases) {
+    const head = `    Phase ${phase.id} (wave ${phase.wave + 1}) ${phase.name}`;
+    if (phase.state === "settled") {
+      lines.push(`${head}: already complete`);
+      continue;
+    }
+    if (phase.state === "not_run" || !phase.record) {
+      lines.push(`${head}: not run`);
+      continue;
+    }
+    const { verdict, marker, commit, keptBranch } = phase.record;
+    const via = phase.agent ? ` via ${phase.agent}` : "";
+    const detail =
+      verdict.kind === "complete"
+        ? `${verdict.iterations} iteration(s)${commit && "sha" in commit ? `, commit ${commit.sha.slice(0, 10)}` : commit && "error" in commit ? `, commit failed: ${commit.error}` : ""}`
+        : verdict.kind === "partial" || verdict.kind === "dependency_blocked"
+          ? verdict.message
+          : `${verdict.code}: ${verdict.message}`;
+    lines.push(`${head}: [${marker}]${via} — ${detail}${keptBranch ? ` (branch ${keptBranch})` : ""}`);
+  }
+  return lines;
 }

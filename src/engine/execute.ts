@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import type { Runner, RunnerEvent, RunOutcome, RunUsage } from "../runners/index.js";
 import { newSessionId, TaskNotFoundError } from "../shared/index.js";
@@ -27,6 +27,9 @@ import {
   transition,
 } from "./machine.js";
 import { isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
+import { type PreparedPlan, preparePlan } from "./phases/prepare.js";
+import { countComplete, renderRunSummary, runMetadata } from "./phases/rollup.js";
+import { type PlanProgressEvent, type PlanRunReport, runPlan } from "./phases/run.js";
 import { buildPrompt, delegationContext, plannedArtifact } from "./prompt.js";
 import { type RecoveryAction, recoverCheckpoint } from "./recover.js";
 import { extendDelegationPath, type Route, resolveRoute } from "./routing.js";
@@ -46,11 +49,17 @@ export interface OperationRequest {
   signal?: AbortSignal | undefined;
   /** Progress for a terminal: engine checkpoints and the runner's own events. */
   onProgress?: ((event: ProgressEvent) => void) | undefined;
+  /** Plan runs: phases of one wave run at once (default: config `phases.concurrency`). */
+  concurrency?: number | undefined;
+  maxIterations?: number | undefined;
+  /** `worktree`: each phase works in its own git worktree, merged back in phase order. */
+  isolate?: "none" | "worktree" | undefined;
 }
 
 export type ProgressEvent =
   | { type: "checkpoint"; step: string; phase: "begin" | "end"; ok?: boolean }
-  | { type: "runner"; event: RunnerEvent };
+  | { type: "runner"; event: RunnerEvent }
+  | { type: "plan"; event: PlanProgressEvent };
 
 export interface OperationReport {
   sessionId: string;
@@ -66,6 +75,8 @@ export interface OperationReport {
   journal: string;
   /** An earlier run of this task that had died, resolved before this one started. */
   recovered?: RecoveryAction;
+  /** Set when implement ran the plan phase by phase. */
+  plan?: PlanRunReport & { file: string };
 }
 
 const COMMIT_SUBJECT: Record<GateOperation, [string, string]> = {
@@ -118,11 +129,20 @@ export async function runOperation(request: OperationRequest): Promise<Operation
     agentOverride: request.agentOverride,
     languageOverride: request.languageOverride,
   });
+  const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
+  // A plan is checked whole before GATE IN: a malformed one is reported and nothing runs.
+  const prepared: PreparedPlan | null =
+    operation === "implement"
+      ? preparePlan(config, loadAgentCatalog(config.root), task, folder, {
+          agent: request.agentOverride,
+          language: request.languageOverride,
+        })
+      : null;
+  let planReport: PlanRunReport | undefined;
   const sessionId = newSessionId();
   const delegationPath = extendDelegationPath(extendDelegationPath(["baton"], operation), route.agent.name);
   const journal = new SessionJournal(sessionJournalPath(ctx.paths.internalDir, sessionId));
   const title = findEntry(snapshot.todo, taskNumber)?.title ?? task.project_name;
-  const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
   const metadataPath = join(folder, ".return-meta.json");
   const markerPath = join(folder, ".postflight-pending");
   let artifactPath = "";
@@ -186,6 +206,30 @@ export async function runOperation(request: OperationRequest): Promise<Operation
           metadataPath,
           focus: request.focus,
         });
+        if (prepared) {
+          context.plan_path = relative(config.root, prepared.planPath);
+          planReport = await runPlan({
+            config,
+            ctx,
+            prepared,
+            taskNumber,
+            title,
+            taskFolder: relative(config.root, folder),
+            sessionId,
+            delegationPath,
+            baseContext: context,
+            runner: request.runner,
+            journal,
+            concurrency: request.concurrency ?? config.phases.concurrency,
+            maxIterations: request.maxIterations ?? config.phases.maxIterations,
+            isolate: request.isolate ?? "none",
+            commit: request.commit !== false && config.commit,
+            signal: request.signal ?? new AbortController().signal,
+            emit: (event) => emit({ type: "plan", event }),
+          });
+          if (planReport.usage) usage = planReport.usage;
+          return { type: "agent_finished", outcome: { ok: true, output: "" } };
+        }
         const outcome = await request.runner.run(
           {
             context,
@@ -212,6 +256,8 @@ export async function runOperation(request: OperationRequest): Promise<Operation
         return { type: "agent_finished", outcome: reduceOutcome(outcome) };
       }
       case "check_result":
+        if (prepared && planReport)
+          return { type: "gate_out_checked", verdict: planVerdict(prepared, planReport) };
         return {
           type: "gate_out_checked",
           verdict: await runGateOut({
@@ -226,15 +272,17 @@ export async function runOperation(request: OperationRequest): Promise<Operation
         };
       case "record_result":
         verdict = effect.verdict;
-        await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, (tx) =>
+        await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, (tx) => {
+          const resumePhase = planReport && firstIncompletePhase(planReport);
           recordResult(tx, {
             taskNumber,
             operation,
             outcome: effect.verdict.outcome,
             metadata: effect.verdict.metadata,
             artifacts: effect.verdict.artifacts,
-          }),
-        );
+            ...(resumePhase === undefined ? {} : { resumePhase }),
+          });
+        });
         // Control files: their content is now in state.json, and they are never committed.
         rmSync(markerPath, { force: true });
         rmSync(metadataPath, { force: true });
@@ -261,7 +309,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
           root: config.root,
           paths: [ctx.paths.state, ctx.paths.todo],
           taskFolder: existsSync(folder) ? folder : null,
-          subject: `task ${taskNumber}: ${effect.outcome === "done" ? done : partial}`,
+          subject: `task ${taskNumber}: ${effect.outcome === "done" ? done : planReport ? `${partial} (${countComplete(planReport).complete} of ${countComplete(planReport).total} phases)` : partial}`,
           sessionId,
         });
         if (result.ok)
@@ -313,5 +361,54 @@ export async function runOperation(request: OperationRequest): Promise<Operation
   };
   if (usage) report.usage = usage;
   if (recovered) report.recovered = recovered;
+  if (planReport && prepared) report.plan = { ...planReport, file: relative(config.root, prepared.planPath) };
   return report;
+
+  /** GATE OUT of a plan run: the barriers verified each phase; Baton writes the run's summary itself. */
+  function planVerdict(plan: PreparedPlan, run: PlanRunReport): GateOutVerdict {
+    const { complete, total } = countComplete(run);
+    if (run.outcome === "failed") {
+      const reasons = run.phases
+        .filter((p) => p.record && p.record.verdict.kind !== "complete")
+        .map(
+          (p) =>
+            `Phase ${p.id}: ${p.record!.verdict.kind === "dependency_blocked" ? "blocked" : ((p.record!.verdict as { code?: string }).code ?? p.record!.verdict.kind)}`,
+        );
+      return {
+        ok: false,
+        code: "PHASES_FAILED",
+        message: `no phase completed (${complete} of ${total} complete): ${reasons.join("; ")}`,
+        signals: [],
+      };
+    }
+    const summaryAbs = join(config.root, artifactPath);
+    mkdirSync(dirname(summaryAbs), { recursive: true });
+    writeFileSync(
+      summaryAbs,
+      renderRunSummary(run, {
+        taskNumber,
+        title,
+        plan: relative(config.root, plan.planPath),
+        sessionId,
+        date: new Date().toISOString().slice(0, 10),
+      }),
+    );
+    const metadata = runMetadata(run, artifactPath, sessionId, basename(plan.planPath));
+    return {
+      ok: true,
+      outcome: run.outcome === "done" ? "done" : "partial",
+      metadata,
+      artifacts: [
+        { type: "summary", path: artifactPath, summary: metadata.summary, bytes: statSync(summaryAbs).size },
+      ],
+      signals: [],
+    };
+  }
+}
+
+/** The first phase not complete, as the number `resume_phase` has always held (null for letter ids). */
+function firstIncompletePhase(run: PlanRunReport): number | undefined {
+  const first = run.phases.find((p) => p.state !== "settled" && p.record?.verdict.kind !== "complete");
+  const value = first ? Number.parseFloat(first.id) : Number.NaN;
+  return Number.isFinite(value) ? value : undefined;
 }

@@ -1,6 +1,6 @@
 import { checkAgentSignals } from "./gates/agent-signals.js";
 import { checkArtifacts } from "./gates/check-artifacts.js";
-import { checkSessionAndStatus } from "./gates/check-status.js";
+import { checkSession, checkStatus, refuseUnfinishedStatus } from "./gates/check-status.js";
 import { readReturnMetadata } from "./gates/read-metadata.js";
 import type { Gate, GateOutContext, GateOutFailure, GateOutInput, VerifiedArtifact } from "./gates/types.js";
 import type { ReturnMetadata } from "./return-metadata.js";
@@ -9,7 +9,9 @@ import type { ReturnMetadata } from "./return-metadata.js";
 export const GATE_OUT: readonly Gate[] = [
   checkAgentSignals,
   readReturnMetadata,
-  checkSessionAndStatus,
+  checkSession,
+  refuseUnfinishedStatus,
+  checkStatus,
   checkArtifacts,
 ];
 

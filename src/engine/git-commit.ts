@@ -4,7 +4,12 @@ import { join, relative } from "node:path";
 import { runProcess } from "../shared/process.js";
 
 /** Control files live in task folders while a run is open; they are never part of a commit. */
-const CONTROL_FILES = [".return-meta.json", ".postflight-pending", ".postflight-loop-guard"];
+const CONTROL_FILES = [
+  ".return-meta.json",
+  ".return-meta.phase-*.json",
+  ".postflight-pending",
+  ".postflight-loop-guard",
+];
 
 export type CommitResult =
   | { ok: true; committed: true; sha: string }
@@ -16,9 +21,19 @@ async function git(root: string, args: string[]) {
     command: "git",
     args,
     cwd: root,
-    env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+    // Messages in English: "nothing to commit" is read from them.
+    env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", LANGUAGE: "C" },
     timeoutMs: 60_000,
   });
+}
+
+/** Paths that exist, or that git tracks (a deletion to commit); anything else would fail `git add`. */
+async function existingOrTracked(root: string, paths: string[]): Promise<string[]> {
+  const missing = paths.filter((p) => !existsSync(join(root, p)));
+  if (missing.length === 0) return paths;
+  const tracked = await git(root, ["ls-files", "-z", "--", ...missing]);
+  const known = new Set(tracked.ok ? tracked.stdout.split("\0").filter((p) => p !== "") : []);
+  return paths.filter((p) => !missing.includes(p) || known.has(p));
 }
 
 /**
@@ -37,7 +52,10 @@ export async function commitTaskChanges(request: {
     const inside = await git(request.root, ["rev-parse", "--is-inside-work-tree"]);
     if (!inside.ok) return { ok: true, committed: false, reason: "not a git repository" };
   }
-  const pathspecs = request.paths.filter((p) => existsSync(p)).map((p) => relative(request.root, p));
+  const pathspecs = await existingOrTracked(
+    request.root,
+    request.paths.map((p) => relative(request.root, p)),
+  );
   if (request.taskFolder && existsSync(request.taskFolder)) {
     const folder = relative(request.root, request.taskFolder);
     pathspecs.push(folder, ...CONTROL_FILES.map((f) => `:(exclude)${folder}/${f}`));
@@ -45,12 +63,17 @@ export async function commitTaskChanges(request: {
   const add = await git(request.root, ["add", "--all", "--", ...pathspecs]);
   if (!add.ok) return { ok: false, reason: `git add failed: ${add.stderr.trim() || add.message}` };
   const included = pathspecs.filter((p) => !p.startsWith(":("));
-  const staged = await git(request.root, ["diff", "--cached", "--quiet", "--", ...included]);
-  if (staged.ok) return { ok: true, committed: false, reason: "nothing to commit" };
+  if (included.length === 0) return { ok: true, committed: false, reason: "nothing to commit" };
   const message = `${request.subject}\n\nSession: ${request.sessionId}\n`;
   const commit = await git(request.root, ["commit", "--quiet", "-m", message, "--", ...included]);
-  if (!commit.ok)
+  if (!commit.ok) {
+    // Nothing staged under these paths is not a failure: there is no commit, never an empty one.
+    const said = `${commit.stdout}\n${commit.stderr}`;
+    if (/nothing (added )?to commit|no changes added to commit/.test(said)) {
+      return { ok: true, committed: false, reason: "nothing to commit" };
+    }
     return { ok: false, reason: `git commit failed: ${commit.stderr.trim() || commit.message}` };
+  }
   const head = await git(request.root, ["rev-parse", "HEAD"]);
   return { ok: true, committed: true, sha: head.stdout.trim() };
 }

@@ -21,7 +21,14 @@ import {
   type OpenCheckpoint,
   readOpenCheckpoint,
 } from "./open-checkpoint.js";
-import { lastStep, readJournal, SessionJournal, sessionJournalPath } from "./session-journal.js";
+import { settlePlanRun } from "./phases/recover-plan.js";
+import {
+  type Checkpoint,
+  lastStep,
+  readJournal,
+  SessionJournal,
+  sessionJournalPath,
+} from "./session-journal.js";
 import { recordResult } from "./store-steps.js";
 
 export type RecoveryAction =
@@ -42,6 +49,8 @@ export type RecoveryAction =
       detail: string;
       status: string;
     };
+
+const CHECKPOINT_STEPS = new Set<string>(["GATE_IN", "DELEGATE", "GATE_OUT", "COMMIT"]);
 
 function openCheckpointNumbers(internalDir: string): number[] {
   try {
@@ -85,13 +94,14 @@ export async function recoverCheckpoint(
   const task = readStore(ctx).state.tasks.find((t) => t.project_number === checkpoint.taskNumber);
   const journal = new SessionJournal(sessionJournalPath(ctx.paths.internalDir, checkpoint.sessionId));
   const records = readJournal(journal.path);
-  // Where the run died is told by checkpoint; AGENT (the pid) and RUN (recoveries) records are bookkeeping.
-  const reached = lastStep(records.filter((r) => r.step !== "AGENT" && r.step !== "RUN"));
-  const agentPid = records
+  // Where the run died is told by the checkpoints; the other records are bookkeeping.
+  const reached = lastStep(records.filter((r) => CHECKPOINT_STEPS.has(r.step)));
+  // A plan run may have had several agents at once: every one still alive is stopped.
+  const agentPids = records
     .map((r) => r.detail?.["agentPid"])
-    .filter((p): p is number => typeof p === "number")
-    .at(-1);
-  if (agentPid !== undefined && groupAlive(agentPid)) {
+    .filter((p): p is number => typeof p === "number");
+  for (const agentPid of new Set(agentPids)) {
+    if (!groupAlive(agentPid)) continue;
     signalGroup(agentPid, "SIGKILL");
     for (let i = 0; i < 50 && groupAlive(agentPid); i++) await new Promise((r) => setTimeout(r, 20));
   }
@@ -143,24 +153,32 @@ export async function recoverCheckpoint(
       committed: commit.ok && commit.committed,
     };
   }
-  const why =
-    verdict && !verdict.ok ? `${verdict.code}: ${verdict.message}` : "the task folder has no result";
+  const planRun =
+    task && folder ? await settlePlanRun(config, task, folder, checkpoint.sessionId, records) : null;
+  const why = planRun
+    ? `${planRun.completed.length} phase(s) completed before it died${planRun.completed.length > 0 ? ` (${planRun.completed.join(", ")})` : ""}; markers of unfinished phases restored`
+    : verdict && !verdict.ok
+      ? `${verdict.code}: ${verdict.message}`
+      : "the task folder has no result";
+  // Phases completed and committed before the crash stay done: the task resumes from the first open phase.
+  const restoredStatus = planRun && planRun.completed.length > 0 ? "partial" : checkpoint.previousStatus;
   await mutateStore(ctx, { command: "baton recover" }, (tx) => {
     const current = tx.findTask(checkpoint.taskNumber);
     if (current) {
       const restored = requireTask(tx, checkpoint.taskNumber);
       if (checkpoint.previousSessionId === undefined) delete restored.session_id;
       else restored.session_id = checkpoint.previousSessionId;
-      applyStatus(tx, restored, checkpoint.previousStatus, true);
+      applyStatus(tx, restored, restoredStatus, true);
     }
+    if (planRun?.planPath && planRun.planText !== null) tx.writeFile(planRun.planPath, planRun.planText);
     appendError(tx, {
       type: "delegation_interrupted",
       severity: "high",
-      message: `the ${operation} run died at ${where}; ${why}; task rolled back to ${checkpoint.previousStatus}`,
+      message: `the ${operation} run died at ${where}; ${why}; task set to ${restoredStatus}`,
       sessionId: checkpoint.sessionId,
       command: operation,
       task: checkpoint.taskNumber,
-      checkpoint: !reached || reached.step === "RUN" || reached.step === "AGENT" ? "DELEGATE" : reached.step,
+      checkpoint: reached ? (reached.step as Checkpoint) : "DELEGATE",
       suggestedAction: `run \`baton ${operation} ${checkpoint.taskNumber}\` again`,
     });
     tx.deleteFile(checkpointPath(ctx.paths.internalDir, checkpoint.taskNumber));
@@ -171,7 +189,7 @@ export async function recoverCheckpoint(
     ...base,
     action: "rolled_back",
     detail: `the run died at ${where}; ${why}`,
-    status: checkpoint.previousStatus,
+    status: restoredStatus,
   };
 }
 

@@ -49,6 +49,10 @@ export const ReturnMetadata = z.looseObject({
       claudemd_suggestions: z.optional(z.unknown()),
     }),
   ),
+  /** A phase that is not finished says what remains; the next iteration receives it. */
+  work_remaining: z.optional(z.union([z.string(), z.array(z.string())])),
+  /** Repository-relative files a phase changed; a phase commit in a shared tree stages exactly these. */
+  files_changed: z.optional(z.array(z.string())),
   requires_user_review: z.optional(z.boolean()),
   review_reason: z.optional(z.string()),
 });

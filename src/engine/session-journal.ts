@@ -10,7 +10,8 @@ export type Checkpoint = "GATE_IN" | "DELEGATE" | "GATE_OUT" | "COMMIT";
 export interface JournalRecord {
   at: string;
   /** RUN: a recovery; AGENT: the agent process started (its pid, so recovery can stop an orphan). */
-  step: Checkpoint | "RUN" | "AGENT";
+  /** PHASE and WAVE: a plan run's progress, so recovery can restore the markers of phases it left open. */
+  step: Checkpoint | "RUN" | "AGENT" | "PHASE" | "WAVE";
   phase: "begin" | "end";
   /** For "end": whether the step succeeded, and what it established. */
   ok?: boolean;

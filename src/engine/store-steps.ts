@@ -91,6 +91,8 @@ export function recordResult(
     outcome: "done" | "partial";
     metadata: ReturnMetadata;
     artifacts: VerifiedArtifact[];
+    /** A plan run knows the first incomplete phase itself (phase numbers may skip). */
+    resumePhase?: number;
   },
 ): void {
   const task = requireTask(tx, request.taskNumber);
@@ -107,7 +109,8 @@ export function recordResult(
   } else if (request.operation === "implement") {
     // A partial implementation is resumable from the first phase not completed.
     const progress = request.metadata.partial_progress;
-    if (progress?.phases_completed !== undefined) task["resume_phase"] = progress.phases_completed + 1;
+    if (request.resumePhase !== undefined) task["resume_phase"] = request.resumePhase;
+    else if (progress?.phases_completed !== undefined) task["resume_phase"] = progress.phases_completed + 1;
     applyStatus(tx, task, "partial");
   }
   // research, plan and revise keep their in-progress status when partial: the same operation resumes.

@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import * as z from "zod/mini";
 import { formatIssues, validationIssues } from "../shared/index.js";
+import type { AgentPlan, PlanStep } from "./agent-plan.js";
 import { placeholderValues, substitute } from "./context.js";
 import { type RunRequest, RunUsage } from "./types.js";
 
@@ -225,20 +226,6 @@ export function selectSteps(
   const index = Math.min(iteration, entry.iterations.length) - 1;
   return { ok: true, steps: entry.iterations[index]!, at: ["phases", key, "iterations", index] };
 }
-
-/** What the child process executes: placeholders replaced, paths absolute and checked. */
-const PlanStep = z.union([
-  z.strictObject({ op: z.literal("write"), path: z.string(), content: z.string(), label: z.string() }),
-  z.strictObject({ op: z.literal("output"), stream: z.enum(["stdout", "stderr"]), text: z.string() }),
-  z.strictObject({ op: z.literal("progress"), label: z.string(), tool: z.optional(z.string()) }),
-  z.strictObject({ op: z.literal("sleep"), ms: z.number() }),
-  z.strictObject({ op: z.literal("exit"), code: z.number() }),
-  z.strictObject({ op: z.literal("hang"), ignoreSigterm: z.boolean() }),
-  z.strictObject({ op: z.literal("crash") }),
-]);
-export const AgentPlan = z.strictObject({ steps: z.array(PlanStep) });
-export type AgentPlan = z.infer<typeof AgentPlan>;
-type PlanStep = z.infer<typeof PlanStep>;
 
 /**
  * Turns a script into the child's plan for one request (the steps `selectSteps` picks); refuses a request

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { AgentPlan } from "./script.js";
+import { AgentPlan } from "./agent-plan.js";
 import { STEP_MARKER } from "./step-marker.js";
 
 async function readStdin(): Promise<string> {

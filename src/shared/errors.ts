@@ -13,6 +13,7 @@ export type ErrorCode =
   | "INVALID_ARGUMENT"
   | "LOCK_TIMEOUT"
   | "ARCHIVE_CONFLICT"
+  | "PLAN_INVALID"
   | "IO_FAILURE";
 
 export interface BatonErrorOptions {
@@ -53,6 +54,21 @@ export class FileFormatError extends BatonError {
   ) {
     super(code, message, options);
     this.file = file;
+  }
+}
+
+/** A plan that cannot drive execution; every problem names its line, and nothing has run. */
+export class PlanFormatError extends BatonError {
+  readonly file: string;
+  readonly problems: { line: number; message: string }[];
+  constructor(file: string, problems: { line: number; message: string }[], options: BatonErrorOptions = {}) {
+    super(
+      "PLAN_INVALID",
+      `${file} cannot be run:\n${problems.map((p) => `  ${file}:${p.line}: ${p.message}`).join("\n")}`,
+      options,
+    );
+    this.file = file;
+    this.problems = problems;
   }
 }
 

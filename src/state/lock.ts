@@ -116,11 +116,52 @@ function breakStaleLock(lockPath: string, staleRaw: string): void {
 /** When this process last released a lock; see the politeness pause in acquireLock. */
 let lastReleaseAt = 0;
 
+/** Per lock file, the last in-process claim: waiters of one process queue here, not on the file. */
+const localTails = new Map<string, Promise<void>>();
+
+/**
+ * Takes the lock. Callers in one process (the phases of a plan run) queue in memory and are handed the
+ * lock in order the moment it is released; only the head of that queue polls the lock file, against
+ * other processes.
+ */
 export async function acquireLock(lockPath: string, options: LockOptions): Promise<ReleaseLock> {
+  const previous = localTails.get(lockPath);
+  let releaseLocal: () => void = () => {};
+  const mine = new Promise<void>((resolve) => {
+    releaseLocal = resolve;
+  });
+  const tail = (previous ?? Promise.resolve()).then(() => mine);
+  localTails.set(lockPath, tail);
+  const done = () => {
+    releaseLocal();
+    if (localTails.get(lockPath) === tail) localTails.delete(lockPath);
+  };
+  if (previous) await previous;
+  try {
+    const release = await acquireFileLock(lockPath, options, previous !== undefined);
+    return () => {
+      try {
+        release();
+      } finally {
+        done();
+      }
+    };
+  } catch (error) {
+    done();
+    throw error;
+  }
+}
+
+async function acquireFileLock(
+  lockPath: string,
+  options: LockOptions,
+  handedOn: boolean,
+): Promise<ReleaseLock> {
   // A process that writes in a loop would otherwise take the lock back before any sleeping waiter
   // wakes up, and the others would starve; a short pause after our own release gives them a turn.
+  // A hand-on inside the process skips it: that queue is short (one plan run's phases) and ordered.
   const sinceRelease = Date.now() - lastReleaseAt;
-  if (sinceRelease < 20) await sleep(2 + Math.random() * 6);
+  if (sinceRelease < 20 && !handedOn) await sleep(2 + Math.random() * 6);
   const holder: LockHolder = {
     pid: process.pid,
     hostname: hostname(),

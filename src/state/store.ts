@@ -263,6 +263,11 @@ export interface MutateOptions {
   command: string;
   /** Allow a missing TODO.md while state.json has tasks (doctor rebuilds it). */
   rebuildTodo?: boolean;
+  /**
+   * Runs after the files are written and before the lock is released: a git commit of what was just
+   * written, so that concurrent writers never interleave their commits.
+   */
+  afterWrite?: () => Promise<void>;
 }
 
 export async function mutateStore<R>(
@@ -297,6 +302,7 @@ export async function mutateStore<R>(
     if (tx.stateCanonical && writes.some((w) => w.path === ctx.paths.state)) {
       rememberCanonical(ctx.paths.internalDir, ctx.paths.state);
     }
+    if (options.afterWrite) await options.afterWrite();
     return result;
   } finally {
     release();

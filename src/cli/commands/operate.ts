@@ -26,6 +26,23 @@ export interface OperateOptions {
   script?: string | undefined;
   timeout?: string | undefined;
   dryRun?: boolean | undefined;
+  concurrency?: string | undefined;
+  maxIterations?: string | undefined;
+  isolate?: string | undefined;
+}
+
+function positiveInteger(value: string | undefined, flag: string, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got "${value}"`);
+  }
+  return n;
+}
+
+function isolateMode(value: string | undefined): "none" | "worktree" | undefined {
+  if (value === undefined || value === "none" || value === "worktree") return value;
+  throw new UsageError(`--isolate must be "worktree" (or "none"), got "${value}"`);
 }
 
 function runnerConfig(
@@ -78,6 +95,9 @@ export async function operate(
     commit: options.commit,
     signal,
     onProgress,
+    concurrency: positiveInteger(options.concurrency, "--concurrency", 64),
+    maxIterations: positiveInteger(options.maxIterations, "--max-iterations", 50),
+    isolate: isolateMode(options.isolate),
   });
 }
 

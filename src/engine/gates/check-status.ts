@@ -9,8 +9,8 @@ export const DONE_STATUS: Record<GateOperation, string> = {
   revise: "planned",
 };
 
-/** The metadata must come from this run (session id) and report a status this operation may end with. */
-export const checkSessionAndStatus: Gate = (ctx) => {
+/** The metadata must come from this run: a stale or copied file names another session. */
+export const checkSession: Gate = (ctx) => {
   const meta = ctx.metadata!;
   if (meta.metadata.session_id !== ctx.sessionId) {
     return refuse(
@@ -19,6 +19,12 @@ export const checkSessionAndStatus: Gate = (ctx) => {
       `the metadata belongs to session ${meta.metadata.session_id || "(empty)"}, not to this run (${ctx.sessionId}); it is stale or copied`,
     );
   }
+  return { ok: true };
+};
+
+/** Statuses no run may end with, and the agent's own failure reports, shared by operations and phases. */
+export const refuseUnfinishedStatus: Gate = (ctx) => {
+  const meta = ctx.metadata!;
   const status = meta.status;
   if (status === "completed") {
     return refuse(
@@ -36,6 +42,13 @@ export const checkSessionAndStatus: Gate = (ctx) => {
   }
   if (status === "failed") return refuse(ctx, "AGENT_FAILED", `the agent reported failure: ${meta.summary}`);
   if (status === "blocked") return refuse(ctx, "AGENT_BLOCKED", `the agent is blocked: ${meta.summary}`);
+  return { ok: true };
+};
+
+/** The status must be one this operation may end with. */
+export const checkStatus: Gate = (ctx) => {
+  const meta = ctx.metadata!;
+  const status = meta.status;
   if (status !== DONE_STATUS[ctx.operation] && status !== "partial") {
     return refuse(
       ctx,

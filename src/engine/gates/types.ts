@@ -16,7 +16,13 @@ export type GateOutCode =
   | "ARTIFACT_OUTSIDE_TASK"
   | "ARTIFACT_EMPTY"
   | "ARTIFACT_TOO_SMALL"
-  | "ARTIFACT_NONE";
+  | "ARTIFACT_NONE"
+  | "SUMMARY_MISSING"
+  | "SUMMARY_TOO_SMALL"
+  | "SUMMARY_UNCHANGED"
+  | "FILE_OUTSIDE_REPO"
+  | "WORK_REMAINING_MISSING"
+  | "PHASES_FAILED";
 
 export type GateOperation = "research" | "plan" | "implement" | "revise";
 
@@ -31,6 +37,17 @@ export interface GateOutInput {
   /** Everything the agent printed, for TASK_ERROR / ERROR_CONTEXT signals. */
   agentOutput: string;
   minArtifactBytes: number;
+  /** Set for one phase of a plan run: the hard barrier checks the phase summary instead of artifacts. */
+  phase?: PhaseBarrierInput;
+}
+
+export interface PhaseBarrierInput {
+  id: string;
+  /** Absolute path where the phase summary must be. */
+  summaryPath: string;
+  /** SHA-256 of the summary before this call (null: absent): an untouched summary is an earlier one. */
+  summaryDigestBefore: string | null;
+  minSummaryBytes: number;
 }
 
 export interface VerifiedArtifact {

@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { BatonConfig } from "../../config/index.js";
+import { parsePlan, planStatusMarker, setPhaseMarker, setPlanStatus } from "../../plan/index.js";
+import { latestPlanFile, type TaskEntry } from "../../state/index.js";
+import type { JournalRecord } from "../session-journal.js";
+import { prunePhaseWorktrees } from "./worktree.js";
+
+export interface SettledPlanRun {
+  /** Phases the dead run completed (and committed). */
+  completed: string[];
+  /** Phases it had started and not finished: their markers go back to what they were. */
+  reopened: string[];
+  planPath: string | null;
+  /** The plan with those markers restored; null when nothing changes. */
+  planText: string | null;
+  keptBranches: string[];
+}
+
+/**
+ * The plan side of recovering a dead implement run, from its journal: phases it left [IN PROGRESS]
+ * get their earlier marker back, its worktrees are removed (branches holding commits are kept) and
+ * its per-phase metadata files go. Null when the run was not a plan run.
+ */
+export async function settlePlanRun(
+  config: BatonConfig,
+  task: TaskEntry,
+  folder: string,
+  sessionId: string,
+  records: readonly JournalRecord[],
+): Promise<SettledPlanRun | null> {
+  const phaseRecords = records.filter((r) => r.step === "PHASE");
+  if (phaseRecords.length === 0) return null;
+  const begun = new Map<string, string | null>();
+  const ended = new Map<string, boolean>();
+  for (const record of phaseRecords) {
+    const id = String(record.detail?.["phase"] ?? "");
+    if (record.phase === "begin") {
+      const previous = record.detail?.["previousMarker"];
+      begun.set(id, typeof previous === "string" ? previous : null);
+    } else ended.set(id, record.ok === true);
+  }
+  const completed = [...ended].filter(([, ok]) => ok).map(([id]) => id);
+  const reopened = [...begun.keys()].filter((id) => !ended.has(id));
+  const pruned = await prunePhaseWorktrees(config.root, sessionId).catch(() => ({
+    removed: [],
+    keptBranches: [],
+  }));
+  try {
+    for (const name of readdirSync(folder)) {
+      if (/^\.return-meta\.phase-.+\.json$/.test(name)) rmSync(join(folder, name), { force: true });
+    }
+  } catch {
+    // no task folder: nothing to clean
+  }
+  const planPath = latestPlanFile(config.root, folder, task.artifacts ?? []);
+  let planText: string | null = null;
+  if (planPath !== null) {
+    const original = readFileSync(planPath, "utf8");
+    let text = original;
+    for (const id of reopened) {
+      const edited = setPhaseMarker(text, id, begun.get(id) ?? "NOT STARTED");
+      if (edited.ok) text = edited.text;
+    }
+    const parsed = parsePlan(planPath, text);
+    if (completed.length > 0 && parsed.ok) {
+      const status = setPlanStatus(text, planStatusMarker(parsed.plan.style, "partial"));
+      if (status.changed) text = status.text;
+    }
+    if (text !== original) planText = text;
+  }
+  return { completed, reopened, planPath, planText, keptBranches: pruned.keptBranches };
+}

@@ -1,0 +1,167 @@
+/**
+ * Plan texts in both styles of the format references, for tests, the demo and the benchmarks:
+ * style "task" (specs-format 12.1-12.2: bullet header, `- **Dependencies:** Phase 1`, [COMPLETED]) and
+ * style "hard-barrier" (hard-barrier 1.2-1.3: `## Metadata`, `dependencies: [1]`, [COMPLETE]).
+ */
+export interface PlanPhaseSpec {
+  id: string;
+  name: string;
+  dependencies?: string[];
+  /** Marker inside the brackets; default NOT STARTED. */
+  marker?: string;
+  /** Task checkbox labels; default two. */
+  tasks?: string[];
+  implementer?: "lean" | "software";
+  leanFile?: string;
+}
+
+export interface PlanSpec {
+  style: "task" | "hard-barrier";
+  taskNumber: number;
+  title: string;
+  status?: string;
+  phases: PlanPhaseSpec[];
+}
+
+function taskStylePhase(phase: PlanPhaseSpec): string[] {
+  const deps = phase.dependencies ?? [];
+  return [
+    `### Phase ${phase.id}: ${phase.name} [${phase.marker ?? "NOT STARTED"}]`,
+    "",
+    `- **Dependencies:** ${deps.length === 0 ? "None" : deps.map((d) => `Phase ${d}`).join(", ")}`,
+    `- **Goal:** ${phase.name.toLowerCase()}`,
+    "",
+    "**Tasks:**",
+    ...(phase.tasks ?? [`Write ${phase.name.toLowerCase()}`, "Verify it"]).map((t) => `- [ ] ${t}`),
+    "",
+    "**Timing**: 1 hour",
+    "",
+    "**Verification**:",
+    "- the tests pass",
+    "",
+    "---",
+    "",
+  ];
+}
+
+function hardBarrierPhase(phase: PlanPhaseSpec): string[] {
+  const fields: string[] = [];
+  if (phase.implementer) fields.push(`implementer: ${phase.implementer}`);
+  if (phase.leanFile) fields.push(`lean_file: ${phase.leanFile}`);
+  fields.push(`dependencies: [${(phase.dependencies ?? []).join(", ")}]`);
+  return [
+    `### Phase ${phase.id}: ${phase.name} [${phase.marker ?? "NOT STARTED"}]`,
+    ...fields,
+    "",
+    `**Objective**: ${phase.name.toLowerCase()}`,
+    "**Complexity**: Low",
+    "**Tasks**:",
+    ...(phase.tasks ?? [`Write ${phase.name.toLowerCase()}`, "Verify it"]).map((t) => `- [ ] ${t}`),
+    "**Testing**:",
+    "```bash",
+    "npm test",
+    "```",
+    "**Expected Duration**: 1 hour",
+    "",
+  ];
+}
+
+export function generatePlan(spec: PlanSpec): string {
+  const status = spec.status ?? "NOT STARTED";
+  if (spec.style === "task") {
+    return [
+      `# Implementation Plan: Task #${spec.taskNumber}`,
+      "",
+      `- **Task**: ${spec.taskNumber} - ${spec.title}`,
+      `- **Status**: [${status}]`,
+      "- **Effort**: 4 hours",
+      "- **Dependencies**: None",
+      "- **Type**: general",
+      "",
+      "## Overview",
+      "",
+      `${spec.title}, phase by phase.`,
+      "",
+      "## Implementation Phases",
+      "",
+      ...spec.phases.flatMap(taskStylePhase),
+      "## Testing & Validation",
+      "",
+      "- [ ] The whole suite passes",
+      "",
+    ].join("\n");
+  }
+  return [
+    `# ${spec.title} Implementation Plan`,
+    "",
+    "## Metadata",
+    "- **Date**: 2026-11-22",
+    `- **Feature**: ${spec.title}`,
+    `- **Status**: [${status}]`,
+    "- **Estimated Hours**: 4-6 hours",
+    "- **Standards File**: /repo/CLAUDE.md",
+    "- **Structure Level**: 0",
+    `- **Estimated Phases**: ${spec.phases.length}`,
+    "- **Research Reports**: none",
+    "",
+    "## Overview",
+    "",
+    `${spec.title}, phase by phase.`,
+    "",
+    "## Implementation Phases",
+    "",
+    ...spec.phases.flatMap(hardBarrierPhase),
+    "## Testing Strategy",
+    "",
+    "- [ ] The whole suite passes",
+    "",
+  ].join("\n");
+}
+
+/** A plan of `waves` × `width` phases where every phase of wave k+1 depends on all of wave k. */
+export function layeredPlanPhases(waves: number, width: number): PlanPhaseSpec[] {
+  const phases: PlanPhaseSpec[] = [];
+  for (let w = 0; w < waves; w++) {
+    for (let k = 0; k < width; k++) {
+      const id = String(w * width + k + 1);
+      const dependencies =
+        w === 0 ? [] : Array.from({ length: width }, (_, j) => String((w - 1) * width + j + 1));
+      phases.push({ id, name: `Step ${w + 1}.${k + 1}`, dependencies });
+    }
+  }
+  return phases;
+}
+
+/** A phase agent script (scripted runner) that writes a real summary and reports the phase implemented. */
+export function phaseScriptSteps(options: { sleepMs?: number; file?: string } = {}): unknown[] {
+  const summary = [
+    "# Phase {phase_id} summary: {phase_name}",
+    "",
+    "Session {session_id}, iteration {iteration}.",
+    "",
+    "## Changes",
+    `- ${options.file ?? "src/phase-{phase_id}.ts"}: implemented what the phase asks for.`,
+    "",
+    "## Verification",
+    "- Unit tests for the phase pass.",
+    "",
+  ].join("\n");
+  return [
+    ...(options.sleepMs ? [{ sleepMs: options.sleepMs }] : []),
+    {
+      write: options.file ?? "src/phase-{phase_id}.ts",
+      content: "export const phase = '{phase_id}';\n",
+    },
+    { write: "{summary_file}", content: summary },
+    {
+      writeMetadata: {
+        status: "implemented",
+        summary: "Phase {phase_id} implemented",
+        artifacts: [{ type: "summary", path: "{summary_file}" }],
+        files_changed: [options.file ?? "src/phase-{phase_id}.ts"],
+        completion_data: { completion_summary: "Phase {phase_id} done." },
+        metadata: { session_id: "{session_id}", agent_type: "scripted-phase-agent" },
+      },
+    },
+  ];
+}
