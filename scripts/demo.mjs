@@ -136,12 +136,13 @@ try {
   expectFailure(baton("plan", n, "--script", join(agents, "plan-stub.json")));
   expectSuccess(baton("errors", "--task", n));
   expectSuccess(baton("plan", n, "--script", join(agents, "plan.json")));
+  step("implement runs the plan phase by phase: dependency waves, a hard barrier per phase, one commit each");
+  expectSuccess(baton("plan", "show", n));
   expectSuccess(baton("implement", n, "--script", join(agents, "implement.json")));
+  expectSuccess(baton("plan", "show", n));
   expectSuccess(baton("task", "show", n));
-  process.stdout.write(`${color("2", "$")} ${color("1", "git log --format='%h %s%n  %b' -3")}\n`);
-  process.stdout.write(
-    execFileSync("git", ["log", "--format=%h %s%n  %b", "-3"], { cwd: dir, encoding: "utf8" }),
-  );
+  process.stdout.write(`${color("2", "$")} ${color("1", "git log --format='%h %s' -6")}\n`);
+  process.stdout.write(execFileSync("git", ["log", "--format=%h %s", "-6"], { cwd: dir, encoding: "utf8" }));
 
   step("Archive finished work; the archive never loses an entry");
   expectSuccess(baton("archive", "--dry-run"));

@@ -118,6 +118,35 @@ let lastReleaseAt = 0;
 
 /** Per lock file, the last in-process claim: waiters of one process queue here, not on the file. */
 const localTails = new Map<string, Promise<void>>();
+/** Per lock file, how many times an in-process holder released it: progress, for the timeout. */
+const localHandOns = new Map<string, number>();
+
+/**
+ * Waits for the in-process predecessor. As for the file lock, the timeout counts one holder: while
+ * the queue moves the deadline moves with it; a holder that keeps the lock past it times the wait out.
+ */
+async function waitForLocalTurn(lockPath: string, previous: Promise<void>, options: LockOptions) {
+  let seen = localHandOns.get(lockPath) ?? 0;
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
+    });
+    const outcome = await Promise.race([previous.then(() => "turn" as const), expired]);
+    clearTimeout(timer);
+    if (outcome === "turn") return;
+    const now = localHandOns.get(lockPath) ?? 0;
+    if (now !== seen) {
+      seen = now;
+      continue;
+    }
+    const holder = readHolder(lockPath)?.holder;
+    throw new LockTimeoutError(
+      `timed out after ${options.timeoutMs} ms waiting for ${lockPath}, held in this process${holder ? ` by "${holder.command}" since ${holder.acquiredAt}` : ""}`,
+      { hint: "Another step of this run holds the store lock for too long; report this as a bug." },
+    );
+  }
+}
 
 /**
  * Takes the lock. Callers in one process (the phases of a plan run) queue in memory and are handed the
@@ -136,13 +165,15 @@ export async function acquireLock(lockPath: string, options: LockOptions): Promi
     releaseLocal();
     if (localTails.get(lockPath) === tail) localTails.delete(lockPath);
   };
-  if (previous) await previous;
   try {
+    if (previous) await waitForLocalTurn(lockPath, previous, options);
+
     const release = await acquireFileLock(lockPath, options, previous !== undefined);
     return () => {
       try {
         release();
       } finally {
+        localHandOns.set(lockPath, (localHandOns.get(lockPath) ?? 0) + 1);
         done();
       }
     };

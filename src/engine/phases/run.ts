@@ -203,6 +203,8 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
       onEvent: (event) => {
         if (event.type === "started") {
           input.journal.append({ step: "AGENT", phase: "begin", detail: { agentPid: event.pid, phase: id } });
+        } else if (event.type === "finished") {
+          input.journal.append({ step: "AGENT", phase: "end", ok: event.ok, detail: { phase: id } });
         }
         input.emit({ type: "phase_runner", id, event });
       },
