@@ -145,6 +145,20 @@ export function formatPlan(plan: DryRunPlan): string {
     `  artifact:  ${plan.artifactPath}`,
     `  metadata:  ${plan.metadataPath}`,
     `  timeout:   ${Math.round(plan.timeoutMs / 1000)} s`,
+    ...(plan.plan
+      ? [
+          `  plan:      ${plan.plan.file}, run phase by phase`,
+          ...plan.plan.waves.flatMap((phases, k) => [
+            `    Wave ${k + 1}:`,
+            ...phases.map((p) =>
+              p.settled
+                ? `      Phase ${p.id} ${p.name} [${p.marker}] — settled, not run`
+                : `      Phase ${p.id} ${p.name} → ${p.agent} (${p.routeReason})`,
+            ),
+          ]),
+          "  (each phase gets its own prompt; below is the prompt of a whole-task delegation)",
+        ]
+      : []),
     "",
     "Prompt:",
     ...plan.prompt.split("\n").map((line) => `  ${line}`),

@@ -12,6 +12,7 @@ import {
 import { loadAgentCatalog } from "./default-agents.js";
 import type { GateOperation } from "./gates/types.js";
 import { isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
+import { preparePlan } from "./phases/prepare.js";
 import { buildPrompt, delegationContext, plannedArtifact } from "./prompt.js";
 import { extendDelegationPath, resolveRoute } from "./routing.js";
 
@@ -28,6 +29,18 @@ export interface DryRunPlan {
   metadataPath: string;
   timeoutMs: number;
   prompt: string;
+  /** implement with a plan: the waves it would run, and where each phase would go. */
+  plan?: {
+    file: string;
+    waves: {
+      id: string;
+      name: string;
+      marker: string | null;
+      settled: boolean;
+      agent: string | null;
+      routeReason: string | null;
+    }[][];
+  };
 }
 
 /**
@@ -85,7 +98,14 @@ export async function planOperation(request: {
     metadataPath,
     focus: request.focus,
   });
-  return {
+  const prepared =
+    operation === "implement"
+      ? preparePlan(config, loadAgentCatalog(config.root), task, folder, {
+          agent: request.agentOverride,
+          language: request.languageOverride,
+        })
+      : null;
+  const result: DryRunPlan = {
     taskNumber,
     operation,
     status: task.status,
@@ -104,4 +124,24 @@ export async function planOperation(request: {
       artifact.recordedPath,
     ),
   };
+  if (prepared) {
+    result.plan = {
+      file: relative(config.root, prepared.planPath),
+      waves: prepared.waves.map((ids) =>
+        ids.map((id) => {
+          const phase = prepared.plan.phases.find((p) => p.id === id)!;
+          const route = prepared.routes.get(id);
+          return {
+            id,
+            name: phase.name,
+            marker: phase.marker,
+            settled: prepared.settled.has(id),
+            agent: route?.agent.name ?? null,
+            routeReason: route ? `${prepared.routeReasons.get(id)}; ${route.reason}` : null,
+          };
+        }),
+      ),
+    };
+  }
+  return result;
 }
