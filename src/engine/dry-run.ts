@@ -4,14 +4,15 @@ import { TaskNotFoundError } from "../shared/index.js";
 import {
   checkOperationStart,
   findEntry,
+  isCheckpointProcessAlive,
   OPERATION_RULES,
+  readOpenCheckpoint,
   readSettledStore,
   storeContext,
   taskFolderPath,
 } from "../state/index.js";
 import { loadAgentCatalog } from "./default-agents.js";
 import type { GateOperation } from "./gates/types.js";
-import { isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
 import { preparePlan } from "./phases/prepare.js";
 import { buildPrompt, delegationContext, plannedArtifact } from "./prompt.js";
 import { extendDelegationPath, resolveRoute } from "./routing.js";

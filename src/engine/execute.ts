@@ -6,7 +6,9 @@ import { newSessionId, TaskNotFoundError } from "../shared/index.js";
 import {
   appendError,
   findEntry,
+  isCheckpointProcessAlive,
   mutateStore,
+  readOpenCheckpoint,
   readSettledStore,
   requireTask,
   type StoreContext,
@@ -26,7 +28,6 @@ import {
   type RunResult,
   transition,
 } from "./machine.js";
-import { isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
 import { type PreparedPlan, preparePlan } from "./phases/prepare.js";
 import { countComplete, renderRunSummary, runMetadata } from "./phases/rollup.js";
 import { type PlanProgressEvent, type PlanRunReport, runPlan } from "./phases/run.js";

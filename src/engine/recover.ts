@@ -6,7 +6,11 @@ import { groupAlive, signalGroup } from "../shared/process-group.js";
 import {
   appendError,
   applyStatus,
+  checkpointPath,
+  isCheckpointProcessAlive,
   mutateStore,
+  type OpenCheckpoint,
+  readOpenCheckpoint,
   readStore,
   requireTask,
   storeContext,
@@ -15,12 +19,6 @@ import {
 import { runGateOut } from "./gate-out.js";
 import type { GateOperation } from "./gates/types.js";
 import { commitTaskChanges } from "./git-commit.js";
-import {
-  checkpointPath,
-  isCheckpointProcessAlive,
-  type OpenCheckpoint,
-  readOpenCheckpoint,
-} from "./open-checkpoint.js";
 import { settlePlanRun } from "./phases/recover-plan.js";
 import {
   type Checkpoint,

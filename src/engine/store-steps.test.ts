@@ -2,9 +2,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadErrors, mutateStore, readStore } from "../state/index.js";
+import { checkpointPath, loadErrors, mutateStore, readOpenCheckpoint, readStore } from "../state/index.js";
 import { tempStore } from "../testing/store-fixture.js";
-import { checkpointPath, readOpenCheckpoint } from "./open-checkpoint.js";
 import { gateIn, recordFailure, recordResult } from "./store-steps.js";
 
 let cleanup = () => {};

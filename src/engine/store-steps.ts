@@ -3,20 +3,18 @@ import {
   appendError,
   applyStatus,
   checkOperationStart,
+  checkpointPath,
+  isCheckpointProcessAlive,
   linkArtifacts,
   OPERATION_RULES,
+  type OpenCheckpoint,
+  readOpenCheckpoint,
   recordAudit,
   requireTask,
   type Transaction,
 } from "../state/index.js";
 import type { VerifiedArtifact } from "./gates/types.js";
 import type { FailureCode } from "./machine.js";
-import {
-  checkpointPath,
-  isCheckpointProcessAlive,
-  type OpenCheckpoint,
-  readOpenCheckpoint,
-} from "./open-checkpoint.js";
 import type { ReturnMetadata } from "./return-metadata.js";
 import type { Checkpoint } from "./session-journal.js";
 

@@ -39,6 +39,12 @@ export {
   slugify,
   titleFromSlug,
 } from "./naming.js";
+export {
+  checkpointPath,
+  isCheckpointProcessAlive,
+  OpenCheckpoint,
+  readOpenCheckpoint,
+} from "./open-checkpoint.js";
 export { type SpecsPaths, specsPaths, TASK_FOLDER, taskFolderName } from "./paths.js";
 export { ArchivedTask, ArtifactEntry, ArtifactRecord, ErrorEntry, StateFile, TaskEntry } from "./schema.js";
 export {

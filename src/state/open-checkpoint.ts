@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { isProcessAlive, readText } from "../state/index.js";
+import { readText } from "./load.js";
+import { isProcessAlive } from "./lock.js";
 
 /**
  * One open checkpoint per task: `specs/.baton/checkpoints/{N}.json`, written at GATE IN in the same
@@ -18,6 +19,10 @@ export const OpenCheckpoint = z.object({
   pid: z.number(),
   hostname: z.string(),
   startedAt: z.string(),
+  /** `session`: opened by `baton gate-in` inside a Claude Code session, closed by `baton gate-out`. */
+  mode: z.optional(z.enum(["headless", "session"])),
+  /** The Claude Code session (`session_id` of hook input) that opened it, when known. */
+  claudeSessionId: z.optional(z.string()),
 });
 export type OpenCheckpoint = z.infer<typeof OpenCheckpoint>;
 
@@ -34,6 +39,8 @@ export function readOpenCheckpoint(internalDir: string, taskNumber: number): Ope
 
 /** Whether the process that opened the checkpoint is still running (unknowable on another host). */
 export function isCheckpointProcessAlive(checkpoint: OpenCheckpoint): boolean | "unknown" {
+  // gate-in exits at once; the session's life is Claude Code's, which no pid tells.
+  if (checkpoint.mode === "session") return "unknown";
   if (checkpoint.hostname !== hostname()) return "unknown";
   return isProcessAlive(checkpoint.pid);
 }
