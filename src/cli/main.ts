@@ -1,3 +1,5 @@
+import { existsSync, realpathSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { isBatonError } from "../shared/index.js";
 
@@ -14,6 +16,26 @@ function print(data: unknown, options: Output, human: () => string): void {
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/**
+ * How the model should call Baton back: `baton` when that is what runs on PATH, else this very script
+ * through node (quoted), so a printed gate-out command works in Claude Code's Bash either way.
+ */
+function selfCommand(): string {
+  const override = process.env["BATON_SELF"];
+  if (override) return override;
+  const script = process.argv[1] ?? "baton";
+  try {
+    const real = realpathSync(script);
+    for (const dir of (process.env["PATH"] ?? "").split(delimiter)) {
+      const candidate = join(dir, "baton");
+      if (existsSync(candidate) && realpathSync(candidate) === real) return "baton";
+    }
+    return `node ${/[\s"'$`\\]/.test(real) ? JSON.stringify(real) : real}`;
+  } catch {
+    return "baton";
+  }
+}
 
 async function showPlan(number: string, opts: Output, cmd: Command): Promise<void> {
   const { formatPlanShow, planShow } = await import("./commands/plan-show.js");
@@ -244,6 +266,50 @@ export function buildProgram(): Command {
     .argument("<number>")
     .option("--json", "print JSON")
     .action((number: string, opts, cmd: Command) => showPlan(number, opts, cmd));
+
+  program
+    .command("gate-in")
+    .description(
+      "inside a Claude Code session: open the checkpoint and print what to delegate (see /research …)",
+    )
+    .argument("<operation>", "research | plan | implement | revise")
+    .argument("<number>")
+    .argument("[focus...]", "what to concentrate on (passed to the agent)")
+    .option(
+      "-f, --force",
+      "start past the lifecycle table (audited), or take over an open in-session checkpoint",
+    )
+    .option("--agent <name>", "route to this agent or skill instead of the language table")
+    .option("--language <language>", "route as if the task had this language")
+    .option("--json", "print JSON")
+    .action(async (operation: string, number: string, focus: string[], opts, cmd: Command) => {
+      const { formatGateIn, gateInCommand } = await import("./commands/gates.js");
+      const result = await gateInCommand({
+        ...opts,
+        operation,
+        number,
+        focus,
+        repo: repoOf(cmd),
+        claudeSessionId: process.env["CLAUDE_CODE_SESSION_ID"] || undefined,
+      });
+      print(result, opts, () => formatGateIn(result, selfCommand()));
+      if (!result.ok) process.exitCode = 1;
+    });
+
+  program
+    .command("gate-out")
+    .description("inside a Claude Code session: verify the agent's result, record it and commit")
+    .argument("<operation>", "research | plan | implement | revise")
+    .argument("<number>")
+    .requiredOption("--session <id>", "the session id gate-in printed")
+    .option("--no-commit", "leave the result uncommitted")
+    .option("--json", "print JSON")
+    .action(async (operation: string, number: string, opts, cmd: Command) => {
+      const { formatGateOut, gateOutCommand } = await import("./commands/gates.js");
+      const result = await gateOutCommand({ ...opts, operation, number, repo: repoOf(cmd) });
+      print(result, opts, () => formatGateOut(result));
+      if (!result.ok) process.exitCode = 1;
+    });
 
   program
     .command("recover")

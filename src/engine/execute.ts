@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import type { Runner, RunnerEvent, RunOutcome, RunUsage } from "../runners/index.js";
 import { newSessionId, TaskNotFoundError } from "../shared/index.js";
 import {
-  appendError,
   findEntry,
   isCheckpointProcessAlive,
   mutateStore,
@@ -16,10 +15,10 @@ import {
   type TaskEntry,
   taskFolderPath,
 } from "../state/index.js";
+import { commitOperation } from "./commit-step.js";
 import { loadAgentCatalog } from "./default-agents.js";
 import { type GateOutVerdict, runGateOut } from "./gate-out.js";
 import type { GateOperation } from "./gates/types.js";
-import { commitTaskChanges } from "./git-commit.js";
 import {
   type DelegationOutcome,
   type Effect,
@@ -79,13 +78,6 @@ export interface OperationReport {
   /** Set when implement ran the plan phase by phase. */
   plan?: PlanRunReport & { file: string };
 }
-
-const COMMIT_SUBJECT: Record<GateOperation, [string, string]> = {
-  research: ["complete research", "partial research"],
-  plan: ["create implementation plan", "partial implementation plan"],
-  revise: ["revise plan", "partial plan revision"],
-  implement: ["complete implementation", "partial implementation"],
-};
 
 const REASONS: Record<
   Extract<RunOutcome, { ok: false }>["reason"],
@@ -305,34 +297,18 @@ export async function runOperation(request: OperationRequest): Promise<Operation
       case "commit": {
         if (request.commit === false || !config.commit)
           return { type: "commit_finished", committed: false, error: "commit disabled" };
-        const [done, partial] = COMMIT_SUBJECT[operation];
-        const result = await commitTaskChanges({
-          root: config.root,
-          paths: [ctx.paths.state, ctx.paths.todo],
-          taskFolder: existsSync(folder) ? folder : null,
-          subject: `task ${taskNumber}: ${effect.outcome === "done" ? done : planReport ? `${partial} (${countComplete(planReport).complete} of ${countComplete(planReport).total} phases)` : partial}`,
+        const counts = planReport ? countComplete(planReport) : null;
+        const result = await commitOperation({
+          ctx,
+          operation,
+          taskNumber,
+          folder,
+          outcome: effect.outcome,
           sessionId,
+          delegationPath,
+          partialDetail: counts ? `(${counts.complete} of ${counts.total} phases)` : undefined,
         });
-        if (result.ok)
-          return {
-            type: "commit_finished",
-            committed: result.committed,
-            ...(result.committed ? {} : { error: result.reason }),
-          };
-        // A failed commit is recorded and does not fail the operation: the result is already in the store.
-        await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, (tx) => {
-          appendError(tx, {
-            type: "git_commit_failure",
-            severity: "medium",
-            message: result.reason,
-            sessionId,
-            command: operation,
-            task: taskNumber,
-            checkpoint: "COMMIT",
-            delegationPath,
-          });
-        });
-        return { type: "commit_finished", committed: false, error: result.reason, failed: true };
+        return { type: "commit_finished", ...result };
       }
     }
   }

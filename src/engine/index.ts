@@ -10,3 +10,9 @@ export type { PhaseRecord } from "./phases/record.js";
 export type { PhaseReport, PlanProgressEvent, PlanRunReport } from "./phases/run.js";
 export { type RecoveryAction, recoverOpenRuns } from "./recover.js";
 export { ReturnMetadata } from "./return-metadata.js";
+export {
+  closeSessionGate,
+  openSessionGate,
+  type SessionGateIn,
+  type SessionGateOut,
+} from "./session-gates.js";

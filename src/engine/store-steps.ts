@@ -29,14 +29,29 @@ export type GateInVerdict = { ok: true; checkpoint: OpenCheckpoint } | { ok: fal
  */
 export function gateIn(
   tx: Transaction,
-  request: { taskNumber: number; operation: Operation; sessionId: string; force: boolean },
+  request: {
+    taskNumber: number;
+    operation: Operation;
+    sessionId: string;
+    force: boolean;
+    /** In-session gates: the checkpoint outlives the process that opened it. */
+    mode?: "headless" | "session";
+    claudeSessionId?: string | undefined;
+  },
 ): GateInVerdict {
   const task = requireTask(tx, request.taskNumber);
   const open = readOpenCheckpoint(tx.paths.internalDir, request.taskNumber);
   if (open) {
     const alive = isCheckpointProcessAlive(open);
     const who = `session ${open.sessionId} (${open.operation}, pid ${open.pid} on ${open.hostname}, since ${open.startedAt})`;
-    if (alive !== false) {
+    // An in-session checkpoint has no process to check: it is closed by gate-out, or taken over with --force.
+    if (open.mode === "session" && !request.force) {
+      return {
+        ok: false,
+        reason: `task ${request.taskNumber} has an open in-session checkpoint: ${who}; close it with \`baton gate-out ${open.operation} ${request.taskNumber} --session ${open.sessionId}\`, or take it over with --force`,
+      };
+    }
+    if (alive !== false && open.mode !== "session") {
       return {
         ok: false,
         reason: `task ${request.taskNumber} has an open checkpoint: ${who}${alive === "unknown" ? "; its host cannot be checked" : " is still running"}`,
@@ -62,6 +77,8 @@ export function gateIn(
     startedAt: tx.timestamp,
   };
   if (task.session_id !== undefined) checkpoint.previousSessionId = task.session_id;
+  if (request.mode === "session") checkpoint.mode = "session";
+  if (request.claudeSessionId) checkpoint.claudeSessionId = request.claudeSessionId;
   if (verdict.forced || open) {
     recordAudit(task, {
       timestamp: tx.timestamp,

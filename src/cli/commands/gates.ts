@@ -1,0 +1,107 @@
+import { loadConfig } from "../../config/index.js";
+import {
+  closeSessionGate,
+  type GateOperation,
+  openSessionGate,
+  type SessionGateIn,
+  type SessionGateOut,
+} from "../../engine/index.js";
+import { UsageError } from "../../shared/index.js";
+import { parseTaskNumber } from "./task.js";
+
+const OPERATIONS: readonly GateOperation[] = ["research", "plan", "implement", "revise"];
+
+function parseOperation(value: string): GateOperation {
+  if ((OPERATIONS as readonly string[]).includes(value)) return value as GateOperation;
+  throw new UsageError(`unknown operation "${value}"`, { hint: `Use one of: ${OPERATIONS.join(", ")}.` });
+}
+
+/** `baton gate-in <op> N [focus…]`: opens the checkpoint inside a Claude Code session. */
+export async function gateInCommand(options: {
+  repo: string;
+  operation: string;
+  number: string;
+  focus?: string[] | undefined;
+  force?: boolean | undefined;
+  agent?: string | undefined;
+  language?: string | undefined;
+  claudeSessionId?: string | undefined;
+}): Promise<SessionGateIn> {
+  const config = await loadConfig(options.repo);
+  return openSessionGate({
+    config,
+    operation: parseOperation(options.operation),
+    taskNumber: parseTaskNumber(options.number),
+    focus: options.focus && options.focus.length > 0 ? options.focus.join(" ") : undefined,
+    force: options.force,
+    agentOverride: options.agent,
+    languageOverride: options.language,
+    claudeSessionId: options.claudeSessionId,
+  });
+}
+
+/** `baton gate-out <op> N --session S`: verifies, records, commits. */
+export async function gateOutCommand(options: {
+  repo: string;
+  operation: string;
+  number: string;
+  session: string;
+  commit?: boolean | undefined;
+}): Promise<SessionGateOut> {
+  if (!/^sess_\d{10}_[0-9a-f]{6}$/.test(options.session)) {
+    throw new UsageError(`--session must be the id gate-in printed (sess_…), got "${options.session}"`);
+  }
+  const config = await loadConfig(options.repo);
+  return closeSessionGate({
+    config,
+    operation: parseOperation(options.operation),
+    taskNumber: parseTaskNumber(options.number),
+    sessionId: options.session,
+    commit: options.commit,
+  });
+}
+
+/** What the model reads after gate-in: who to invoke, with what, and the one command that closes it. */
+export function formatGateIn(result: SessionGateIn, self: string): string {
+  if (!result.ok) {
+    return [
+      `GATE IN refused for ${result.operation} of task ${result.taskNumber}: ${result.reason}`,
+      "Do not do the work yourself. Report this refusal to the user and stop.",
+    ].join("\n");
+  }
+  const close = `${self} gate-out ${result.operation} ${result.taskNumber} --session ${result.sessionId}`;
+  return [
+    `GATE IN passed: task ${result.taskNumber} is ${result.status}.`,
+    `BATON_SESSION: ${result.sessionId}`,
+    "",
+    `Now invoke the agent "${result.agent}" with the Agent tool, in the foreground:`,
+    `  subagent_type: ${result.agent}`,
+    `  description: ${result.operation} task ${result.taskNumber}`,
+    "  run_in_background: false",
+    "  prompt: exactly the text between the BEGIN PROMPT and END PROMPT lines below.",
+    `The agent writes its return metadata to ${result.metadataPath}. Do not do the agent's work yourself,`,
+    "and do not write that file, state.json or TODO.md yourself.",
+    "When the agent has returned, run this command and report its output:",
+    `  ${close}`,
+    "",
+    "BEGIN PROMPT",
+    result.prompt,
+    "END PROMPT",
+  ].join("\n");
+}
+
+export function formatGateOut(result: SessionGateOut): string {
+  if (!result.ok) {
+    return [
+      `GATE OUT refused ${result.operation} of task ${result.taskNumber} [${result.code}]: ${result.message}`,
+      `The task stays ${result.status} and can be run again (see docs/errors.md). Report this to the user.`,
+    ].join("\n");
+  }
+  const commit = result.committed
+    ? "committed"
+    : `not committed (${result.commitError ?? "nothing to commit"})`;
+  return [
+    `GATE OUT passed: task ${result.taskNumber} ${result.operation} ${result.outcome === "partial" ? "partly done" : "done"} → ${result.status} (${result.sessionId}), ${commit}.`,
+    ...result.artifacts.map((a) => `  artifact: ${a}`),
+  ].join("\n");
+}

@@ -1,0 +1,59 @@
+import { existsSync } from "node:fs";
+import { appendError, mutateStore, type StoreContext } from "../state/index.js";
+import type { GateOperation } from "./gates/types.js";
+import { commitTaskChanges } from "./git-commit.js";
+
+const COMMIT_SUBJECT: Record<GateOperation, [string, string]> = {
+  research: ["complete research", "partial research"],
+  plan: ["create implementation plan", "partial implementation plan"],
+  revise: ["revise plan", "partial plan revision"],
+  implement: ["complete implementation", "partial implementation"],
+};
+
+export type CommitStepResult = { committed: boolean; error?: string; failed?: boolean };
+
+/**
+ * COMMIT of an operation's recorded result: the task folder and state files with the session trailer.
+ * A failed commit is recorded in errors.json and does not fail the operation: the result is in the store.
+ */
+export async function commitOperation(request: {
+  ctx: StoreContext;
+  operation: GateOperation;
+  taskNumber: number;
+  folder: string;
+  outcome: "done" | "partial";
+  sessionId: string;
+  delegationPath: string[];
+  /** Appended to a partial subject, e.g. "(3 of 4 phases)". */
+  partialDetail?: string | undefined;
+}): Promise<CommitStepResult> {
+  const { ctx, operation, taskNumber, sessionId } = request;
+  const [done, partial] = COMMIT_SUBJECT[operation];
+  const subject =
+    request.outcome === "done"
+      ? done
+      : request.partialDetail
+        ? `${partial} ${request.partialDetail}`
+        : partial;
+  const result = await commitTaskChanges({
+    root: ctx.config.root,
+    paths: [ctx.paths.state, ctx.paths.todo],
+    taskFolder: existsSync(request.folder) ? request.folder : null,
+    subject: `task ${taskNumber}: ${subject}`,
+    sessionId,
+  });
+  if (result.ok) return result.committed ? { committed: true } : { committed: false, error: result.reason };
+  await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, (tx) => {
+    appendError(tx, {
+      type: "git_commit_failure",
+      severity: "medium",
+      message: result.reason,
+      sessionId,
+      command: operation,
+      task: taskNumber,
+      checkpoint: "COMMIT",
+      delegationPath: request.delegationPath,
+    });
+  });
+  return { committed: false, error: result.reason, failed: true };
+}

@@ -1,0 +1,93 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { git, ok, readJson, repo, runBaton } from "./helpers.js";
+
+const FOLDER = "specs/1_study_the_lexer";
+
+function taskRepo(): string {
+  const dir = repo();
+  ok(dir, ["task", "add", "Study the lexer", "-l", "general"]);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "init"]);
+  return dir;
+}
+
+/** What the delegated agent does in the session: its report, then its metadata. */
+function agentWrites(dir: string, session: string, report: string): void {
+  mkdirSync(join(dir, FOLDER, "reports"), { recursive: true });
+  writeFileSync(join(dir, FOLDER, "reports/research-001.md"), report);
+  writeFileSync(
+    join(dir, FOLDER, ".return-meta.json"),
+    JSON.stringify({
+      status: "researched",
+      summary: "The lexer drops the last token.",
+      artifacts: [{ type: "research", path: `${FOLDER}/reports/research-001.md` }],
+      metadata: { session_id: session, agent_type: "baton-researcher" },
+    }),
+  );
+}
+
+const REPORT = `# Research\n\n${"A finding with its evidence. ".repeat(12)}\n`;
+
+describe("baton gate-in / gate-out (in-session checkpoints)", () => {
+  it("opens the checkpoint, tells the model what to delegate, then verifies, records and commits", () => {
+    const dir = taskRepo();
+    const opened = runBaton(dir, ["gate-in", "research", "1", "the", "tokens"], {
+      CLAUDE_CODE_SESSION_ID: "cc-1",
+    });
+    expect(opened.status).toBe(0);
+    const session = /BATON_SESSION: (sess_\d{10}_[0-9a-f]{6})/.exec(opened.stdout)?.[1] ?? "";
+    expect(opened.stdout).toContain('invoke the agent "baton-researcher" with the Agent tool');
+    expect(opened.stdout).toContain("run_in_background: false");
+    expect(opened.stdout).toMatch(new RegExp(`gate-out research 1 --session ${session}`));
+    expect(opened.stdout).toContain("Focus: the tokens");
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("researching");
+    expect(readJson(dir, ".baton/checkpoints/1.json")).toMatchObject({
+      sessionId: session,
+      mode: "session",
+      claudeSessionId: "cc-1",
+    });
+    expect(JSON.parse(readFileSync(join(dir, FOLDER, ".postflight-pending"), "utf8"))).toMatchObject({
+      session_id: session,
+      skill: "baton-researcher",
+      claude_session_id: "cc-1",
+    });
+    agentWrites(dir, session, REPORT);
+    const closed = runBaton(dir, ["gate-out", "research", "1", "--session", session]);
+    expect(closed.status).toBe(0);
+    expect(closed.stdout).toContain("GATE OUT passed: task 1 research done → researched");
+    expect(git(dir, ["log", "-1", "--format=%s%n%b"])).toContain(
+      `task 1: complete research\nSession: ${session}`,
+    );
+    expect(git(dir, ["status", "--porcelain"])).toBe("");
+  });
+
+  it("refuses a stub at gate-out with the GATE OUT code; the task stays retryable", () => {
+    const dir = taskRepo();
+    const session = /BATON_SESSION: (\S+)/.exec(ok(dir, ["gate-in", "research", "1"]).stdout)?.[1] ?? "";
+    agentWrites(dir, session, "# stub\n");
+    const closed = runBaton(dir, ["gate-out", "research", "1", "--session", session, "--json"]);
+    expect(closed.status).toBe(1);
+    expect(JSON.parse(closed.stdout)).toMatchObject({
+      ok: false,
+      code: "ARTIFACT_TOO_SMALL",
+      status: "researching",
+    });
+    expect(runBaton(dir, ["gate-in", "research", "1"]).status).toBe(0);
+  });
+
+  it("keeps one open checkpoint per task: a second gate-in is refused until gate-out or --force", () => {
+    const dir = taskRepo();
+    const session = /BATON_SESSION: (\S+)/.exec(ok(dir, ["gate-in", "research", "1"]).stdout)?.[1] ?? "";
+    const again = runBaton(dir, ["gate-in", "research", "1"]);
+    expect(again.status).toBe(1);
+    expect(again.stdout).toContain(`close it with \`baton gate-out research 1 --session ${session}\``);
+    const wrong = runBaton(dir, ["gate-out", "research", "1", "--session", "sess_0000000000_abcdef"]);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain(`open checkpoint is session ${session}`);
+    const forced = runBaton(dir, ["gate-in", "research", "1", "--force"]);
+    expect(forced.status).toBe(0);
+    expect(forced.stdout).not.toContain(session);
+  });
+});
