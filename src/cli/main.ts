@@ -292,7 +292,7 @@ export function buildProgram(): Command {
         repo: repoOf(cmd),
         claudeSessionId: process.env["CLAUDE_CODE_SESSION_ID"] || undefined,
       });
-      print(result, opts, () => formatGateIn(result, selfCommand()));
+      print(result, opts, () => formatGateIn(result, result.installedBin ?? selfCommand()));
       if (!result.ok) process.exitCode = 1;
     });
 
@@ -369,6 +369,24 @@ export function buildProgram(): Command {
       const result = await doctor({ ...opts, repo: repoOf(cmd) });
       print(result, opts, () => formatDoctor(result, opts.fix ?? false));
       if (!result.healthy) process.exitCode = 1;
+    });
+
+  program
+    .command("init")
+    .description("install Baton's slash commands, agents and hooks for Claude Code into a repository")
+    .argument("[dir]", "repository root (default: the current repository)")
+    .option("-n, --dry-run", "print the diff of every file it would write; write nothing")
+    .option("--uninstall", "remove what baton init added (files you changed are kept)")
+    .option("-f, --force", "overwrite files that are not Baton's, keeping each as <name>.bak")
+    .option("--hooks <type>", "command | http (default: command)")
+    .option("--port <n>", "port of `baton serve` for --hooks http (default 4891)")
+    .option("--bin <command>", "how Claude Code runs Baton (default: baton if on PATH, else node <path>)")
+    .option("--json", "print JSON")
+    .action(async (dir: string | undefined, opts, cmd: Command) => {
+      const { formatInit, init } = await import("./commands/init.js");
+      const result = await init({ ...opts, dir, repo: repoOf(cmd) });
+      print(result, opts, () => formatInit(result));
+      if (result.conflicts.length > 0) process.exitCode = 1;
     });
 
   return program;

@@ -6,6 +6,7 @@ import {
   type SessionGateIn,
   type SessionGateOut,
 } from "../../engine/index.js";
+import { installedBin } from "../../init/index.js";
 import { UsageError } from "../../shared/index.js";
 import { parseTaskNumber } from "./task.js";
 
@@ -26,9 +27,11 @@ export async function gateInCommand(options: {
   agent?: string | undefined;
   language?: string | undefined;
   claudeSessionId?: string | undefined;
-}): Promise<SessionGateIn> {
+}): Promise<SessionGateIn & { installedBin?: string }> {
   const config = await loadConfig(options.repo);
-  return openSessionGate({
+  // The gate-out command must be spelled as `baton init` allowed it in the command's allowed-tools.
+  const bin = installedBin(config.root);
+  const result = await openSessionGate({
     config,
     operation: parseOperation(options.operation),
     taskNumber: parseTaskNumber(options.number),
@@ -38,6 +41,7 @@ export async function gateInCommand(options: {
     languageOverride: options.language,
     claudeSessionId: options.claudeSessionId,
   });
+  return bin === undefined ? result : { ...result, installedBin: bin };
 }
 
 /** `baton gate-out <op> N --session S`: verifies, records, commits. */

@@ -1,0 +1,133 @@
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import * as z from "zod/mini";
+import { findRepoRoot } from "../../config/index.js";
+import { type InitResult, runInit } from "../../init/index.js";
+import { UsageError } from "../../shared/index.js";
+
+const InitArgs = z.object({
+  hooks: z.optional(z.enum(["command", "http"])),
+  port: z.optional(z.string().check(z.regex(/^\d{1,5}$/))),
+});
+
+export interface InitCommandOptions {
+  repo: string;
+  dir?: string | undefined;
+  dryRun?: boolean | undefined;
+  uninstall?: boolean | undefined;
+  force?: boolean | undefined;
+  hooks?: string | undefined;
+  port?: string | undefined;
+  bin?: string | undefined;
+}
+
+/** `baton init [dir]`: installs (or removes) the slash commands, agents and hooks for Claude Code. */
+export async function init(options: InitCommandOptions): Promise<InitResult> {
+  const args = InitArgs.safeParse({ hooks: options.hooks, port: options.port });
+  if (!args.success) {
+    const field = args.error.issues[0]?.path[0] === "port" ? "--port" : "--hooks";
+    throw new UsageError(
+      field === "--port"
+        ? `--port must be a number from 1 to 65535, got "${options.port}"`
+        : `--hooks must be "command" or "http", got "${options.hooks}"`,
+    );
+  }
+  const port = options.port === undefined ? undefined : Number(options.port);
+  if (port !== undefined && (port < 1 || port > 65535)) {
+    throw new UsageError(`--port must be a number from 1 to 65535, got "${options.port}"`);
+  }
+  if (port !== undefined && options.hooks !== "http") {
+    throw new UsageError("--port only applies to HTTP hooks", { hint: "Add --hooks http." });
+  }
+  if (options.uninstall && (options.hooks || options.bin !== undefined || options.force)) {
+    throw new UsageError("--uninstall takes no --hooks, --port, --bin or --force");
+  }
+  if (options.bin !== undefined && options.bin.trim() === "") throw new UsageError("--bin must not be empty");
+  let root: string;
+  if (options.dir === undefined) root = findRepoRoot(options.repo);
+  else {
+    root = resolve(options.repo, options.dir);
+    if (!existsSync(root) || !statSync(root).isDirectory()) {
+      throw new UsageError(`${options.dir} is not a folder`, {
+        hint: "Create it first, or name the repository root.",
+      });
+    }
+  }
+  return runInit({
+    root,
+    bin: options.bin,
+    hooks: args.data.hooks,
+    port,
+    force: options.force,
+    dryRun: options.dryRun,
+    uninstall: options.uninstall,
+  });
+}
+
+const VERB = {
+  create: "created",
+  update: "updated",
+  delete: "removed",
+  backup: "backed up",
+  restore: "restored",
+};
+const WOULD = {
+  create: "would create",
+  update: "would update",
+  delete: "would remove",
+  backup: "would back up",
+  restore: "would restore",
+};
+
+function changeLine(change: InitResult["changes"][number], dryRun: boolean): string {
+  const verb = (dryRun ? WOULD : VERB)[change.action];
+  if (change.action === "backup") return `  ${verb} ${change.from} → ${change.path}`;
+  if (change.action === "restore") return `  ${verb} ${change.path} from ${change.from}`;
+  return `  ${verb} ${change.path}`;
+}
+
+export function formatInit(result: InitResult): string {
+  const out: string[] = [];
+  if (result.notInstalled) {
+    return `Baton is not installed in ${result.root} (no .baton/init.json); nothing to remove.`;
+  }
+  if (result.dryRun) {
+    for (const change of result.changes) if (change.diff) out.push(change.diff.trimEnd());
+    if (out.length > 0) out.push("");
+  }
+  if (result.conflicts.length > 0) {
+    out.push(
+      `Nothing was written: ${result.conflicts.length === 1 ? "a file" : "files"} Baton would overwrite:`,
+    );
+    for (const c of result.conflicts) out.push(`  conflict: ${c.path} ${c.reason}`, `    ${c.hint}`);
+    if (result.dryRun) out.push("(The diffs above show what --force would do.)");
+    return out.join("\n");
+  }
+  if (result.upToDate) {
+    out.push(`Baton's Claude Code integration in ${result.root} is up to date; nothing changed.`);
+  } else {
+    const what = result.mode === "install" ? "Installing" : "Removing";
+    out.push(
+      `${what} Baton's Claude Code integration in ${result.root}${result.dryRun ? " (dry run, nothing written)" : ""}:`,
+    );
+    for (const change of result.changes) out.push(changeLine(change, result.dryRun));
+    for (const k of result.kept) out.push(`  kept ${k.path}: ${k.reason}`);
+  }
+  const s = result.settings;
+  const hookNames = (list: typeof s.hooksAdded) => list.map((h) => h.event).join(", ");
+  if (s.hooksAdded.length > 0) out.push(`  hooks added to ${s.path}: ${hookNames(s.hooksAdded)}`);
+  if (s.hooksRemoved.length > 0) out.push(`  hooks removed from ${s.path}: ${hookNames(s.hooksRemoved)}`);
+  if (s.permissionsAdded.length > 0) out.push(`  permissions allowed: ${s.permissionsAdded.join(", ")}`);
+  if (s.permissionsRemoved.length > 0) out.push(`  permissions removed: ${s.permissionsRemoved.join(", ")}`);
+  for (const w of result.warnings) out.push(`warning: ${w}`);
+  if (result.mode === "install" && !result.upToDate) {
+    const hooks =
+      result.hooks === "http"
+        ? `HTTP hooks on 127.0.0.1:${result.port} (run \`baton serve\`)`
+        : "command hooks";
+    out.push(`Baton runs as \`${result.bin}\`; ${hooks}.`);
+    if (!result.dryRun)
+      out.push("In Claude Code: /task add …, /research N, /plan N, /implement N, /revise N, /todo, /errors.");
+  }
+  return out.join("\n");
+}

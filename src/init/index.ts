@@ -1,0 +1,81 @@
+import { constants, copyFileSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { IoError, writeFileAtomic } from "../shared/index.js";
+import { unifiedDiff } from "./diff.js";
+import { type InstallOptions, planInstall } from "./install.js";
+import type { FileChange, InitPlan } from "./plan.js";
+import { planUninstall } from "./uninstall.js";
+
+export { resolveBin, shellQuote } from "./bin.js";
+export { unifiedDiff } from "./diff.js";
+export { type InitManifest, installedBin, MANIFEST_PATH, readManifest } from "./manifest.js";
+export type { Conflict, FileChange, InitPlan } from "./plan.js";
+export { DEFAULT_HOOK_PORT, HOOK_EVENTS, type HookMode, SETTINGS_PATH } from "./settings.js";
+export { commandFiles, GATE_OPERATIONS, permissionRules } from "./templates.js";
+
+export interface InitOptions extends InstallOptions {
+  uninstall?: boolean | undefined;
+  dryRun?: boolean | undefined;
+}
+
+export interface InitResult extends Omit<InitPlan, "changes"> {
+  dryRun: boolean;
+  /** False when nothing was written: a dry run, a conflict, or nothing to do. */
+  written: boolean;
+  changes: (Omit<FileChange, "before" | "after"> & { diff?: string })[];
+}
+
+/** The diff a dry run prints for one change; a backup shows the copy it creates. */
+function diffOf(change: FileChange): string {
+  if (change.action === "restore") {
+    return `# ${change.from} moves back to ${change.path}\n${unifiedDiff(change.path, null, change.after)}`;
+  }
+  return unifiedDiff(change.path, change.before, change.after);
+}
+
+function apply(plan: InitPlan): void {
+  const abs = (path: string) => join(plan.root, path);
+  for (const change of plan.changes) {
+    try {
+      if (change.action === "backup") {
+        // COPYFILE_EXCL: a backup never replaces an earlier one.
+        copyFileSync(abs(change.from!), abs(change.path), constants.COPYFILE_EXCL);
+      } else if (change.action === "restore") {
+        renameSync(abs(change.from!), abs(change.path));
+      } else if (change.action === "delete") {
+        rmSync(abs(change.path), { force: true });
+      } else {
+        mkdirSync(dirname(abs(change.path)), { recursive: true });
+        writeFileAtomic(abs(change.path), change.after ?? "");
+      }
+    } catch (error) {
+      throw new IoError(`${change.path}: ${(error as Error).message}`, {
+        cause: error,
+        hint: "Fix the cause and run the same command again; it picks up where it stopped.",
+      });
+    }
+  }
+  for (const dir of plan.removeDirs) {
+    try {
+      if (readdirSync(abs(dir)).length === 0) rmdirSync(abs(dir));
+    } catch {
+      // Already gone, or not a folder any more: either way nothing of Baton's is left there.
+    }
+  }
+}
+
+/** `baton init`: plans, then (unless a dry run or a conflict) writes. Returns what it did or would do. */
+export async function runInit(options: InitOptions): Promise<InitResult> {
+  const plan = options.uninstall ? await planUninstall(options.root) : await planInstall(options);
+  const dryRun = options.dryRun ?? false;
+  const write = !dryRun && plan.conflicts.length === 0 && plan.changes.length > 0;
+  if (write) apply(plan);
+  return {
+    ...plan,
+    dryRun,
+    written: write,
+    changes: plan.changes.map(({ before: _b, after: _a, ...rest }) =>
+      dryRun ? { ...rest, diff: diffOf({ ...rest, before: _b, after: _a }) } : rest,
+    ),
+  };
+}

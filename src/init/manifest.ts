@@ -1,0 +1,71 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as z from "zod/mini";
+import { FileFormatError, formatIssues, parseJsonDocument } from "../shared/index.js";
+
+export const MANIFEST_PATH = ".baton/init.json";
+
+export const HookEntry = z.object({ event: z.string(), group: z.record(z.string(), z.unknown()) });
+export type HookEntry = z.infer<typeof HookEntry>;
+
+/**
+ * What `baton init` added, so `--uninstall` removes exactly that: files with the hash of what was
+ * written, settings entries by value, and the containers (keys, folders) it had to create.
+ */
+export const InitManifest = z.object({
+  version: z.literal(1),
+  bin: z.string(),
+  hooks: z.enum(["command", "http"]),
+  port: z.optional(z.number()),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      sha256: z.string(),
+      /** Where `--force` moved the user's file; uninstall puts it back. */
+      backup: z.optional(z.string()),
+    }),
+  ),
+  /** Folders that did not exist before; removed on uninstall when empty. */
+  dirs: z.array(z.string()),
+  settings: z.object({
+    path: z.string(),
+    created: z.boolean(),
+    /** Object/array keys Baton created (e.g. ["hooks","Stop"]); removed on uninstall when left empty. */
+    keys: z.array(z.array(z.string())),
+    hooks: z.array(HookEntry),
+    permissions: z.array(z.string()),
+  }),
+});
+export type InitManifest = z.infer<typeof InitManifest>;
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+export function readManifest(root: string): { manifest: InitManifest; text: string } | null {
+  const path = join(root, MANIFEST_PATH);
+  if (!existsSync(path)) return null;
+  const text = readFileSync(path, "utf8");
+  const parsed = InitManifest.safeParse(parseJsonDocument(path, text).value);
+  if (!parsed.success) {
+    throw new FileFormatError("STATE_SCHEMA", path, `${path}: ${formatIssues(parsed.error.issues)}`, {
+      hint: `Restore it with \`git checkout ${MANIFEST_PATH}\`, or delete it: Baton then treats the files it installed as yours.`,
+    });
+  }
+  return { manifest: parsed.data, text };
+}
+
+/** Stable text (no timestamps), so a second `baton init` that changes nothing leaves it byte-identical. */
+export function renderManifest(manifest: InitManifest): string {
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/** The command prefix the installed slash commands use, for `gate-in` to print a matching gate-out line. */
+export function installedBin(root: string): string | undefined {
+  try {
+    return readManifest(root)?.manifest.bin;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,122 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BATON_BIN } from "../support/cli.js";
+import { fails, ok, repo, runBaton } from "./helpers.js";
+
+/** The absolute form, so Claude Code's Bash finds Baton without a PATH entry. */
+const BIN = `node ${BATON_BIN}`;
+
+const text = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
+
+/** Runs a slash command's `!` line the way Claude Code does: $ARGUMENTS substituted, then `sh -c`. */
+function runBang(dir: string, command: string, args: string): string {
+  const line = /!`([^`]*)`/.exec(text(dir, `.claude/commands/${command}.md`))![1]!;
+  return execFileSync("sh", ["-c", line.replace("$ARGUMENTS", args)], { cwd: dir, encoding: "utf8" });
+}
+
+describe("baton init (CLI)", () => {
+  it("installs, is idempotent, and uninstalls to nothing", () => {
+    const dir = repo();
+    const first = ok(dir, ["init", "--bin", BIN]);
+    expect(first.stdout).toContain("created .claude/commands/research.md");
+    expect(first.stdout).toContain(
+      "hooks added to .claude/settings.json: PreToolUse, PostToolUse, Stop, SubagentStop",
+    );
+    const settings = JSON.parse(text(dir, ".claude/settings.json"));
+    expect(settings.hooks.SubagentStop[0].hooks[0]).toEqual({
+      type: "command",
+      command: `${BIN} hook subagent-stop`,
+    });
+    expect(text(dir, ".claude/commands/implement.md")).toContain(`!\`${BIN} gate-in implement $ARGUMENTS\``);
+    expect(runBang(dir, "task", "list")).toContain("No tasks.");
+
+    const before = text(dir, ".claude/settings.json") + text(dir, ".baton/init.json");
+    expect(ok(dir, ["init"]).stdout).toContain("is up to date; nothing changed");
+    expect(text(dir, ".claude/settings.json") + text(dir, ".baton/init.json")).toBe(before);
+
+    expect(ok(dir, ["init", "--uninstall"]).stdout).toContain("removed .claude/commands/research.md");
+    expect(existsSync(join(dir, ".claude"))).toBe(false);
+    expect(existsSync(join(dir, ".baton"))).toBe(false);
+  });
+
+  it("defaults to node and the absolute bin/baton.js when baton is not on PATH", () => {
+    const dir = repo();
+    // Only node's own folder on PATH: a globally installed baton must not change the answer.
+    const run = runBaton(dir, ["init", dir, "--json"], { PATH: dirname(process.execPath) });
+    expect(run.status).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.bin).toBe(`node ${BATON_BIN}`);
+    expect(result.written).toBe(true);
+  });
+
+  it("quotes a bin path with spaces so the ! line really runs", () => {
+    const dir = repo();
+    const tools = join(dir, "my tools");
+    mkdirSync(tools);
+    writeFileSync(join(tools, "baton"), `#!/bin/sh\nexec node '${BATON_BIN}' "$@"\n`, { mode: 0o755 });
+    ok(dir, ["init", "--bin", join(tools, "baton")]);
+    expect(text(dir, ".claude/commands/errors.md")).toContain(`Bash('${tools}/baton' errors:*)`);
+    expect(runBang(dir, "errors", "")).toContain("No matching errors");
+  });
+
+  it("--dry-run prints unified diffs and writes nothing", () => {
+    const dir = repo();
+    const result = ok(dir, ["init", "--bin", BIN, "--dry-run"]);
+    expect(result.stdout).toContain("--- /dev/null\n+++ b/.claude/commands/plan.md\n@@ -0,0 +1,");
+    expect(result.stdout).toContain("+++ b/.claude/settings.json");
+    expect(result.stdout).toContain("(dry run, nothing written)");
+    expect(existsSync(join(dir, ".claude"))).toBe(false);
+    expect(existsSync(join(dir, ".baton"))).toBe(false);
+  });
+
+  it("refuses to overwrite a foreign command; --force keeps it as .bak", () => {
+    const dir = repo();
+    mkdirSync(join(dir, ".claude/commands"), { recursive: true });
+    writeFileSync(join(dir, ".claude/commands/research.md"), "mine\n");
+    const refused = fails(dir, ["init", "--bin", BIN]);
+    expect(refused.stdout).toContain(
+      "conflict: .claude/commands/research.md exists and was not written by baton init",
+    );
+    expect(refused.stdout).toContain(
+      "Re-run with --force to overwrite it; the current file is kept as research.md.bak.",
+    );
+    expect(existsSync(join(dir, ".claude/settings.json"))).toBe(false);
+
+    expect(ok(dir, ["init", "--bin", BIN, "--force"]).stdout).toContain(
+      "backed up .claude/commands/research.md → .claude/commands/research.md.bak",
+    );
+    expect(text(dir, ".claude/commands/research.md.bak")).toBe("mine\n");
+  });
+
+  it("reports invalid settings.json with file and line, writing nothing", () => {
+    const dir = repo();
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(join(dir, ".claude/settings.json"), '{\n  "hooks": {\n    "Stop": [,]\n  }\n}\n');
+    const result = fails(dir, ["init", "--bin", BIN]);
+    expect(result.stderr).toMatch(/\.claude\/settings\.json:3:\d+: invalid JSON/);
+    expect(existsSync(join(dir, ".claude/commands"))).toBe(false);
+    expect(existsSync(join(dir, ".baton"))).toBe(false);
+  });
+
+  it("--hooks http points every hook at baton serve", () => {
+    const dir = repo();
+    ok(dir, ["init", "--bin", BIN, "--hooks", "http", "--port", "5999"]);
+    const hooks = JSON.parse(text(dir, ".claude/settings.json")).hooks;
+    expect(hooks.PreToolUse[0]).toEqual({
+      matcher: "*",
+      hooks: [{ type: "http", url: "http://127.0.0.1:5999/hooks/pre-tool-use" }],
+    });
+    expect(hooks.Stop[0].hooks[0].url).toBe("http://127.0.0.1:5999/hooks/stop");
+  });
+
+  it("rejects bad options with exit 2", () => {
+    const dir = repo();
+    expect(fails(dir, ["init", "--port", "80"], 2).stderr).toContain("--port only applies to HTTP hooks");
+    expect(fails(dir, ["init", "--hooks", "smoke"], 2).stderr).toContain(
+      '--hooks must be "command" or "http"',
+    );
+    expect(runBaton(dir, ["init", join(dir, "missing")]).status).toBe(2);
+  });
+});
