@@ -389,6 +389,38 @@ export function buildProgram(): Command {
       if (result.conflicts.length > 0) process.exitCode = 1;
     });
 
+  // Claude Code hooks. bin/baton.js sends `baton hook …` straight to dist/hooks/main.js; this entry
+  // exists for --help and for `node dist/cli/main.js hook …`.
+  program
+    .command("hook")
+    .description("answer a Claude Code hook: reads the hook input JSON on stdin, prints the reply")
+    .argument("<event>", "pre-tool-use | post-tool-use | stop | subagent-stop")
+    .action(async (event: string) => {
+      const { runHookCommand } = await import("../hooks/index.js");
+      await runHookCommand(event);
+    });
+
+  program
+    .command("serve")
+    .description("serve Claude Code http hooks on 127.0.0.1: POST /hooks/<event>")
+    .option("--port <n>", "port (default 4891; 0 picks a free one)")
+    .action(async (opts: { port?: string }) => {
+      const { DEFAULT_HOOK_PORT, HOOK_EVENTS, startHookServer } = await import("../hooks/index.js");
+      const port = opts.port === undefined ? DEFAULT_HOOK_PORT : Number(opts.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+        const { UsageError } = await import("../shared/index.js");
+        throw new UsageError(`--port must be a port number, got "${opts.port}"`);
+      }
+      const server = await startHookServer({ port });
+      const urls = Object.keys(HOOK_EVENTS).map((event) => `  POST ${server.url}/hooks/${event}\n`);
+      process.stdout.write(`Baton hook server on ${server.url}\n${urls.join("")}`);
+      await new Promise<void>((resolve) => {
+        const stop = () => void server.close().then(resolve);
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+    });
+
   return program;
 }
 

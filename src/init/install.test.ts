@@ -47,7 +47,10 @@ describe("baton init: fresh repository", () => {
 
     const s = settings(root);
     expect(s.hooks.PreToolUse).toEqual([
-      { matcher: "*", hooks: [{ type: "command", command: `${TEST_BIN} hook pre-tool-use` }] },
+      {
+        matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task",
+        hooks: [{ type: "command", command: `${TEST_BIN} hook pre-tool-use` }],
+      },
     ]);
     expect(s.hooks.PostToolUse[0].hooks[0].command).toBe(`${TEST_BIN} hook post-tool-use`);
     expect(s.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: `${TEST_BIN} hook stop` }] }]);
@@ -226,7 +229,10 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
     await runInit({ root, bin: TEST_BIN, hooks: "http", port: 5123 });
     const s = settings(root);
     expect(s.hooks.PreToolUse).toEqual([
-      { matcher: "*", hooks: [{ type: "http", url: "http://127.0.0.1:5123/hooks/pre-tool-use" }] },
+      {
+        matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task",
+        hooks: [{ type: "http", url: "http://127.0.0.1:5123/hooks/pre-tool-use" }],
+      },
     ]);
     expect(s.hooks.SubagentStop[0].hooks[0].url).toBe("http://127.0.0.1:5123/hooks/subagent-stop");
     expect(readManifest(root)!.manifest).toMatchObject({ hooks: "http", port: 5123 });

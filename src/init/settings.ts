@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import * as z from "zod/mini";
+import { DEFAULT_HOOK_PORT } from "../shared/hook-port.js";
 import {
   FileFormatError,
   formatIssues,
@@ -12,8 +13,12 @@ import {
 } from "../shared/index.js";
 import type { HookEntry, InitManifest } from "./manifest.js";
 
+const TOOL_MATCHERS: Record<string, string | undefined> = {
+  PreToolUse: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task",
+  PostToolUse: "Write|Edit|MultiEdit|NotebookEdit|Bash",
+};
+
 export const SETTINGS_PATH = ".claude/settings.json";
-export const DEFAULT_HOOK_PORT = 4891;
 
 /** Claude Code event → the `baton hook` subcommand and `baton serve` path that handle it. */
 export const HOOK_EVENTS = [
@@ -65,8 +70,10 @@ export function hookEntries(bin: string, mode: HookMode, port: number): HookEntr
       mode === "http"
         ? { type: "http", url: `http://127.0.0.1:${port}/hooks/${name}` }
         : { type: "command", command: `${bin} hook ${name}` };
-    // Tool events match every tool; Stop/SubagentStop take no matcher (SubagentStop's is the agent type).
-    const group = event.endsWith("ToolUse") ? { matcher: "*", hooks: [handler] } : { hooks: [handler] };
+    // Only the tools a rule looks at: a hook starts a process on every call it matches, and Read or Grep
+    // need no checking. Stop/SubagentStop take no matcher (SubagentStop's would be the agent type).
+    const matcher = TOOL_MATCHERS[event];
+    const group = matcher ? { matcher, hooks: [handler] } : { hooks: [handler] };
     return { event, group };
   });
 }
@@ -213,3 +220,5 @@ export async function planSettingsUninstall(
         : await renderSteps(file, [next]);
   return { after, removed: removedHooks, permissionsRemoved: removedPermissions };
 }
+
+export { DEFAULT_HOOK_PORT };

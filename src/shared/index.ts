@@ -1,5 +1,6 @@
 export * from "./atomic-write.js";
 export * from "./errors.js";
+export * from "./hook-port.js";
 export {
   isCanonical,
   isCanonicalValue,

@@ -105,7 +105,7 @@ describe("baton init (CLI)", () => {
     ok(dir, ["init", "--bin", BIN, "--hooks", "http", "--port", "5999"]);
     const hooks = JSON.parse(text(dir, ".claude/settings.json")).hooks;
     expect(hooks.PreToolUse[0]).toEqual({
-      matcher: "*",
+      matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task",
       hooks: [{ type: "http", url: "http://127.0.0.1:5999/hooks/pre-tool-use" }],
     });
     expect(hooks.Stop[0].hooks[0].url).toBe("http://127.0.0.1:5999/hooks/stop");

@@ -1,0 +1,203 @@
+// Cost of Baton's Claude Code hooks, which run on every tool call: `baton hook <event>` as a command
+// hook against bare `node -e 0`, the original bash SubagentStop hook on the same input, and the
+// resident `baton serve` HTTP round trip.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  BIN,
+  DIST_GENERATOR,
+  machine,
+  median,
+  numberFlag,
+  percentile,
+  QUICK,
+  ROOT,
+  table,
+  tempDir,
+} from "./common.mjs";
+
+const RUNS = numberFlag("runs", QUICK ? 15 : 40);
+const REQUESTS = numberFlag("requests", QUICK ? 200 : 500);
+const WARMUP = 3;
+const TARGET_RATIO = 1.3;
+const TARGET_HTTP_MS = 5;
+const FIXTURE = join(ROOT, "..", "shared", "fixtures", "proofchecker");
+const BASH_HOOK = join(".claude", "hooks", "subagent-postflight.sh");
+
+console.log(`# Hooks: median of ${RUNS} runs (after ${WARMUP} warm-up), HTTP over ${REQUESTS} requests`);
+console.log(`machine: ${machine()}\n`);
+
+const repo = tempDir("hooks");
+let failed = 0;
+let server;
+try {
+  // A repository with specs, one task delegated in session mode (checkpoint + postflight marker).
+  const { generateRepo } = await import(DIST_GENERATOR);
+  const generated = generateRepo({ dir: repo.dir, active: 50, archived: 50, folders: false, seed: 3 });
+  execFileSync("git", ["init", "-q"], { cwd: repo.dir });
+  const task = generated.activeNumbers[0];
+  const folder = join(repo.dir, "specs", `${task}_bench_task`);
+  const marker = join(folder, ".postflight-pending");
+  const guard = join(folder, ".postflight-loop-guard");
+  mkdirSync(join(repo.dir, "specs", ".baton", "checkpoints"), { recursive: true });
+  mkdirSync(folder, { recursive: true });
+  const claudeSession = "0f4c2a4e-bench-4c1e-9d7a-000000000001";
+  writeFileSync(
+    join(repo.dir, "specs", ".baton", "checkpoints", `${task}.json`),
+    JSON.stringify({
+      sessionId: "sess_1700000000_bench",
+      taskNumber: task,
+      operation: "research",
+      previousStatus: "not_started",
+      pid: process.pid,
+      hostname: "bench",
+      startedAt: "2026-01-01T00:00:00Z",
+      mode: "session",
+      claudeSessionId: claudeSession,
+    }),
+  );
+  const markerText = JSON.stringify({
+    session_id: "sess_1700000000_bench",
+    skill: "researcher",
+    task_number: task,
+    operation: "research",
+    reason: "Postflight pending: status update, artifact linking, git commit",
+    created: "2026-01-01T00:00:00Z",
+    stop_hook_active: false,
+    claude_session_id: claudeSession,
+  });
+  const resetMarker = () => {
+    writeFileSync(marker, markerText);
+    rmSync(guard, { force: true });
+  };
+  resetMarker();
+
+  const common = { session_id: claudeSession, transcript_path: "/dev/null", cwd: repo.dir };
+  const preToolUse = JSON.stringify({
+    ...common,
+    permission_mode: "default",
+    effort: { level: "medium" },
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command: 'grep -n "Status" specs/TODO.md | head -20', description: "List statuses" },
+    tool_use_id: "toolu_bench_1",
+  });
+  const subagentStop = JSON.stringify({
+    ...common,
+    permission_mode: "default",
+    agent_id: "a6205a5694fec682",
+    agent_type: "researcher",
+    effort: { level: "medium" },
+    hook_event_name: "SubagentStop",
+    stop_hook_active: false,
+    agent_transcript_path: "/dev/null",
+    last_assistant_message: "RESEARCH DONE",
+    background_tasks: [],
+    session_crons: [],
+  });
+
+  const env = { ...process.env, CLAUDE_PROJECT_DIR: repo.dir };
+  const cases = [
+    { name: "node -e 0 (bare)", cmd: process.execPath, args: ["-e", "0"], input: "" },
+    {
+      name: "baton hook pre-tool-use",
+      cmd: process.execPath,
+      args: [BIN, "hook", "pre-tool-use"],
+      input: preToolUse,
+    },
+    {
+      name: "baton hook subagent-stop",
+      cmd: process.execPath,
+      args: [BIN, "hook", "subagent-stop"],
+      input: subagentStop,
+      before: resetMarker,
+    },
+  ];
+  const hasFixture = existsSync(join(FIXTURE, BASH_HOOK));
+  if (hasFixture) {
+    // A copy, because the original hook writes logs and deletes markers where it runs.
+    cpSync(join(FIXTURE, ".claude", "hooks"), join(repo.dir, ".claude", "hooks"), { recursive: true });
+    cases.push({
+      name: "original bash SubagentStop",
+      cmd: "bash",
+      args: [BASH_HOOK],
+      input: subagentStop,
+      before: resetMarker,
+    });
+  }
+
+  const times = new Map(cases.map((c) => [c.name, []]));
+  const outputs = new Map();
+  for (let round = 0; round < WARMUP + RUNS; round++) {
+    // Interleaved, so that a slow patch of the machine hits every case alike.
+    for (const c of cases) {
+      c.before?.();
+      const start = process.hrtime.bigint();
+      const result = spawnSync(c.cmd, c.args, { cwd: repo.dir, input: c.input, encoding: "utf8", env });
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (result.status !== 0) {
+        failed++;
+        console.log(
+          `  FAILED (exit ${result.status}): ${c.name}: ${(result.stderr ?? "").trim().split("\n")[0]}`,
+        );
+      }
+      if (round >= WARMUP) times.get(c.name).push(ms);
+      outputs.set(c.name, (result.stdout ?? "").trim());
+    }
+  }
+
+  const bare = median(times.get(cases[0].name));
+  const rows = [["case", "median ms", "p90 ms", "x bare node", `target <= ${TARGET_RATIO}x`]];
+  for (const c of cases) {
+    const m = median(times.get(c.name));
+    const ratio = m / bare;
+    const verdict = c.name === "baton hook pre-tool-use" ? (ratio <= TARGET_RATIO ? "PASS" : "FAIL") : "";
+    rows.push([
+      c.name,
+      m.toFixed(1),
+      percentile(times.get(c.name), 90).toFixed(1),
+      `${ratio.toFixed(2)}x`,
+      verdict,
+    ]);
+  }
+  console.log(table(rows));
+  if (!hasFixture) console.log(`\n(original bash hook skipped: ${join(FIXTURE, BASH_HOOK)} is absent)`);
+  console.log("\nReplies (last run):");
+  for (const c of cases.slice(1)) console.log(`  ${c.name}: ${outputs.get(c.name).slice(0, 150)}`);
+
+  // The resident server: one process, one keep-alive connection, a request per tool call.
+  server = spawn(process.execPath, [BIN, "serve", "--port", "0"], {
+    cwd: repo.dir,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    server.stdout.on("data", (chunk) => {
+      out += chunk;
+      const match = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match) resolve(match[1]);
+    });
+    server.once("exit", (code) => reject(new Error(`baton serve exited with ${code}`)));
+  });
+  const http = [];
+  for (let i = 0; i < REQUESTS + 20; i++) {
+    const start = process.hrtime.bigint();
+    const response = await fetch(`${url}/hooks/pre-tool-use`, { method: "POST", body: preToolUse });
+    await response.json();
+    if (i >= 20) http.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  const httpMedian = median(http);
+  console.log(
+    `\nbaton serve, POST /hooks/pre-tool-use: median ${httpMedian.toFixed(2)} ms, p95 ${percentile(http, 95).toFixed(2)} ms` +
+      ` (target median <= ${TARGET_HTTP_MS} ms: ${httpMedian <= TARGET_HTTP_MS ? "PASS" : "FAIL"})`,
+  );
+  console.log("PASS/FAIL is informational; the benchmark exits non-zero only when a hook fails to run.");
+} catch (error) {
+  failed++;
+  console.log(`hooks benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  if (server && server.exitCode === null) server.kill("SIGTERM");
+  repo.cleanup();
+}
+process.exitCode = failed > 0 ? 1 : 0;

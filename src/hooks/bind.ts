@@ -1,0 +1,45 @@
+import { join } from "node:path";
+import { listCheckpoints, type Project, readMarker, taskFolders } from "./project.js";
+
+/**
+ * Binds a session-mode checkpoint (and its marker) to the Claude session that works on it, when
+ * gate-in could not learn the session (no CLAUDE_CODE_SESSION_ID where it ran). Done under the store
+ * lock, re-reading the checkpoint, so a concurrent gate-out never sees its checkpoint resurrected and
+ * a bound checkpoint is never rebound. Returns the task number when it bound one.
+ */
+export async function bindCheckpoint(
+  project: Project,
+  batonSession: string,
+  claudeSessionId: string,
+): Promise<number | undefined> {
+  const find = () => listCheckpoints(project).find((c) => c.checkpoint.sessionId === batonSession);
+  const first = find();
+  if (!first || first.checkpoint.claudeSessionId !== undefined) return undefined;
+  // Loaded only here: binding happens once per delegation, never on the hot path.
+  const [{ acquireLock }, { writeFileAtomic }] = await Promise.all([
+    import("../state/lock.js"),
+    import("../shared/atomic-write.js"),
+  ]);
+  const release = await acquireLock(join(project.specsDir, ".baton", "lock"), {
+    timeoutMs: 2_000,
+    command: "baton hook (bind claude session)",
+  });
+  try {
+    const open = find();
+    if (!open || open.checkpoint.claudeSessionId !== undefined) return undefined;
+    const indent = open.text.includes("\n") ? 2 : undefined;
+    writeFileAtomic(open.path, JSON.stringify({ ...JSON.parse(open.text), claudeSessionId }, null, indent));
+    for (const folder of taskFolders(project, open.checkpoint.taskNumber)) {
+      const marker = readMarker(folder);
+      if (!marker || marker.marker.session_id !== batonSession || marker.marker.claude_session_id) continue;
+      const markerIndent = marker.text.includes("\n") ? 2 : undefined;
+      writeFileAtomic(
+        marker.path,
+        JSON.stringify({ ...marker.marker, claude_session_id: claudeSessionId }, null, markerIndent),
+      );
+    }
+    return open.checkpoint.taskNumber;
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,114 @@
+import { allow, type Decision } from "./decision.js";
+import { explainInput, isStopHookInput, isToolHookInput } from "./input.js";
+import { appendHookLog, type HookLogEntry } from "./log.js";
+import { postToolUse } from "./post-tool-use.js";
+import { preToolUse } from "./pre-tool-use.js";
+import { type Project, resolveProject } from "./project.js";
+import type { StopHookInput, ToolHookInput } from "./schema.js";
+import { stop } from "./stop.js";
+import { subagentStop } from "./subagent-stop.js";
+
+/** Baton's event names (CLI argument, URL path) and Claude Code's (`hook_event_name`, settings keys). */
+export const HOOK_EVENTS = {
+  "pre-tool-use": "PreToolUse",
+  "post-tool-use": "PostToolUse",
+  stop: "Stop",
+  "subagent-stop": "SubagentStop",
+} as const;
+export type HookEvent = keyof typeof HOOK_EVENTS;
+
+type Handler =
+  | { kind: "tool"; run: (input: ToolHookInput, project: Project) => Decision | Promise<Decision> }
+  | { kind: "stop"; run: (input: StopHookInput, project: Project) => Decision | Promise<Decision> };
+
+const HANDLERS: Record<HookEvent, Handler> = {
+  "pre-tool-use": { kind: "tool", run: preToolUse },
+  "post-tool-use": { kind: "tool", run: postToolUse },
+  stop: { kind: "stop", run: stop },
+  "subagent-stop": { kind: "stop", run: subagentStop },
+};
+
+/** `pre-tool-use` or `PreToolUse`, so that URLs and commands may use either spelling. */
+export function hookEvent(name: string): HookEvent | undefined {
+  if (name in HOOK_EVENTS) return name as HookEvent;
+  return (Object.keys(HOOK_EVENTS) as HookEvent[]).find((e) => HOOK_EVENTS[e] === name);
+}
+
+export interface HookEnvironment {
+  /** CLAUDE_PROJECT_DIR of a command hook; HTTP hooks have none. */
+  projectDir?: string | undefined;
+  /** Where to log when the input names no folder. */
+  fallbackDir: string;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * One hook call, from raw stdin text to the JSON reply. Nothing it meets may break the Claude Code
+ * session: malformed input, an unknown event and internal errors all answer `{}` (no opinion) and
+ * are logged; the only output is the reply.
+ */
+export async function handleHook(
+  eventName: string,
+  body: string,
+  env: HookEnvironment,
+): Promise<Record<string, unknown>> {
+  const started = process.hrtime.bigint();
+  const event = hookEvent(eventName);
+  const entry: Partial<HookLogEntry> = { event: event ?? eventName };
+  let root = env.projectDir || env.fallbackDir;
+  let decision: Decision = allow();
+  try {
+    let value: unknown;
+    if (!event) {
+      entry.problem = `unknown hook event "${eventName}" (expected ${Object.keys(HOOK_EVENTS).join(", ")})`;
+    } else {
+      try {
+        value = JSON.parse(body);
+      } catch (error) {
+        entry.problem = `hook input is not JSON: ${messageOf(error)}`;
+      }
+    }
+    const cwd = (value as { cwd?: unknown } | null)?.cwd;
+    if (!env.projectDir && typeof cwd === "string" && cwd !== "") root = cwd;
+    if (event && value !== undefined) {
+      const handler = HANDLERS[event];
+      const valid = handler.kind === "tool" ? isToolHookInput(value) : isStopHookInput(value);
+      if (!valid) {
+        entry.problem = `hook input does not match ${HOOK_EVENTS[event]}: ${await explainInput(handler.kind, value)}`;
+      } else {
+        const input = value as ToolHookInput & StopHookInput;
+        entry.tool = input.tool_name;
+        entry.claude_session = input.session_id;
+        entry.agent_type = input.agent_type;
+        entry.agent_id = input.agent_id;
+        if (input.hook_event_name !== undefined && input.hook_event_name !== HOOK_EVENTS[event]) {
+          entry.problem = `a ${input.hook_event_name} input was sent to the ${event} hook (check the hook settings)`;
+        } else {
+          const project = resolveProject(input.cwd, env.projectDir);
+          root = project.root;
+          decision =
+            handler.kind === "tool" ? await handler.run(input, project) : await handler.run(input, project);
+        }
+      }
+    }
+  } catch (error) {
+    decision = allow();
+    entry.problem = `internal error: ${messageOf(error)}`;
+  }
+  try {
+    appendHookLog(root, {
+      ts: new Date().toISOString(),
+      ...entry,
+      event: entry.event ?? eventName,
+      decision: decision.decision,
+      ...(decision.reason ? { reason: decision.reason } : {}),
+      ...(decision.note ? { note: decision.note } : {}),
+      ...(decision.task === undefined ? {} : { task: decision.task }),
+      ms: Number((process.hrtime.bigint() - started) / 10_000n) / 100,
+    });
+  } catch (error) {
+    process.stderr.write(`baton hook: cannot write the hook log under ${root}: ${messageOf(error)}\n`);
+  }
+  return decision.reply;
+}

@@ -1,0 +1,55 @@
+import { bindCheckpoint } from "./bind.js";
+import { allow, block, type Decision } from "./decision.js";
+import { EDIT_TOOLS, editedPath } from "./pre-tool-use.js";
+import type { Project } from "./project.js";
+import { absolutePath, classifyPath } from "./protected-paths.js";
+import type { ToolHookInput } from "./schema.js";
+
+const STORE_FILE_IN_COMMAND = /state\.json|TODO\.md|errors\.json/;
+const STORE_KINDS = new Set(["state", "todo", "archive", "errors"]);
+const SESSION_LINE = /^BATON_SESSION:[ \t]*(sess_[A-Za-z0-9_-]+)[ \t]*$/m;
+
+function bashStdout(response: unknown): string {
+  if (typeof response === "string") return response;
+  if (typeof response === "object" && response !== null) {
+    const stdout = (response as { stdout?: unknown }).stdout;
+    if (typeof stdout === "string") return stdout;
+  }
+  return "";
+}
+
+function touchedStore(input: ToolHookInput, project: Project): boolean {
+  if (EDIT_TOOLS.has(input.tool_name)) {
+    const path = editedPath(input);
+    if (path === undefined) return false;
+    const file = classifyPath(absolutePath(path, input.cwd, project), project);
+    return file !== null && STORE_KINDS.has(file.kind);
+  }
+  const command = input.tool_input["command"];
+  return input.tool_name === "Bash" && typeof command === "string" && STORE_FILE_IN_COMMAND.test(command);
+}
+
+/** `baton gate-in` run through Bash prints `BATON_SESSION: sess_…`: the session that ran it owns it. */
+async function bindSession(input: ToolHookInput, project: Project): Promise<number | undefined> {
+  const command = input.tool_input["command"];
+  if (input.tool_name !== "Bash" || typeof command !== "string" || !command.includes("gate-in")) return;
+  const batonSession = SESSION_LINE.exec(bashStdout(input.tool_response))?.[1];
+  return batonSession ? bindCheckpoint(project, batonSession, input.session_id) : undefined;
+}
+
+/** PostToolUse: binds a gate-in's checkpoint to this session; blocks when a store file no longer validates. */
+export async function postToolUse(input: ToolHookInput, project: Project): Promise<Decision> {
+  const bound = await bindSession(input, project);
+  if (touchedStore(input, project)) {
+    const { storeProblems } = await import("./validate-store.js");
+    const problems = await storeProblems(project.root);
+    if (problems.length > 0) {
+      const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : "";
+      return block(
+        `Baton's task store no longer validates after this ${input.tool_name} call: ${problems.slice(0, 3).join("; ")}${more}. Run \`baton doctor\` to see every problem and \`baton doctor --fix\` for the safe repairs; change tasks only through baton commands.`,
+        bound,
+      );
+    }
+  }
+  return bound === undefined ? allow() : allow("bound claude session", bound);
+}

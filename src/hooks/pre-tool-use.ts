@@ -1,0 +1,90 @@
+import { isAbsolute, relative } from "node:path";
+import { findBashWrite } from "./bash-writes.js";
+import { bindCheckpoint } from "./bind.js";
+import { allow, type Decision, deny, updateInput } from "./decision.js";
+import { type CheckpointFile, delegationsOf, type Project, readMarker, taskFolders } from "./project.js";
+import { absolutePath, classifyPath, denyReason } from "./protected-paths.js";
+import type { ToolHookInput } from "./schema.js";
+
+export const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+/** The sub-agent tool is `Agent`; `Task` is its alias (contract 6.1). */
+const AGENT_TOOLS = new Set(["Agent", "Task"]);
+
+export function editedPath(input: ToolHookInput): string | undefined {
+  const path = input.tool_input["file_path"] ?? input.tool_input["notebook_path"];
+  return typeof path === "string" && path !== "" ? path : undefined;
+}
+
+/** The agent a delegation names, from its postflight marker. */
+function delegatedAgent(project: Project, open: CheckpointFile): string | undefined {
+  for (const folder of taskFolders(project, open.checkpoint.taskNumber)) {
+    const skill = readMarker(folder)?.marker.skill;
+    if (typeof skill === "string" && skill !== "") return skill;
+  }
+  return undefined;
+}
+
+/**
+ * PreToolUse. Rule 1, for every agent: Baton's files are written only by Baton. Rule 2: while this
+ * session has a delegation open, the main thread does not do the delegated work itself. Rule 3: the
+ * delegated agent runs in the foreground, so its report comes back into this session's turn.
+ */
+export function preToolUse(input: ToolHookInput, project: Project): Decision | Promise<Decision> {
+  const tool = input.tool_name;
+  if (EDIT_TOOLS.has(tool)) {
+    const written = editedPath(input);
+    if (written === undefined) return allow();
+    const absolute = absolutePath(written, input.cwd, project);
+    const file = classifyPath(absolute, project);
+    if (file) return deny(denyReason(file, `${tool} of`));
+    if (input.agent_id !== undefined) return allow();
+    const rel = relative(project.specsDir, absolute);
+    if (!rel.startsWith("..") && !isAbsolute(rel)) return allow();
+    const open = delegationsOf(project, input.session_id)[0];
+    if (!open) return allow();
+    const { taskNumber: n, operation, sessionId } = open.checkpoint;
+    const agent = delegatedAgent(project, open);
+    return deny(
+      `Task ${n}'s ${operation} is delegated to agent ${agent ?? "(named by `baton gate-in`)"}; invoke it with the Agent tool${agent ? ` (subagent_type "${agent}", run_in_background: false)` : ""} instead of editing files yourself. When it returns, run \`baton gate-out ${operation} ${n} --session ${sessionId}\`.`,
+      n,
+    );
+  }
+  if (tool === "Bash") {
+    const command = input.tool_input["command"];
+    if (typeof command !== "string") return allow();
+    const hit = findBashWrite(command, input.cwd, project);
+    return hit ? deny(denyReason(hit.file, hit.action)) : allow();
+  }
+  if (AGENT_TOOLS.has(tool)) return agentCall(input, project);
+  return allow();
+}
+
+/**
+ * Rule 3, and the last chance to learn whose delegation it is: a main-thread call of the agent an
+ * unbound checkpoint names binds it to this session (gate-in from a slash command's `!` line is
+ * no tool call, so the post-tool-use binding never sees it).
+ */
+async function agentCall(input: ToolHookInput, project: Project): Promise<Decision> {
+  const open = delegationsOf(project, input.session_id);
+  if (open.length === 0) return allow();
+  let bound: number | undefined;
+  const target = input.tool_input["subagent_type"];
+  if (input.agent_id === undefined && typeof target === "string") {
+    const unbound = open.find(
+      (d) => d.checkpoint.claudeSessionId === undefined && delegatedAgent(project, d) === target,
+    );
+    if (unbound) bound = await bindCheckpoint(project, unbound.checkpoint.sessionId, input.session_id);
+  }
+  const task = bound ?? open[0]!.checkpoint.taskNumber;
+  if (input.tool_input["run_in_background"] === false) {
+    return bound === undefined ? allow() : allow("bound claude session", bound);
+  }
+  return {
+    ...updateInput(
+      { ...input.tool_input, run_in_background: false },
+      `Baton runs task ${task}'s agent in the foreground, so its result returns to this turn`,
+      task,
+    ),
+    ...(bound === undefined ? {} : { note: "bound claude session" }),
+  };
+}

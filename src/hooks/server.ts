@@ -1,0 +1,112 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { IoError } from "../shared/errors.js";
+import { DEFAULT_HOOK_PORT } from "../shared/hook-port.js";
+import { HOOK_EVENTS, handleHook } from "./dispatch.js";
+
+/** The port `baton serve` listens on unless told otherwise; `baton init --hooks http` writes it. */
+/** Claude Code HTTP hooks carry no environment; a body above this is not a hook input. */
+const MAX_BODY_BYTES = 16 << 20;
+
+export interface HookServer {
+  server: Server;
+  port: number;
+  /** `http://127.0.0.1:<port>`; hooks are POSTed to `${url}/hooks/<event>`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export function hookUrl(port: number, event: keyof typeof HOOK_EVENTS): string {
+  return `http://127.0.0.1:${port}/hooks/${event}`;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error(`request body above ${MAX_BODY_BYTES} bytes`));
+        request.destroy();
+      } else chunks.push(chunk);
+    });
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+/**
+ * A resident server for Claude Code's `"type": "http"` hooks: `POST /hooks/<event>` with the hook
+ * input JSON answers the same reply a command hook prints, without starting a process per tool
+ * call. Bound to 127.0.0.1 only. The project comes from each input's `cwd` (walked up to the
+ * repository root), so one server can answer several projects. `GET /health` says it is alive.
+ */
+export async function startHookServer(
+  options: {
+    port?: number /** Logs of inputs without a `cwd`; default the current folder. */;
+    fallbackDir?: string;
+  } = {},
+): Promise<HookServer> {
+  const fallbackDir = options.fallbackDir ?? process.cwd();
+  const server = createServer(async (request, response) => {
+    const send = (status: number, body: unknown) => {
+      const text = JSON.stringify(body);
+      response.writeHead(status, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(text),
+      });
+      response.end(text);
+    };
+    const path = (request.url ?? "/").split("?")[0] ?? "/";
+    const match = /^\/hooks\/([A-Za-z-]+)\/?$/.exec(path);
+    if (request.method === "GET" && path === "/health") return send(200, { ok: true, pid: process.pid });
+    if (request.method !== "POST" || !match) {
+      return send(404, {
+        error: "POST the hook input JSON to /hooks/<event>",
+        events: Object.keys(HOOK_EVENTS),
+      });
+    }
+    let body = "";
+    try {
+      body = await readBody(request);
+    } catch {
+      // the input is unusable; `{}` lets the tool call go on, and handleHook logs the bad input
+    }
+    try {
+      send(200, await handleHook(match[1]!, body, { fallbackDir }));
+    } catch {
+      send(200, {});
+    }
+  });
+  server.keepAliveTimeout = 60_000;
+  const wanted = options.port ?? DEFAULT_HOOK_PORT;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE"
+          ? new IoError(`port ${wanted} on 127.0.0.1 is in use (is another \`baton serve\` running?)`, {
+              hint: "Pass --port N, or stop the other server.",
+            })
+          : error,
+      ),
+    );
+    server.listen(wanted, "127.0.0.1", () => {
+      server.removeAllListeners("error");
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export { DEFAULT_HOOK_PORT };

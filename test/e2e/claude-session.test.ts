@@ -1,0 +1,340 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { locateClaudeBinary, runClaude } from "../../src/testing/claude-binary.js";
+import {
+  lastUserText,
+  type MessagesRequest,
+  promptOf,
+  type ScriptInput,
+  say,
+  text,
+  toolResults,
+  toolUse,
+} from "../../src/testing/fake-messages-api.js";
+import { startOfflineClaude } from "../../src/testing/offline-claude.js";
+import { BATON_BIN } from "../support/cli.js";
+import { git, ok, readJson, repo } from "./helpers.js";
+
+/**
+ * A whole interactive workflow with the real Claude Code binary, offline against the scripted fake
+ * Messages API: `baton init` installs commands, agents and hooks; `claude -p "/research 1"` expands the
+ * command (its `!` line runs gate-in), the scripted model delegates, and the hooks hold the line.
+ */
+const located = locateClaudeBinary();
+const BIN = `node ${BATON_BIN}`;
+const FOLDER = "specs/1_study_the_lexer";
+const REPORT = `# Research Report: the lexer\n\n## Findings\n${"- The lexer drops the last token when the input has no trailing newline (src/lexer.ts:40).\n".repeat(5)}`;
+
+let cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+});
+
+function initialisedRepo(): string {
+  const dir = repo();
+  ok(dir, ["task", "add", "Study the lexer", "-l", "general"]);
+  ok(dir, ["init", "--bin", BIN]);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "baton init"]);
+  return dir;
+}
+
+/** The text between two lines that hold exactly `start` and `end` (the instructions mention both words too). */
+function between(prompt: string, start: string, end: string): string {
+  const match = new RegExp(`^${start}$\\n([\\s\\S]*?)\\n^${end}$`, "m").exec(prompt);
+  if (!match) throw new Error(`the gate-in output has no ${start} … ${end} block:\n${prompt}`);
+  return match[1]!.trim();
+}
+
+const line = (prompt: string, label: string) => {
+  const match = new RegExp(`${label}:? (\\S+)`).exec(prompt);
+  if (!match) throw new Error(`no "${label}" in:\n${prompt}`);
+  return match[1]!;
+};
+
+/** The main thread's delegation, as gate-in told it, but without run_in_background: the hook adds it. */
+const delegate = ({ request }: { request: MessagesRequest }) => {
+  const prompt = promptOf(request);
+  return say(
+    text("Delegating as instructed."),
+    toolUse("Agent", {
+      description: "research task 1",
+      subagent_type: line(prompt, "subagent_type"),
+      prompt: between(prompt, "BEGIN PROMPT", "END PROMPT"),
+    }),
+  );
+};
+
+const gateOut = ({ request }: { request: MessagesRequest }) => {
+  const command = /^\s*(\S.* gate-out research 1 --session sess_\S+)\s*$/m.exec(promptOf(request))?.[1];
+  if (!command) throw new Error("no gate-out command in the expanded command");
+  return say(toolUse("Bash", { command, description: "Close the checkpoint" }));
+};
+
+const writeReport =
+  (dir: string) =>
+  ({ request }: { request: MessagesRequest }) =>
+    say(
+      toolUse("Write", {
+        file_path: join(dir, line(promptOf(request), "Write the report to")),
+        content: REPORT,
+      }),
+    );
+
+const writeMetadata =
+  (dir: string) =>
+  ({ request }: { request: MessagesRequest }) => {
+    const prompt = promptOf(request);
+    return say(
+      toolUse("Write", {
+        file_path: join(dir, line(prompt, "Write the return metadata, last, to")),
+        content: JSON.stringify({
+          status: "researched",
+          summary: "The lexer drops the last token.",
+          artifacts: [{ type: "research", path: line(prompt, "Write the report to") }],
+          metadata: { session_id: line(prompt, "Session id"), agent_type: "baton-researcher" },
+        }),
+      }),
+    );
+  };
+
+/** The sub-agent's usual work: report, metadata, a final word. */
+const researcher = (dir: string) => ({
+  name: "researcher",
+  match: { subagent: true, prompt: "Baton delegates research of task 1" },
+  turns: [
+    { reply: writeReport(dir) },
+    { reply: writeMetadata(dir) },
+    say(text("Report and metadata written.")),
+  ],
+});
+
+async function session(dir: string, script: ScriptInput) {
+  const { api, env, close } = await startOfflineClaude(script);
+  cleanups.push(close);
+  const run = await runClaude({
+    cwd: dir,
+    args: ["-p", "/research 1", "--output-format", "json", "--permission-mode", "bypassPermissions"],
+    env,
+    timeoutMs: 90_000,
+  });
+  const result = run.messages.at(-1) ?? {};
+  const hookLog = existsSync(join(dir, ".baton/logs/hooks.jsonl"))
+    ? readFileSync(join(dir, ".baton/logs/hooks.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
+  return { api, run, result, hookLog };
+}
+
+function expectResearched(dir: string) {
+  expect(readJson(dir, "state.json").active_projects[0]).toMatchObject({ status: "researched" });
+  expect(git(dir, ["log", "-1", "--format=%s"]).trim()).toBe("task 1: complete research");
+  expect(existsSync(join(dir, FOLDER, ".postflight-pending"))).toBe(false);
+  expect(existsSync(join(dir, "specs/.baton/checkpoints/1.json"))).toBe(false);
+}
+
+describe.skipIf(located.path === null)(
+  `Claude Code session after baton init${located.path === null ? `: SKIPPED, ${located.reason}` : ""}`,
+  () => {
+    test("(a) /research N delegates in the foreground, closes with gate-out, and commits", {
+      timeout: 120_000,
+    }, async () => {
+      const dir = initialisedRepo();
+      const { api, run, hookLog } = await session(dir, {
+        conversations: [
+          {
+            name: "main",
+            match: { prompt: "GATE IN passed" },
+            turns: [{ reply: delegate }, { reply: gateOut }, say(text("Research of task 1 is recorded."))],
+          },
+          researcher(dir),
+        ],
+      });
+      expect(api.problems(), run.stdout + run.stderr).toEqual([]);
+      expectResearched(dir);
+      // The hook turned the default background launch into a foreground call.
+      expect(hookLog).toContainEqual(expect.objectContaining({ event: "pre-tool-use", tool: "Agent" }));
+      const agentCall = api.messageRequests().find((r) => r.conversation === "main" && r.turn === 1)!;
+      expect(lastUserText(agentCall.body as MessagesRequest)).toContain("Report and metadata written.");
+    });
+
+    test("(b) the model edits a source file instead of delegating: denied, then it delegates", {
+      timeout: 120_000,
+    }, async () => {
+      const dir = initialisedRepo();
+      let denial = "";
+      const { api } = await session(dir, {
+        conversations: [
+          {
+            name: "main",
+            match: { prompt: "GATE IN passed" },
+            turns: [
+              say(
+                toolUse("Write", {
+                  file_path: join(dir, "src/lexer.ts"),
+                  content: "export const fixed = true;\n",
+                }),
+              ),
+              {
+                reply: (context) => {
+                  denial = toolResults(context.request)
+                    .map((r) => JSON.stringify(r))
+                    .join("\n");
+                  return delegate(context);
+                },
+              },
+              { reply: gateOut },
+              say(text("Done.")),
+            ],
+          },
+          researcher(dir),
+        ],
+      });
+      expect(api.problems()).toEqual([]);
+      expect(denial).toMatch(/PreToolUse:Write hook error/);
+      expect(denial).toMatch(/delegat/i);
+      expect(existsSync(join(dir, "src/lexer.ts"))).toBe(false);
+      expectResearched(dir);
+    });
+
+    test("(c) the model tries to end before gate-out: blocked with the command, then it runs it", {
+      timeout: 120_000,
+    }, async () => {
+      const dir = initialisedRepo();
+      let feedback = "";
+      const { api } = await session(dir, {
+        conversations: [
+          {
+            name: "main",
+            match: { prompt: "GATE IN passed" },
+            turns: [
+              { reply: delegate },
+              say(text("The researcher is done; that is all.")),
+              {
+                reply: (context) => {
+                  feedback = lastUserText(context.request);
+                  return gateOut(context);
+                },
+              },
+              say(text("Now it is recorded.")),
+            ],
+          },
+          researcher(dir),
+        ],
+      });
+      expect(api.problems()).toEqual([]);
+      expect(feedback).toContain("Stop hook feedback");
+      expect(feedback).toMatch(/gate-out research 1 --session sess_/);
+      expectResearched(dir);
+    });
+
+    test("(d) the sub-agent writes state.json directly: denied", { timeout: 120_000 }, async () => {
+      const dir = initialisedRepo();
+      const before = readFileSync(join(dir, "specs/state.json"), "utf8");
+      let denial = "";
+      const { api } = await session(dir, {
+        conversations: [
+          {
+            name: "main",
+            match: { prompt: "GATE IN passed" },
+            turns: [{ reply: delegate }, { reply: gateOut }, say(text("Done."))],
+          },
+          {
+            name: "researcher",
+            match: { subagent: true, prompt: "Baton delegates research of task 1" },
+            turns: [
+              say(
+                toolUse("Write", {
+                  file_path: join(dir, "specs/state.json"),
+                  content: '{"active_projects":[]}\n',
+                }),
+              ),
+              {
+                reply: (context) => {
+                  denial = toolResults(context.request)
+                    .map((r) => JSON.stringify(r))
+                    .join("\n");
+                  return writeReport(dir)(context);
+                },
+              },
+              { reply: writeMetadata(dir) },
+              say(text("Done.")),
+            ],
+          },
+        ],
+      });
+      expect(api.problems()).toEqual([]);
+      expect(denial).toMatch(/PreToolUse:Write hook error/);
+      expect(denial).toContain("state.json");
+      expect(readFileSync(join(dir, "specs/state.json"), "utf8")).not.toBe('{"active_projects":[]}\n');
+      expect(before.length).toBeGreaterThan(0);
+      expectResearched(dir);
+    });
+
+    test("(e) the sub-agent stops before its metadata: blocked, then it writes it", {
+      timeout: 120_000,
+    }, async () => {
+      const dir = initialisedRepo();
+      let feedback = "";
+      const { api } = await session(dir, {
+        conversations: [
+          {
+            name: "main",
+            match: { prompt: "GATE IN passed" },
+            turns: [{ reply: delegate }, { reply: gateOut }, say(text("Done."))],
+          },
+          {
+            name: "researcher",
+            match: { subagent: true, prompt: "Baton delegates research of task 1" },
+            turns: [
+              { reply: writeReport(dir) },
+              say(text("The report is written.")),
+              {
+                reply: (context) => {
+                  feedback = lastUserText(context.request);
+                  return writeMetadata(dir)(context);
+                },
+              },
+              say(text("Metadata written too.")),
+            ],
+          },
+        ],
+      });
+      expect(api.problems()).toEqual([]);
+      expect(feedback).toContain("Stop hook feedback");
+      expect(feedback).toContain(".return-meta.json");
+      expectResearched(dir);
+    });
+
+    test("(f) malformed hook input: the hook allows, logs, and the session carries on", {
+      timeout: 120_000,
+    }, async () => {
+      const dir = initialisedRepo();
+      // A second PreToolUse hook feeds Baton garbage on every tool call.
+      const settingsPath = join(dir, ".claude/settings.json");
+      const settings = JSON.parse(readFileSync(settingsPath, "utf8"));
+      settings.hooks.PreToolUse.push({
+        matcher: "*",
+        hooks: [{ type: "command", command: `echo 'this is { not json' | ${BIN} hook pre-tool-use` }],
+      });
+      writeFileSync(settingsPath, JSON.stringify(settings, null, 2));
+      const { api, hookLog } = await session(dir, {
+        conversations: [
+          {
+            name: "main",
+            match: { prompt: "GATE IN passed" },
+            turns: [{ reply: delegate }, { reply: gateOut }, say(text("Done."))],
+          },
+          researcher(dir),
+        ],
+      });
+      expect(api.problems()).toEqual([]);
+      expectResearched(dir);
+      expect(JSON.stringify(hookLog)).toMatch(/malformed|invalid|not valid JSON/i);
+    });
+  },
+);
