@@ -317,11 +317,15 @@ export function buildProgram(): Command {
       "resolve runs that died (kill -9, crash): record a result that verifies, else roll the task back",
     )
     .argument("[number]", "only this task")
+    .option(
+      "-f, --force",
+      "also give up in-session checkpoints (opened by gate-in), which no process tells about",
+    )
     .option("--json", "print JSON")
     .action(async (number: string | undefined, opts, cmd: Command) => {
       const { recover } = await import("./commands/operate.js");
       const { formatRecovery } = await import("./progress.js");
-      const actions = await recover({ number, repo: repoOf(cmd) });
+      const actions = await recover({ number, force: opts.force, repo: repoOf(cmd) });
       print(actions, opts, () => formatRecovery(actions));
     });
 

@@ -70,19 +70,23 @@ function openCheckpointNumbers(internalDir: string): number[] {
 export async function recoverCheckpoint(
   config: BatonConfig,
   checkpoint: OpenCheckpoint,
+  /** Resolve an in-session checkpoint too: no process tells whether its Claude Code session still works on it. */
+  force = false,
 ): Promise<RecoveryAction> {
   const base = {
     taskNumber: checkpoint.taskNumber,
     sessionId: checkpoint.sessionId,
     operation: checkpoint.operation,
   };
-  const alive = isCheckpointProcessAlive(checkpoint);
+  const inSession = checkpoint.mode === "session";
+  const alive = inSession && force ? false : isCheckpointProcessAlive(checkpoint);
   if (alive !== false) {
     return {
       ...base,
       action: "still_running",
-      detail:
-        alive === "unknown"
+      detail: inSession
+        ? `opened by gate-in in a Claude Code session${checkpoint.claudeSessionId ? ` (${checkpoint.claudeSessionId})` : ""}; close it with \`baton gate-out ${checkpoint.operation} ${checkpoint.taskNumber} --session ${checkpoint.sessionId}\`, or give it up with \`baton recover ${checkpoint.taskNumber} --force\``
+        : alive === "unknown"
           ? `opened on ${checkpoint.hostname}; check there`
           : `pid ${checkpoint.pid} is running`,
     };
@@ -192,13 +196,17 @@ export async function recoverCheckpoint(
 }
 
 /** `baton recover [N]`: every open checkpoint (or task N's) whose process is gone. */
-export async function recoverOpenRuns(config: BatonConfig, taskNumber?: number): Promise<RecoveryAction[]> {
+export async function recoverOpenRuns(
+  config: BatonConfig,
+  taskNumber?: number,
+  force = false,
+): Promise<RecoveryAction[]> {
   const internalDir = storeContext(config).paths.internalDir;
   const numbers = taskNumber === undefined ? openCheckpointNumbers(internalDir) : [taskNumber];
   const actions: RecoveryAction[] = [];
   for (const n of numbers) {
     const checkpoint = readOpenCheckpoint(internalDir, n);
-    if (checkpoint) actions.push(await recoverCheckpoint(config, checkpoint));
+    if (checkpoint) actions.push(await recoverCheckpoint(config, checkpoint, force));
   }
   return actions;
 }

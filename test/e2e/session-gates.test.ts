@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git, ok, readJson, repo, runBaton } from "./helpers.js";
@@ -89,5 +89,17 @@ describe("baton gate-in / gate-out (in-session checkpoints)", () => {
     const forced = runBaton(dir, ["gate-in", "research", "1", "--force"]);
     expect(forced.status).toBe(0);
     expect(forced.stdout).not.toContain(session);
+  });
+
+  it("lists an abandoned in-session checkpoint with its closing command; recover --force gives it up", () => {
+    const dir = taskRepo();
+    const session = /BATON_SESSION: (\S+)/.exec(ok(dir, ["gate-in", "research", "1"]).stdout)?.[1] ?? "";
+    const listed = ok(dir, ["recover", "1"]);
+    expect(listed.stdout).toContain(`gate-out research 1 --session ${session}`);
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("researching");
+    const forced = ok(dir, ["recover", "1", "--force"]);
+    expect(forced.stdout).toContain("rolled back to not_started");
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("not_started");
+    expect(existsSync(join(dir, FOLDER, ".postflight-pending"))).toBe(false);
   });
 });

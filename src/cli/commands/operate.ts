@@ -118,7 +118,12 @@ export async function planOnly(operation: GateOperation, options: OperateOptions
 export async function recover(options: {
   repo: string;
   number?: string | undefined;
+  force?: boolean | undefined;
 }): Promise<RecoveryAction[]> {
   const config = await loadConfig(options.repo);
-  return recoverOpenRuns(config, options.number === undefined ? undefined : parseTaskNumber(options.number));
+  return recoverOpenRuns(
+    config,
+    options.number === undefined ? undefined : parseTaskNumber(options.number),
+    options.force ?? false,
+  );
 }
