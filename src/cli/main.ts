@@ -376,6 +376,23 @@ export function buildProgram(): Command {
     });
 
   program
+    .command("lint")
+    .description("check .claude/ (or .opencode/) agents, commands, skills, hooks and specs/ for mistakes")
+    .argument("[dir]", "root holding .claude/ (default: the current repository)")
+    .option("--disable <rules>", "skip rules by id or prefix (repeat or comma-separate), e.g. git/", collect)
+    .option("--only <rules>", "run only these rules (ids or prefixes)", collect)
+    .option("--format <format>", "human | json | sarif (default: human)")
+    .option("--json", "same as --format json")
+    .option("--max-warnings <n>", "exit 1 when there are more than n warnings")
+    .option("--list-rules", "list the rules and exit")
+    .action(async (dir: string | undefined, opts, cmd: Command) => {
+      const { lintCommand } = await import("./commands/lint.js");
+      const { output, exitCode } = await lintCommand({ ...opts, dir, repo: repoOf(cmd) });
+      process.stdout.write(`${output}\n`);
+      process.exitCode = exitCode;
+    });
+
+  program
     .command("init")
     .description("install Baton's slash commands, agents and hooks for Claude Code into a repository")
     .argument("[dir]", "repository root (default: the current repository)")

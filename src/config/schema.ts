@@ -52,6 +52,11 @@ export const PhasesConfig = z.strictObject({
   routing: z.optional(z.array(PhaseRoutingRule)),
 });
 
+/** `baton lint`: rules to turn off, by id (`references/unknown-agent`) or prefix (`git/`). */
+export const LintConfig = z.strictObject({
+  disable: z.optional(z.array(z.string().check(z.minLength(1)))),
+});
+
 export const BatonConfigFile = z.strictObject({
   $schema: z.optional(z.string()),
   specsDir: z.optional(z.string().check(z.minLength(1))),
@@ -78,6 +83,7 @@ export const BatonConfigFile = z.strictObject({
   /** Commit each operation's result (COMMIT checkpoint); `--no-commit` turns it off per run. */
   commit: z.optional(z.boolean()),
   phases: z.optional(PhasesConfig),
+  lint: z.optional(LintConfig),
 });
 export type BatonConfigFile = z.infer<typeof BatonConfigFile>;
 
@@ -105,4 +111,5 @@ export interface BatonConfig {
     implementers: { lean: string; software: string };
     routing: PhaseRoutingRule[];
   };
+  lint: { disable: string[] };
 }

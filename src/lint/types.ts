@@ -1,3 +1,5 @@
+import type { BatonConfig } from "../config/index.js";
+
 /**
  * `baton lint`: parse → normalize → rules. Parsing reads every file of a `.claude/` (or `.opencode/`) tree
  * once; normalizing builds the model below (agents, commands, skills, hooks, git facts); each rule is one
@@ -23,7 +25,10 @@ export interface Finding {
 
 /** A Markdown file's YAML frontmatter, as parsed. */
 export interface Frontmatter {
-  /** The parsed mapping; null when the YAML is invalid or not a mapping. */
+  /**
+   * The mapping Claude Code sees; null when it cannot read the block (invalid YAML even after its
+   * quoting fallback, or not a mapping). With `recovered`, `errors` is non-empty yet `data` is set.
+   */
   data: Record<string, unknown> | null;
   /** YAML errors with their position in the file (already offset by the opening `---`). */
   errors: { message: string; line: number; column: number }[];
@@ -32,6 +37,8 @@ export interface Frontmatter {
   /** 1-based lines of the opening and closing `---`. */
   startLine: number;
   endLine: number;
+  /** Strict YAML failed (see `errors`) but Claude Code's fallback (quoting values like `[a] [b]`) reads it. */
+  recovered?: boolean;
 }
 
 export type FileKind =
@@ -58,12 +65,19 @@ export interface LintFile {
   bodyStartLine: number;
   /** Whether the file has the executable bit (scripts, hooks). */
   executable: boolean;
+  /** Settings files only: the parsed JSON and its syntax errors (Claude Code ignores a file that fails to parse). */
+  json?: {
+    data: unknown;
+    errors: { message: string; line: number; column: number }[];
+  };
 }
 
 /** A named unit Claude Code (or opencode) loads: an agent, a command or a skill. */
 export interface NamedDefinition {
   name: string;
   file: LintFile;
+  /** The name the path gives (file stem; a skill's folder); differs from `name` when frontmatter renames it. */
+  fileName?: string;
 }
 
 /** One hook handler from a settings file. */
@@ -80,6 +94,8 @@ export interface HookEntry {
   column: number;
   /** Script paths the command runs (`bash .claude/hooks/x.sh`, `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`), resolved relative to the root. */
   scripts: string[];
+  /** Scripts outside the repository (`~/…`, `$HOME/…` written as `~/…`, absolute paths), as written; never in `scripts`. */
+  externalScripts?: string[];
 }
 
 export interface LintModel {
@@ -96,8 +112,12 @@ export interface LintModel {
   hooks: HookEntry[];
   /** Paths tracked by git (relative to the root), or null when the root is not in a git work tree. */
   tracked: Set<string> | null;
+  /** Tracked paths whose git index mode is 100755 (null outside git), to compare with the disk bit. */
+  trackedExecutable?: Set<string> | null;
   /** Whether a path (relative to the root) exists on disk, for references outside the config tree. */
   exists(path: string): boolean;
+  /** The repository's Baton config, set by the runner (absent in models built from texts unless given). */
+  config?: BatonConfig;
 }
 
 export interface Rule {

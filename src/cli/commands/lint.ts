@@ -1,0 +1,94 @@
+import { resolve } from "node:path";
+import { findRepoRoot } from "../../config/index.js";
+import {
+  exitStatus,
+  formatHuman,
+  formatJson,
+  formatSarif,
+  type LintResult,
+  lint,
+  RULES,
+  ruleAnchor,
+  selectRules,
+} from "../../lint/index.js";
+import { UsageError } from "../../shared/index.js";
+
+export interface LintCommandOptions {
+  dir?: string | undefined;
+  repo: string;
+  disable?: string[] | undefined;
+  only?: string[] | undefined;
+  json?: boolean | undefined;
+  format?: string | undefined;
+  maxWarnings?: string | undefined;
+  listRules?: boolean | undefined;
+}
+
+// Injected at build time would be nicer; the SARIF consumer only needs something stable per release.
+const VERSION = "0.1.0";
+const FORMATS = ["human", "json", "sarif"] as const;
+
+/** Runs `baton lint` and returns what to print and the exit status; main.ts does the printing. */
+export async function lintCommand(
+  options: LintCommandOptions,
+): Promise<{ output: string; exitCode: number }> {
+  const format = options.json ? "json" : (options.format ?? "human");
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got "${format}"`);
+  }
+  const maxWarnings = parseMaxWarnings(options.maxWarnings);
+  if (options.listRules) return { output: listRules(format === "json"), exitCode: 0 };
+
+  // `baton lint` from a subfolder lints the repository it is in, like every other command.
+  const root = options.dir ? resolve(options.dir) : findRepoRoot(options.repo);
+  const result = await lint(root, {
+    ...(options.disable ? { disable: options.disable.flatMap(splitList) } : {}),
+    ...(options.only ? { only: options.only.flatMap(splitList) } : {}),
+  });
+  return { output: render(result, format, options), exitCode: exitStatus(result.findings, maxWarnings) };
+}
+
+function render(result: LintResult, format: string, options: LintCommandOptions): string {
+  if (format === "json") return formatJson(result);
+  if (format === "sarif") {
+    // The rules that ran: the registry minus what was disabled, the same selection `lint` made.
+    const ran = selectRules(RULES, {
+      disable: options.disable?.flatMap(splitList) ?? [],
+      ...(options.only ? { only: options.only.flatMap(splitList) } : {}),
+    });
+    return formatSarif(result, ran.length === result.rules ? ran : RULES, VERSION);
+  }
+  return formatHuman(result);
+}
+
+function listRules(json: boolean): string {
+  if (json) {
+    return JSON.stringify(
+      RULES.map((r) => ({
+        id: r.id,
+        severity: r.severity,
+        description: r.description,
+        docs: `docs/lint.md#${ruleAnchor(r.id)}`,
+      })),
+      null,
+      2,
+    );
+  }
+  const width = Math.max(...RULES.map((r) => r.id.length));
+  return RULES.map((r) => `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${r.description}`).join("\n");
+}
+
+function parseMaxWarnings(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`--max-warnings must be a whole number ≥ 0, got "${value}"`);
+  return n;
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
+}

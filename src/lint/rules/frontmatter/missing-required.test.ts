@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { modelFromTexts } from "../../model.js";
+import { missingRequired } from "./missing-required.js";
+
+const check = (files: Record<string, string>) => missingRequired.check(modelFromTexts(files));
+
+describe("frontmatter/missing-required", () => {
+  it("reports agents and skills without name or description", async () => {
+    const findings = await check({
+      ".claude/agents/a.md": "---\nname: a\n---\nBody\n",
+      ".claude/agents/none.md": "# No frontmatter\n",
+      ".claude/skills/s/SKILL.md": "---\ndescription: ''\nname: s\n---\n",
+    });
+    expect(findings.map((f) => [f.file, f.line, f.message])).toEqual([
+      [".claude/agents/a.md", 1, "agent frontmatter lacks `description`; Claude Code skips this agent"],
+      [".claude/agents/none.md", 1, "agent has no frontmatter; Claude Code skips this agent"],
+      [
+        ".claude/skills/s/SKILL.md",
+        2,
+        "skill frontmatter has an empty `description`; the model cannot tell when to use this skill",
+      ],
+    ]);
+  });
+
+  it("passes complete definitions, commands, and leaves unreadable YAML to invalid-yaml", async () => {
+    expect(
+      await check({
+        ".claude/agents/a.md": "---\nname: a\ndescription: d\n---\n",
+        ".claude/commands/c.md": "# command\n",
+        ".claude/agents/broken.md": "---\nname: a\n  - y: [\n---\n",
+      }),
+    ).toEqual([]);
+  });
+});

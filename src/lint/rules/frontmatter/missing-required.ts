@@ -1,0 +1,60 @@
+import { fileName } from "../../parse/classify.js";
+import { type Finding, finding, type Rule } from "../../types.js";
+import { definitionFiles, kindLabel } from "./definitions.js";
+
+const REQUIRED: Record<string, string[]> = { agent: ["name", "description"], skill: ["name", "description"] };
+
+/**
+ * An agent without `name` and `description` is not loaded at all; a skill without them is listed to the
+ * model without a usable description, so it is never picked. (Commands: see missing-description.)
+ */
+export const missingRequired: Rule = {
+  id: "frontmatter/missing-required",
+  severity: "error",
+  description: "agents and skills without a `name` or `description` in their frontmatter",
+  check(model) {
+    const findings: Finding[] = [];
+    for (const file of definitionFiles(model)) {
+      const required = REQUIRED[file.kind];
+      if (!required) continue;
+      const fm = file.frontmatter;
+      const consequence =
+        file.kind === "agent"
+          ? "Claude Code skips this agent"
+          : "the model cannot tell when to use this skill";
+      if (!fm) {
+        findings.push(
+          finding(
+            this,
+            file.path,
+            1,
+            1,
+            `${kindLabel(file)} has no frontmatter; ${consequence}`,
+            `Start the file with a \`---\` block holding ${required.map((k) => `\`${k}\``).join(" and ")}.`,
+          ),
+        );
+        continue;
+      }
+      // Unreadable YAML is invalid-yaml's finding; listing every key as missing would only repeat it.
+      if (!fm.data) continue;
+      for (const key of required) {
+        const value = fm.data[key];
+        if (typeof value === "string" && value.trim() !== "") continue;
+        const present = key in fm.data;
+        findings.push(
+          finding(
+            this,
+            file.path,
+            fm.keyLines[key] ?? fm.startLine,
+            1,
+            `${kindLabel(file)} frontmatter ${present ? "has an empty" : "lacks"} \`${key}\`; ${consequence}`,
+            key === "name"
+              ? `Add \`name: ${fileName(file.path, file.kind)}\`.`
+              : "Add `description:` saying what it does and when to use it (the model chooses by it).",
+          ),
+        );
+      }
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,36 @@
+import { closest } from "../../suggest.js";
+import { type Finding, finding, type Rule } from "../../types.js";
+import { definitionFiles, kindLabel } from "./definitions.js";
+import { knownKeys } from "./known.js";
+
+/** Claude Code ignores keys it does not know, so a typo (`allowed_tools`, `tool`) silently does nothing. */
+export const unknownKey: Rule = {
+  id: "frontmatter/unknown-key",
+  severity: "warning",
+  description: "frontmatter keys Claude Code does not read (often a typo that silently does nothing)",
+  check(model) {
+    const findings: Finding[] = [];
+    for (const file of definitionFiles(model)) {
+      const data = file.frontmatter?.data;
+      if (!data) continue;
+      const known = knownKeys(file);
+      for (const key of Object.keys(data)) {
+        if (known.has(key)) continue;
+        const suggestion = closest(key, known);
+        findings.push(
+          finding(
+            this,
+            file.path,
+            file.frontmatter?.keyLines[key] ?? 1,
+            1,
+            `unknown ${kindLabel(file)} frontmatter key \`${key}\`; Claude Code ignores it`,
+            suggestion
+              ? `Did you mean \`${suggestion}\`?`
+              : `Known keys: ${[...known].join(", ")}. Remove it, or disable this rule if a tool of yours reads it.`,
+          ),
+        );
+      }
+    }
+    return findings;
+  },
+};

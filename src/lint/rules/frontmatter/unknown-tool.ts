@@ -1,0 +1,43 @@
+import { type Finding, finding, type Rule } from "../../types.js";
+import { definitionFiles, kindLabel, locate } from "./definitions.js";
+import { isKnownTool, toolEntries } from "./known.js";
+
+const TOOL_KEYS = { agent: ["tools", "disallowedTools"], other: ["allowed-tools"] };
+
+/**
+ * An agent gets exactly the tools listed (contract §7): a misspelt or space-separated entry is dropped and
+ * the agent runs without that tool, failing later in a way that does not point here.
+ */
+export const unknownTool: Rule = {
+  id: "frontmatter/unknown-tool",
+  severity: "warning",
+  description: "entries of `tools`, `disallowedTools` or `allowed-tools` that name no Claude Code tool",
+  check(model) {
+    const findings: Finding[] = [];
+    for (const file of definitionFiles(model)) {
+      const data = file.frontmatter?.data;
+      // opencode's `tools` is a map of lowercase names to booleans, a different vocabulary.
+      if (!data || file.path.startsWith(".opencode/")) continue;
+      for (const key of file.kind === "agent" ? TOOL_KEYS.agent : TOOL_KEYS.other) {
+        for (const entry of toolEntries(data[key])) {
+          if (isKnownTool(entry)) continue;
+          const where = locate(file, key, entry);
+          const spaced = /^\w+(\s+\w+)+$/.test(entry);
+          findings.push(
+            finding(
+              this,
+              file.path,
+              where.line,
+              where.column,
+              `\`${key}\` of ${kindLabel(file)} lists \`${entry}\`, which is not a Claude Code tool; it is ignored`,
+              spaced
+                ? `Separate tools with commas: \`${entry.split(/\s+/).join(", ")}\`.`
+                : "Use a tool name (Read, Edit, Bash, Glob, Grep, …), `Bash(pattern)`, or `mcp__server__tool`.",
+            ),
+          );
+        }
+      }
+    }
+    return findings;
+  },
+};
