@@ -81,6 +81,14 @@ describe("baton lint (CLI)", () => {
     expect(fails(dir, ["lint", "--format", "xml"], 2).stderr).toContain("--format must be one of");
   });
 
+  it("refuses a folder that does not exist (exit 2) and says when there is nothing to lint", () => {
+    const dir = repo();
+    const missing = runBaton(dir, ["lint", join(dir, "no-such-folder")]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("is not a directory");
+    expect(ok(dir, ["lint"]).stdout).toContain("no .claude/ or .opencode/ found");
+  });
+
   it("lists the rules", () => {
     const dir = repo();
     const out = ok(dir, ["lint", "--list-rules"]).stdout;

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { findRepoRoot } from "../../config/index.js";
 import {
@@ -41,6 +42,11 @@ export async function lintCommand(
 
   // `baton lint` from a subfolder lints the repository it is in, like every other command.
   const root = options.dir ? resolve(options.dir) : findRepoRoot(options.repo);
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`${root} is not a directory`, {
+      hint: "Give the folder that holds .claude/ (or .opencode/), or run baton lint inside the repository.",
+    });
+  }
   const result = await lint(root, {
     ...(options.disable ? { disable: options.disable.flatMap(splitList) } : {}),
     ...(options.only ? { only: options.only.flatMap(splitList) } : {}),
