@@ -14,9 +14,15 @@ function step(title) {
 }
 
 function baton(...args) {
-  process.stdout.write(`${color("2", "$")} ${color("1", `baton ${args.join(" ")}`)}\n`);
+  return batonWithInput(undefined, ...args);
+}
+
+function batonWithInput(input, ...args) {
+  const shown = input === undefined ? "" : `echo '${input}' | `;
+  process.stdout.write(`${color("2", "$")} ${color("1", `${shown}baton ${args.join(" ")}`)}\n`);
   const result = spawnSync(process.execPath, [bin, ...args], {
     cwd: dir,
+    input,
     encoding: "utf8",
     env: {
       ...process.env,
@@ -143,6 +149,24 @@ try {
   expectSuccess(baton("task", "show", n));
   process.stdout.write(`${color("2", "$")} ${color("1", "git log --format='%h %s' -6")}\n`);
   process.stdout.write(execFileSync("git", ["log", "--format=%h %s", "-6"], { cwd: dir, encoding: "utf8" }));
+
+  step("Claude Code integration: init installs slash commands, agents and hooks; lint checks the tree");
+  expectSuccess(baton("init", "--bin", `node ${bin}`));
+  expectSuccess(baton("lint"));
+  const write = (file, agent) =>
+    JSON.stringify({
+      session_id: "demo-session",
+      transcript_path: "/dev/null",
+      cwd: dir,
+      hook_event_name: "PreToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: join(dir, file), content: "{}" },
+      tool_use_id: "toolu_demo",
+      ...(agent ? { agent_id: "a1", agent_type: agent } : {}),
+    });
+  process.stdout.write(color("2", "# a sub-agent tries to write state.json itself; the hook denies it:\n"));
+  expectSuccess(batonWithInput(write("specs/state.json", "baton-researcher"), "hook", "pre-tool-use"));
+  process.stdout.write("\n");
 
   step("Archive finished work; the archive never loses an entry");
   expectSuccess(baton("archive", "--dry-run"));
