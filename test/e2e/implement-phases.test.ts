@@ -257,9 +257,10 @@ describe("baton implement N runs the plan phase by phase", () => {
     await new Promise((r) => child.once("exit", r));
     expect(markers(dir)).toEqual(["1:COMPLETED", "2:IN PROGRESS", "3:NOT STARTED", "4:NOT STARTED"]);
     const resumed = runBaton(dir, ["implement", "1", "--script", script(dir, { "1": failing }, "after")]);
-    expect(resumed.status).toBe(0);
-    expect(resumed.stdout).toContain("First: Task 1 (implement");
-    expect(resumed.stdout).toContain("done → completed");
+    const shown = `${resumed.stdout}\n${resumed.stderr}`;
+    expect(resumed.status, shown).toBe(0);
+    expect(resumed.stdout, shown).toContain("First: Task 1 (implement");
+    expect(resumed.stdout, shown).toContain("done → completed");
     expect(markers(dir)).toEqual(["1:COMPLETED", "2:COMPLETED", "3:COMPLETED", "4:COMPLETED"]);
     expect(subjects(dir).filter((s) => s.startsWith("task 1 phase 1:"))).toHaveLength(1);
     expect(existsSync(join(dir, FOLDER, ".return-meta.phase-2.json"))).toBe(false);

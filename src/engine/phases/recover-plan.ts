@@ -41,7 +41,7 @@ export async function settlePlanRun(
     } else ended.set(id, record.ok === true);
   }
   const completed = [...ended].filter(([, ok]) => ok).map(([id]) => id);
-  const reopened = [...begun.keys()].filter((id) => !ended.has(id));
+  const unfinished = [...begun.keys()].filter((id) => !ended.has(id));
   const pruned = await prunePhaseWorktrees(config.root, sessionId).catch(() => ({
     removed: [],
     keptBranches: [],
@@ -55,8 +55,22 @@ export async function settlePlanRun(
   }
   const planPath = latestPlanFile(config.root, folder, task.artifacts ?? []);
   let planText: string | null = null;
+  const reopened: string[] = [];
   if (planPath !== null) {
     const original = readFileSync(planPath, "utf8");
+    // The plan, not the journal, says how far a phase got: a kill between a phase's recorded marker (and
+    // commit) and its journal end leaves it recorded. Only markers still [IN PROGRESS] go back.
+    const before = parsePlan(planPath, original);
+    const current = new Map(
+      (before.ok ? before.plan : before.partial).phases
+        .filter((p) => !p.carried)
+        .map((p) => [p.id, p.status]),
+    );
+    for (const id of unfinished) {
+      const status = current.get(id);
+      if (status === "in_progress") reopened.push(id);
+      else if (status === "complete" && !completed.includes(id)) completed.push(id);
+    }
     let text = original;
     for (const id of reopened) {
       const edited = setPhaseMarker(text, id, begun.get(id) ?? "NOT STARTED");
