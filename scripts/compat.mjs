@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
+import * as claudeTree from "./compat/claude-tree.mjs";
 import * as expect from "./compat/expect.mjs";
 import * as h from "./compat/lib.mjs";
 import * as plans from "./compat/plans.mjs";
@@ -344,6 +345,10 @@ await step(9, "nothing else changed", () => {
   p.throwIfAny();
   return `${rows.length} changed paths, all under specs/ and expected (${h.countBy(rows, (r) => r.status)})`;
 });
+
+await step(10, "Claude Code tree (lint, init, uninstall)", () =>
+  claudeTree.checkClaudeTree({ dir, baton, bin: join(ROOT, "bin", "baton.js"), h, p: h.problems() }),
+);
 
 for (const note of ctx.notes) console.log(`NOTE ${note}`);
 const failed = results.filter((ok) => !ok).length;
