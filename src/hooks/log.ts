@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** One line of `<project>/.baton/logs/hooks.jsonl`; every hook call writes exactly one. */
@@ -36,9 +36,21 @@ export function ensureBatonDir(root: string, sub: string): string {
   return dir;
 }
 
-export function appendHookLog(root: string, entry: HookLogEntry): void {
+/** Past this size the log is rotated (`hooks.jsonl.1`, one generation kept): a log on every tool call grows fast. */
+export const HOOK_LOG_MAX_BYTES = 10 * 1024 * 1024;
+
+export function appendHookLog(root: string, entry: HookLogEntry, maxBytes = HOOK_LOG_MAX_BYTES): void {
   const line = `${JSON.stringify(entry)}\n`;
   const path = hookLogPath(root);
+  const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  // Two hooks rotating at once is harmless: the loser's rename fails or moves a file just started.
+  if (size + line.length > maxBytes) {
+    try {
+      renameSync(path, `${path}.1`);
+    } catch {
+      // already rotated by a concurrent hook
+    }
+  }
   try {
     appendFileSync(path, line);
   } catch (error) {
