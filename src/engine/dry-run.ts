@@ -15,7 +15,7 @@ import { loadAgentCatalog } from "./default-agents.js";
 import type { GateOperation } from "./gates/types.js";
 import { preparePlan } from "./phases/prepare.js";
 import { buildPrompt, delegationContext, plannedArtifact } from "./prompt.js";
-import { extendDelegationPath, resolveRoute } from "./routing.js";
+import { extendDelegationPath, routeTask } from "./routing.js";
 
 export interface DryRunPlan {
   taskNumber: number;
@@ -62,9 +62,9 @@ export async function planOperation(request: {
   const snapshot = await readSettledStore(ctx);
   const task = snapshot.state.tasks.find((t) => t.project_number === taskNumber);
   if (!task) throw new TaskNotFoundError(taskNumber, `${ctx.paths.state} (active tasks)`);
-  const route = resolveRoute(config, loadAgentCatalog(config.root), {
+  const catalog = loadAgentCatalog(config.root);
+  const route = routeTask(config, catalog, task, {
     operation,
-    language: task.language ?? config.defaultLanguage,
     agentOverride: request.agentOverride,
     languageOverride: request.languageOverride,
   });
@@ -101,7 +101,7 @@ export async function planOperation(request: {
   });
   const prepared =
     operation === "implement"
-      ? preparePlan(config, loadAgentCatalog(config.root), task, folder, {
+      ? preparePlan(config, catalog, task, folder, {
           agent: request.agentOverride,
           language: request.languageOverride,
         })

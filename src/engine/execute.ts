@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import type { Runner, RunnerEvent, RunOutcome, RunUsage } from "../runners/index.js";
@@ -30,9 +30,10 @@ import {
 import { type PreparedPlan, preparePlan } from "./phases/prepare.js";
 import { countComplete, renderRunSummary, runMetadata } from "./phases/rollup.js";
 import { type PlanProgressEvent, type PlanRunReport, runPlan } from "./phases/run.js";
+import { closePostflight, METADATA_FILE, openPostflight } from "./postflight-marker.js";
 import { buildPrompt, delegationContext, plannedArtifact } from "./prompt.js";
 import { type RecoveryAction, recoverCheckpoint } from "./recover.js";
-import { extendDelegationPath, type Route, resolveRoute } from "./routing.js";
+import { extendDelegationPath, type Route, routeTask } from "./routing.js";
 import { SessionJournal, sessionJournalPath } from "./session-journal.js";
 import { gateIn, recordFailure, recordResult } from "./store-steps.js";
 
@@ -116,9 +117,9 @@ export async function runOperation(request: OperationRequest): Promise<Operation
   const task: TaskEntry = recovered
     ? ((await readSettledStore(ctx)).state.tasks.find((t) => t.project_number === taskNumber) ?? found)
     : found;
-  const route: Route = resolveRoute(config, loadAgentCatalog(config.root), {
+  const catalog = loadAgentCatalog(config.root);
+  const route: Route = routeTask(config, catalog, task, {
     operation,
-    language: task.language ?? config.defaultLanguage,
     agentOverride: request.agentOverride,
     languageOverride: request.languageOverride,
   });
@@ -126,7 +127,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
   // A plan is checked whole before GATE IN: a malformed one is reported and nothing runs.
   const prepared: PreparedPlan | null =
     operation === "implement"
-      ? preparePlan(config, loadAgentCatalog(config.root), task, folder, {
+      ? preparePlan(config, catalog, task, folder, {
           agent: request.agentOverride,
           language: request.languageOverride,
         })
@@ -136,8 +137,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
   const delegationPath = extendDelegationPath(extendDelegationPath(["baton"], operation), route.agent.name);
   const journal = new SessionJournal(sessionJournalPath(ctx.paths.internalDir, sessionId));
   const title = findEntry(snapshot.todo, taskNumber)?.title ?? task.project_name;
-  const metadataPath = join(folder, ".return-meta.json");
-  const markerPath = join(folder, ".postflight-pending");
+  const metadataPath = join(folder, METADATA_FILE);
   let artifactPath = "";
   // Signal lines are caught as they stream: the runner keeps only the tail of a long output.
   const streamedSignals: string[] = [];
@@ -173,21 +173,13 @@ export async function runOperation(request: OperationRequest): Promise<Operation
         return result.ok ? { type: "gate_in_passed" } : { type: "gate_in_refused", message: result.reason };
       }
       case "run_agent": {
-        // The marker says a result is pending; a stale metadata file must never pass as this run's.
-        mkdirSync(folder, { recursive: true });
-        rmSync(metadataPath, { force: true });
-        writeFileSync(
-          markerPath,
-          JSON.stringify({
-            session_id: sessionId,
-            skill: route.agent.name,
-            task_number: taskNumber,
-            operation,
-            reason: "Postflight pending: status update, artifact linking, git commit",
-            created: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
-            stop_hook_active: false,
-          }),
-        );
+        openPostflight(folder, {
+          sessionId,
+          agent: route.agent.name,
+          taskNumber,
+          operation,
+          reason: "Postflight pending: status update, artifact linking, git commit",
+        });
         const context = delegationContext({
           config,
           operation,
@@ -277,8 +269,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
           });
         });
         // Control files: their content is now in state.json, and they are never committed.
-        rmSync(markerPath, { force: true });
-        rmSync(metadataPath, { force: true });
+        closePostflight(folder, { metadata: true });
         return { type: "recorded" };
       case "record_failure":
         await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, (tx) =>
@@ -292,7 +283,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
             delegationPath,
           }),
         );
-        rmSync(markerPath, { force: true });
+        closePostflight(folder, { metadata: false });
         return null;
       case "commit": {
         if (request.commit === false || !config.commit)

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 // The process-group primitives are not in shared/index.js, for the same start-up reason as the process helper.
@@ -20,6 +20,7 @@ import { runGateOut } from "./gate-out.js";
 import type { GateOperation } from "./gates/types.js";
 import { commitTaskChanges } from "./git-commit.js";
 import { settlePlanRun } from "./phases/recover-plan.js";
+import { closePostflight, METADATA_FILE } from "./postflight-marker.js";
 import {
   type Checkpoint,
   lastStep,
@@ -110,7 +111,7 @@ export async function recoverCheckpoint(
   const where = reached ? `${reached.step} ${reached.ended ? "ended" : "began"}` : "no journal";
   journal.begin("RUN", { recover: true, reached: where });
   const folder = task ? taskFolderPath(ctx.paths.dir, task, config.artifactNaming) : null;
-  const metadataPath = folder ? join(folder, ".return-meta.json") : "";
+  const metadataPath = folder ? join(folder, METADATA_FILE) : "";
   const verdict =
     folder && existsSync(folder)
       ? await runGateOut({
@@ -123,9 +124,6 @@ export async function recoverCheckpoint(
           minArtifactBytes: config.minArtifactBytes,
         })
       : null;
-  const cleanup = () => {
-    if (folder) rmSync(join(folder, ".postflight-pending"), { force: true });
-  };
   if (task && verdict?.ok) {
     await mutateStore(ctx, { command: "baton recover" }, (tx) =>
       recordResult(tx, {
@@ -136,8 +134,7 @@ export async function recoverCheckpoint(
         artifacts: verdict.artifacts,
       }),
     );
-    cleanup();
-    rmSync(metadataPath, { force: true });
+    if (folder) closePostflight(folder, { metadata: true });
     const commit = config.commit
       ? await commitTaskChanges({
           root: config.root,
@@ -185,7 +182,7 @@ export async function recoverCheckpoint(
     });
     tx.deleteFile(checkpointPath(ctx.paths.internalDir, checkpoint.taskNumber));
   });
-  cleanup();
+  if (folder) closePostflight(folder, { metadata: false });
   journal.end("RUN", true, { recover: "rolled_back" });
   return {
     ...base,

@@ -1,5 +1,6 @@
 import type { BatonConfig } from "../config/index.js";
 import { UsageError } from "../shared/index.js";
+import type { TaskEntry } from "../state/index.js";
 import type { AgentDefinition } from "./agent-files.js";
 import type { GateOperation } from "./gates/types.js";
 
@@ -59,6 +60,16 @@ export function resolveRoute(config: BatonConfig, catalog: AgentCatalog, request
     reason: `${reason} (default agent: the repository has no ${agentName})`,
     language,
   };
+}
+
+/** The route of an operation on a task: the task's language (or the override) through the table. */
+export function routeTask(
+  config: BatonConfig,
+  catalog: AgentCatalog,
+  task: Pick<TaskEntry, "language">,
+  request: Omit<RouteRequest, "language">,
+): Route {
+  return resolveRoute(config, catalog, { ...request, language: task.language ?? config.defaultLanguage });
 }
 
 /** Where a delegation sits in the chain that led to it; the chain may not loop or grow past the limit. */

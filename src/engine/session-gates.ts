@@ -1,4 +1,3 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import { newSessionId, UsageError } from "../shared/index.js";
@@ -15,8 +14,9 @@ import { commitOperation } from "./commit-step.js";
 import { loadAgentCatalog } from "./default-agents.js";
 import { runGateOut } from "./gate-out.js";
 import type { GateOperation } from "./gates/types.js";
+import { closePostflight, METADATA_FILE, openPostflight } from "./postflight-marker.js";
 import { buildPrompt, delegationContext, plannedArtifact } from "./prompt.js";
-import { extendDelegationPath, resolveRoute } from "./routing.js";
+import { extendDelegationPath, routeTask } from "./routing.js";
 import { SessionJournal, sessionJournalPath } from "./session-journal.js";
 import { gateIn, recordFailure, recordResult } from "./store-steps.js";
 
@@ -81,9 +81,9 @@ export async function openSessionGate(request: {
   if (!task) {
     return { ok: false, operation, taskNumber, reason: `task ${taskNumber} is not an active task` };
   }
-  const route = resolveRoute(config, loadAgentCatalog(config.root), {
+  const catalog = loadAgentCatalog(config.root);
+  const route = routeTask(config, catalog, task, {
     operation,
-    language: task.language ?? config.defaultLanguage,
     agentOverride: request.agentOverride,
     languageOverride: request.languageOverride,
   });
@@ -91,6 +91,7 @@ export async function openSessionGate(request: {
   const journal = new SessionJournal(sessionJournalPath(ctx.paths.internalDir, sessionId));
   journal.begin("GATE_IN", { mode: "session", claudeSession: request.claudeSessionId ?? null });
   let artifactPath = "";
+  let status = "";
   const verdict = await mutateStore(ctx, { command: `baton gate-in ${operation} ${taskNumber}` }, (tx) => {
     const result = gateIn(tx, {
       taskNumber,
@@ -101,12 +102,9 @@ export async function openSessionGate(request: {
       claudeSessionId: request.claudeSessionId,
     });
     if (result.ok) {
-      artifactPath = plannedArtifact(
-        config,
-        ctx.paths.dir,
-        requireTask(tx, taskNumber),
-        operation,
-      ).recordedPath;
+      const opened = requireTask(tx, taskNumber);
+      status = opened.status;
+      artifactPath = plannedArtifact(config, ctx.paths.dir, opened, operation).recordedPath;
     }
     return result;
   });
@@ -116,24 +114,15 @@ export async function openSessionGate(request: {
   }
   journal.end("GATE_IN", true);
   const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
-  const metadataPath = join(folder, ".return-meta.json");
-  const markerPath = join(folder, ".postflight-pending");
-  mkdirSync(folder, { recursive: true });
-  rmSync(metadataPath, { force: true });
-  rmSync(join(folder, ".postflight-loop-guard"), { force: true });
-  writeFileSync(
-    markerPath,
-    JSON.stringify({
-      session_id: sessionId,
-      skill: route.agent.name,
-      task_number: taskNumber,
-      operation,
-      reason: `Postflight pending: run baton gate-out ${operation} ${taskNumber} --session ${sessionId}`,
-      created: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
-      stop_hook_active: false,
-      ...(request.claudeSessionId ? { claude_session_id: request.claudeSessionId } : {}),
-    }),
-  );
+  const metadataPath = join(folder, METADATA_FILE);
+  const markerPath = openPostflight(folder, {
+    sessionId,
+    agent: route.agent.name,
+    taskNumber,
+    operation,
+    reason: `Postflight pending: run baton gate-out ${operation} ${taskNumber} --session ${sessionId}`,
+    claudeSessionId: request.claudeSessionId,
+  });
   const delegationPath = extendDelegationPath(extendDelegationPath(["baton"], operation), route.agent.name);
   const context = delegationContext({
     config,
@@ -153,7 +142,7 @@ export async function openSessionGate(request: {
     sessionId,
     operation,
     taskNumber,
-    status: requireTaskStatus(await readSettledStore(ctx), taskNumber),
+    status,
     agent: route.agent.name,
     routeReason: route.reason,
     prompt: buildPrompt(context, title, artifactPath),
@@ -162,10 +151,6 @@ export async function openSessionGate(request: {
     markerPath: relative(config.root, markerPath),
     claudeSessionId: request.claudeSessionId ?? null,
   };
-}
-
-function requireTaskStatus(snapshot: Awaited<ReturnType<typeof readSettledStore>>, n: number): string {
-  return snapshot.state.tasks.find((t) => t.project_number === n)?.status ?? "unknown";
 }
 
 export async function closeSessionGate(request: {
@@ -193,7 +178,7 @@ export async function closeSessionGate(request: {
   const snapshot = await readSettledStore(ctx);
   const task = snapshot.state.tasks.find((t) => t.project_number === taskNumber)!;
   const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
-  const metadataPath = join(folder, ".return-meta.json");
+  const metadataPath = join(folder, METADATA_FILE);
   const journal = new SessionJournal(sessionJournalPath(ctx.paths.internalDir, sessionId));
   journal.end("DELEGATE", true, { mode: "session" });
   journal.begin("GATE_OUT");
@@ -207,13 +192,9 @@ export async function closeSessionGate(request: {
     minArtifactBytes: config.minArtifactBytes,
   });
   const delegationPath = ["baton", operation];
-  const cleanup = () => {
-    for (const name of [".postflight-pending", ".postflight-loop-guard"])
-      rmSync(join(folder, name), { force: true });
-  };
   if (!verdict.ok) {
     journal.end("GATE_OUT", false, { code: verdict.code });
-    await mutateStore(ctx, { command: `baton gate-out ${operation} ${taskNumber}` }, (tx) =>
+    const status = await mutateStore(ctx, { command: `baton gate-out ${operation} ${taskNumber}` }, (tx) => {
       recordFailure(tx, {
         taskNumber,
         operation,
@@ -222,12 +203,10 @@ export async function closeSessionGate(request: {
         code: verdict.code,
         message: verdict.message,
         delegationPath,
-      }),
-    );
-    cleanup();
-    const status = (await readSettledStore(ctx)).state.tasks.find(
-      (t) => t.project_number === taskNumber,
-    )?.status;
+      });
+      return requireTask(tx, taskNumber).status;
+    });
+    closePostflight(folder, { metadata: false });
     return {
       ok: false,
       operation,
@@ -235,20 +214,20 @@ export async function closeSessionGate(request: {
       sessionId,
       code: verdict.code,
       message: verdict.message,
-      status: status ?? "unknown",
+      status,
     };
   }
-  await mutateStore(ctx, { command: `baton gate-out ${operation} ${taskNumber}` }, (tx) =>
+  const status = await mutateStore(ctx, { command: `baton gate-out ${operation} ${taskNumber}` }, (tx) => {
     recordResult(tx, {
       taskNumber,
       operation,
       outcome: verdict.outcome,
       metadata: verdict.metadata,
       artifacts: verdict.artifacts,
-    }),
-  );
-  cleanup();
-  rmSync(metadataPath, { force: true });
+    });
+    return requireTask(tx, taskNumber).status;
+  });
+  closePostflight(folder, { metadata: true });
   journal.end("GATE_OUT", true, { outcome: verdict.outcome });
   let committed = false;
   let commitError: string | undefined;
@@ -267,16 +246,13 @@ export async function closeSessionGate(request: {
     commitError = result.error;
     journal.end("COMMIT", result.failed !== true);
   }
-  const status = (await readSettledStore(ctx)).state.tasks.find(
-    (t) => t.project_number === taskNumber,
-  )?.status;
   const report: SessionGateOut = {
     ok: true,
     operation,
     taskNumber,
     sessionId,
     outcome: verdict.outcome,
-    status: status ?? "unknown",
+    status,
     artifacts: verdict.artifacts.map((a) => a.path),
     committed,
   };

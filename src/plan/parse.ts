@@ -23,36 +23,12 @@ const STYLE_B_FIELD = /^(implementer|lean_file)\s*:\s*(.*)$/;
 const STYLE_B_LINE = /^(?:dependencies|implementer|lean_file)\s*:/;
 const METADATA_SECTION = /^## Metadata\s*$/;
 
-function carriedPhases(heading: Heading, end: number): Phase[] {
-  return heading.ids.map((id) => ({
+/** A phase as its heading declares it, before its body is read. */
+function headingPhase(heading: Heading, id: string, end: number, carried: boolean): Phase {
+  return {
     id,
     name: heading.name,
-    carried: true,
-    line: heading.index + 1,
-    endLine: end + 1,
-    depth: heading.depth,
-    marker: heading.marker,
-    status: heading.marker === null ? null : normaliseStatus(heading.marker),
-    dependencies: [],
-    dependenciesLine: null,
-    implementer: null,
-    leanFiles: [],
-    checkboxes: { done: 0, total: 0 },
-  }));
-}
-
-function readPhase(
-  lines: readonly string[],
-  fenced: readonly boolean[],
-  heading: Heading,
-  end: number,
-  problems: PlanProblem[],
-): PhaseDraft {
-  const id = heading.ids[0] ?? "";
-  const phase: Phase = {
-    id,
-    name: heading.name,
-    carried: false,
+    carried,
     line: heading.index + 1,
     endLine: end + 1,
     depth: heading.depth,
@@ -64,6 +40,20 @@ function readPhase(
     leanFiles: [],
     checkboxes: { done: 0, total: 0 },
   };
+}
+
+function carriedPhases(heading: Heading, end: number): Phase[] {
+  return heading.ids.map((id) => headingPhase(heading, id, end, true));
+}
+
+function readPhase(
+  lines: readonly string[],
+  fenced: readonly boolean[],
+  heading: Heading,
+  end: number,
+  problems: PlanProblem[],
+): PhaseDraft {
+  const phase = headingPhase(heading, heading.ids[0] ?? "", end, false);
   let groups: DependencyGroup[] = [];
   // Style B fields sit in the plain lines right under the heading.
   for (let i = heading.index + 1; i <= end; i++) {
@@ -104,7 +94,7 @@ function readPhase(
     if (parsed === null) {
       problems.push({
         line: i + 1,
-        message: `Phase ${id}: cannot read dependencies "${value.trim()}" (expected None, Phase N, … or [N, N])`,
+        message: `Phase ${phase.id}: cannot read dependencies "${value.trim()}" (expected None, Phase N, … or [N, N])`,
       });
     } else {
       groups = parsed;

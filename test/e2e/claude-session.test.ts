@@ -100,6 +100,21 @@ const writeMetadata =
     );
   };
 
+/** What the model was told about its last tool calls (denials included), as one text to match. */
+const toolResultsText = (request: MessagesRequest) =>
+  toolResults(request)
+    .map((r) => JSON.stringify(r))
+    .join("\n");
+
+type Turn = ScriptInput["conversations"][number]["turns"][number];
+
+/** The main thread's conversation: the expanded `/research 1`, recognised by gate-in's output. */
+const mainThread = (turns: Turn[]) => ({ name: "main", match: { prompt: "GATE IN passed" }, turns });
+
+/** A main thread that does what gate-in told it: delegate, close with gate-out, say so. */
+const obedientMain = (last = "Done.") =>
+  mainThread([{ reply: delegate }, { reply: gateOut }, say(text(last))]);
+
 /** The sub-agent's usual work: report, metadata, a final word. */
 const researcher = (dir: string) => ({
   name: "researcher",
@@ -145,14 +160,7 @@ describe.skipIf(located.path === null)(
     }, async () => {
       const dir = initialisedRepo();
       const { api, run, hookLog } = await session(dir, {
-        conversations: [
-          {
-            name: "main",
-            match: { prompt: "GATE IN passed" },
-            turns: [{ reply: delegate }, { reply: gateOut }, say(text("Research of task 1 is recorded."))],
-          },
-          researcher(dir),
-        ],
+        conversations: [obedientMain("Research of task 1 is recorded."), researcher(dir)],
       });
       expect(api.problems(), run.stdout + run.stderr).toEqual([]);
       expectResearched(dir);
@@ -169,28 +177,22 @@ describe.skipIf(located.path === null)(
       let denial = "";
       const { api } = await session(dir, {
         conversations: [
-          {
-            name: "main",
-            match: { prompt: "GATE IN passed" },
-            turns: [
-              say(
-                toolUse("Write", {
-                  file_path: join(dir, "src/lexer.ts"),
-                  content: "export const fixed = true;\n",
-                }),
-              ),
-              {
-                reply: (context) => {
-                  denial = toolResults(context.request)
-                    .map((r) => JSON.stringify(r))
-                    .join("\n");
-                  return delegate(context);
-                },
+          mainThread([
+            say(
+              toolUse("Write", {
+                file_path: join(dir, "src/lexer.ts"),
+                content: "export const fixed = true;\n",
+              }),
+            ),
+            {
+              reply: (context) => {
+                denial = toolResultsText(context.request);
+                return delegate(context);
               },
-              { reply: gateOut },
-              say(text("Done.")),
-            ],
-          },
+            },
+            { reply: gateOut },
+            say(text("Done.")),
+          ]),
           researcher(dir),
         ],
       });
@@ -208,21 +210,17 @@ describe.skipIf(located.path === null)(
       let feedback = "";
       const { api } = await session(dir, {
         conversations: [
-          {
-            name: "main",
-            match: { prompt: "GATE IN passed" },
-            turns: [
-              { reply: delegate },
-              say(text("The researcher is done; that is all.")),
-              {
-                reply: (context) => {
-                  feedback = lastUserText(context.request);
-                  return gateOut(context);
-                },
+          mainThread([
+            { reply: delegate },
+            say(text("The researcher is done; that is all.")),
+            {
+              reply: (context) => {
+                feedback = lastUserText(context.request);
+                return gateOut(context);
               },
-              say(text("Now it is recorded.")),
-            ],
-          },
+            },
+            say(text("Now it is recorded.")),
+          ]),
           researcher(dir),
         ],
       });
@@ -238,11 +236,7 @@ describe.skipIf(located.path === null)(
       let denial = "";
       const { api } = await session(dir, {
         conversations: [
-          {
-            name: "main",
-            match: { prompt: "GATE IN passed" },
-            turns: [{ reply: delegate }, { reply: gateOut }, say(text("Done."))],
-          },
+          obedientMain(),
           {
             name: "researcher",
             match: { subagent: true, prompt: "Baton delegates research of task 1" },
@@ -255,9 +249,7 @@ describe.skipIf(located.path === null)(
               ),
               {
                 reply: (context) => {
-                  denial = toolResults(context.request)
-                    .map((r) => JSON.stringify(r))
-                    .join("\n");
+                  denial = toolResultsText(context.request);
                   return writeReport(dir)(context);
                 },
               },
@@ -282,11 +274,7 @@ describe.skipIf(located.path === null)(
       let feedback = "";
       const { api } = await session(dir, {
         conversations: [
-          {
-            name: "main",
-            match: { prompt: "GATE IN passed" },
-            turns: [{ reply: delegate }, { reply: gateOut }, say(text("Done."))],
-          },
+          obedientMain(),
           {
             name: "researcher",
             match: { subagent: true, prompt: "Baton delegates research of task 1" },
@@ -323,14 +311,7 @@ describe.skipIf(located.path === null)(
       });
       writeFileSync(settingsPath, JSON.stringify(settings, null, 2));
       const { api, hookLog } = await session(dir, {
-        conversations: [
-          {
-            name: "main",
-            match: { prompt: "GATE IN passed" },
-            turns: [{ reply: delegate }, { reply: gateOut }, say(text("Done."))],
-          },
-          researcher(dir),
-        ],
+        conversations: [obedientMain(), researcher(dir)],
       });
       expect(api.problems()).toEqual([]);
       expectResearched(dir);

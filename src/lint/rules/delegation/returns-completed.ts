@@ -9,10 +9,10 @@
  * a task `completed`. A task entry of state.json (`"project_number"` beside it) is a task status, not a
  * return, and a `teammate_results[].status` nested inside a return is not the agent's own status.
  */
-import { type Finding, finding, type LintFile, type LintModel, type Rule } from "../../types.js";
-import { heading, isNegated, type TextLine, textLines } from "./scan.js";
+import { type FileKind, type Finding, finding, type LintFile, type Rule } from "../../types.js";
+import { eachFileOf, heading, isNegated, type TextLine, textLines } from "./scan.js";
 
-const KINDS = new Set(["agent", "skill", "command", "context", "rule"]);
+const KINDS = new Set<FileKind>(["agent", "skill", "command", "context", "rule"]);
 const KEY = /"([\w$-]+)"\s*:\s*(?:"([^"]*)")?/g;
 const RETURN_KEYS = new Set([
   "artifacts",
@@ -39,11 +39,7 @@ export const returnsCompleted: Rule = {
   id: "delegation/returns-completed",
   severity: "error",
   description: 'Agents must not be told to return status "completed" (it ends the turn early)',
-  check(model: LintModel) {
-    const out: Finding[] = [];
-    for (const file of model.files) if (KINDS.has(file.kind)) out.push(...checkFile(file));
-    return out;
-  },
+  check: eachFileOf(KINDS, checkFile),
 };
 
 function checkFile(file: LintFile): Finding[] {

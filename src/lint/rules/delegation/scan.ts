@@ -4,7 +4,7 @@
  * usually an explanation ("the original wrote state with jq > state.json"). So every line carries whether
  * it is code, and which fence it belongs to.
  */
-import type { LintFile } from "../../types.js";
+import type { FileKind, Finding, LintFile, LintModel } from "../../types.js";
 
 export interface TextLine {
   /** 1-based line number in the file. */
@@ -101,4 +101,12 @@ export function heading(text: string): string | null {
 export function columnOf(text: string, pattern: RegExp): number {
   const match = pattern.exec(text);
   return match ? match.index + 1 : 1;
+}
+
+/** A rule's `check` that runs `checkFile` on every file of the given kinds. */
+export function eachFileOf(
+  kinds: ReadonlySet<FileKind>,
+  checkFile: (file: LintFile) => Finding[],
+): (model: LintModel) => Finding[] {
+  return (model) => model.files.filter((file) => kinds.has(file.kind)).flatMap(checkFile);
 }

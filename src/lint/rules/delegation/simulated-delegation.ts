@@ -7,11 +7,11 @@
  * result instead of spawning the agent; no report was written, yet the status still moved on, and the
  * next operation started from an artifact that never existed. A delegation must be a real Task/Agent call.
  */
-import { type Finding, finding, type LintFile, type LintModel, type Rule } from "../../types.js";
-import { isNegated, stripShellComment, type TextLine, textLines } from "./scan.js";
+import { type FileKind, type Finding, finding, type LintFile, type Rule } from "../../types.js";
+import { eachFileOf, isNegated, stripShellComment, type TextLine, textLines } from "./scan.js";
 import { delegationSites } from "./sites.js";
 
-const KINDS = new Set(["command", "skill"]);
+const KINDS = new Set<FileKind>(["command", "skill"]);
 const AGENT = "(?:sub-?agents?|agents?|delegation|delegate|task tool|agent tool)";
 
 interface Pattern {
@@ -68,11 +68,7 @@ export const simulatedDelegation: Rule = {
   id: "delegation/simulated-delegation",
   severity: "error",
   description: "Commands and skills must invoke agents, not simulate, stub or fake the delegation",
-  check(model: LintModel) {
-    const out: Finding[] = [];
-    for (const file of model.files) if (KINDS.has(file.kind)) out.push(...checkFile(file));
-    return out;
-  },
+  check: eachFileOf(KINDS, checkFile),
 };
 
 function checkFile(file: LintFile): Finding[] {

@@ -9,10 +9,10 @@
  * `$` itself (jq, awk, python, node, bash …, envsubst) or written to a script file (`cat > x.sh <<'EOF'`)
  * are quoted on purpose and not reported. `{session_id}` placeholders the model fills in are not variables.
  */
-import { type Finding, finding, type LintFile, type LintModel, type Rule } from "../../types.js";
-import { type TextLine, textLines } from "../delegation/scan.js";
+import { type FileKind, type Finding, finding, type LintFile, type Rule } from "../../types.js";
+import { eachFileOf, type TextLine, textLines } from "../delegation/scan.js";
 
-const KINDS = new Set(["command", "skill", "agent", "script", "hook-script", "context", "rule"]);
+const KINDS = new Set<FileKind>(["command", "skill", "agent", "script", "hook-script", "context", "rule"]);
 const HEREDOC = /(?<!<)<<(-?)\s*(?:'([\w.-]+)'|"([\w.-]+)"|\\([\w.-]+)|([\w.-]+))/;
 const INTERPRETER =
   /\b(?:jq|awk|gawk|sed|python3?|node|deno|bun|perl|ruby|php|bash|sh|zsh|envsubst|psql|sqlite3|mysql|ssh|docker|kubectl)\b/;
@@ -25,11 +25,7 @@ export const heredocNoExpand: Rule = {
   id: "git/heredoc-no-expand",
   severity: "error",
   description: "Variables inside a quoted heredoc (<<'EOF') never expand",
-  check(model: LintModel) {
-    const out: Finding[] = [];
-    for (const file of model.files) if (KINDS.has(file.kind)) out.push(...checkFile(file));
-    return out;
-  },
+  check: eachFileOf(KINDS, checkFile),
 };
 
 function checkFile(file: LintFile): Finding[] {
