@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { isBatonError } from "../shared/index.js";
+import { fileSystemFailure, isBatonError } from "../shared/index.js";
 
 /**
  * The only place that reads argv, prints and exits. Each command module is imported when its
@@ -445,8 +445,9 @@ export function buildProgram(): Command {
   return program;
 }
 
-function reportError(error: unknown): number {
-  if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+function reportError(thrown: unknown): number {
+  if (thrown instanceof CommanderError) return thrown.exitCode === 0 ? 0 : 2;
+  const error = fileSystemFailure(thrown) ?? thrown;
   if (isBatonError(error)) {
     process.stderr.write(`baton: ${error.message}\n`);
     if (error.hint) process.stderr.write(`  ${error.hint}\n`);
@@ -461,7 +462,20 @@ function reportError(error: unknown): number {
   return 1;
 }
 
+/**
+ * `baton task list | head -1`: the reader went away. What was not printed has no reader, so exit
+ * quietly instead of failing on the next write with an EPIPE stack trace.
+ */
+function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 export async function main(argv: string[]): Promise<void> {
+  exitQuietlyOnClosedPipe(process.stdout);
+  exitQuietlyOnClosedPipe(process.stderr);
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {

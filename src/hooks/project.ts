@@ -196,7 +196,8 @@ export function readJsonFile(path: string): unknown {
   const text = readOptional(path);
   if (text === null) return undefined;
   try {
-    return JSON.parse(text);
+    // An editor may leave a byte order mark; JSON.parse rejects it.
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     return undefined;
   }

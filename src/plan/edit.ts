@@ -1,3 +1,4 @@
+import { EditableLines } from "../shared/editable-lines.js";
 import { fencedLines, MARKER, readHeading } from "./markdown.js";
 import { parsePlan } from "./parse.js";
 import type { Phase, PhaseId, Plan, PlanStyle } from "./types.js";
@@ -37,27 +38,6 @@ export function planStatusMarker(style: PlanStyle, outcome: PlanOutcome): string
   ];
 }
 
-/** The file split on `\n`; each line keeps a trailing `\r` of its own so that joining restores the bytes. */
-class Lines {
-  readonly parts: string[];
-  constructor(text: string) {
-    this.parts = text.split("\n");
-  }
-  content(index: number): string {
-    const part = this.parts[index] ?? "";
-    return part.endsWith("\r") ? part.slice(0, -1) : part;
-  }
-  contents(): string[] {
-    return this.parts.map((_, i) => this.content(i));
-  }
-  set(index: number, content: string): void {
-    this.parts[index] = content + ((this.parts[index] ?? "").endsWith("\r") ? "\r" : "");
-  }
-  text(): string {
-    return this.parts.join("\n");
-  }
-}
-
 function readPlan(text: string): Plan {
   const result = parsePlan("", text);
   return result.ok ? result.plan : result.partial;
@@ -94,7 +74,7 @@ export function setPhaseMarker(text: string, phaseId: PhaseId, marker: string): 
   if (!found.ok) return found;
   const { phase } = found;
   if (phase.marker === marker) return { ok: true, text, changed: false };
-  const lines = new Lines(text);
+  const lines = new EditableLines(text);
   const index = phase.line - 1;
   const old = lines.content(index);
   const next =
@@ -120,7 +100,7 @@ export function tickPhaseCheckboxes(text: string, phaseId: PhaseId): string {
   const found = editablePhase(readPlan(text), phaseId);
   if (!found.ok) return text;
   const { phase } = found;
-  const lines = new Lines(text);
+  const lines = new EditableLines(text);
   const fenced = fencedLines(lines.contents());
   let ticked = 0;
   for (let i = phase.line; i < phase.endLine; i++) {
@@ -145,7 +125,7 @@ export function setPlanStatus(text: string, marker: string): PlanStatusEdit {
   if (bad) throw new TypeError(`setPlanStatus: ${bad}`);
   const status = readPlan(text).status;
   if (status === null) return { text, changed: false, found: false };
-  const lines = new Lines(text);
+  const lines = new EditableLines(text);
   const index = status.line - 1;
   const old = lines.content(index);
   const next = old.replace(STATUS_LINE, `$1[${marker}]`);

@@ -1,7 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { open } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { IoError } from "./errors.js";
 
 /** Temp files live beside their target so that the final rename never crosses a file system. */
 export function tempPathFor(target: string): string {
@@ -48,8 +59,32 @@ export function fsyncDirectory(dir: string): void {
   }
 }
 
+/**
+ * Where a write to `path` must land: the file itself, or, for a symbolic link (a state.json kept
+ * elsewhere and linked into specs/), the file the link points to, so that the rename of an atomic
+ * write replaces the target and the link survives. A dangling link is refused: writing a regular
+ * file in its place would silently cut the link.
+ */
+export function resolveWriteTarget(path: string): string {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return path;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return path;
+    throw error;
+  }
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    throw new IoError(`${path} is a symbolic link to ${readlinkSync(path)}, which does not exist`, {
+      cause: error,
+      hint: "Restore the link's target, or replace the link with the file itself; nothing was written.",
+    });
+  }
+}
+
 /** Write via temp file + fsync + rename, so readers see the old or the new content, never a mix. */
-export function writeFileAtomic(path: string, content: string): void {
+export function writeFileAtomic(target: string, content: string): void {
+  const path = resolveWriteTarget(target);
   const temp = tempPathFor(path);
   try {
     writeFileDurable(temp, content);

@@ -121,3 +121,41 @@ export function lineColumnAt(text: string, offset: number): { line: number; colu
   }
   return { line, column: end - lineStart + 1 };
 }
+
+const FS_FAILURES: Record<string, { what: string; hint: string }> = {
+  EACCES: {
+    what: "permission denied",
+    hint: "Make it writable for this user (chmod/chown), or run Baton as its owner; nothing was changed.",
+  },
+  EPERM: {
+    what: "operation not permitted",
+    hint: "Make it writable for this user (chmod/chown), or run Baton as its owner; nothing was changed.",
+  },
+  EROFS: {
+    what: "read-only file system",
+    hint: "Read commands and --dry-run work here; run writing commands where the repository is writable.",
+  },
+  ENOSPC: { what: "no space left on the device", hint: "Free some space and run the command again." },
+  EDQUOT: { what: "disk quota exceeded", hint: "Free some space and run the command again." },
+  EMFILE: { what: "too many open files", hint: "Raise the open-file limit (ulimit -n) and try again." },
+  EISDIR: { what: "is a directory", hint: "Move the directory out of the way; Baton needs a file there." },
+  ENOTDIR: {
+    what: "a path component is not a directory",
+    hint: "Check the path; a file is where a folder should be.",
+  },
+};
+
+/**
+ * A file-system failure as a BatonError that names the path and says what to do (permission denied on a
+ * read-only specs/, a full disk, …); null for anything that is not one.
+ */
+export function fileSystemFailure(error: unknown): IoError | null {
+  if (!(error instanceof Error) || isBatonError(error)) return null;
+  const { code, path, syscall } = error as NodeJS.ErrnoException;
+  const known = code === undefined ? undefined : FS_FAILURES[code];
+  if (!known || path === undefined) return null;
+  return new IoError(`cannot ${syscall ?? "access"} ${path}: ${known.what} (${code})`, {
+    cause: error,
+    hint: known.hint,
+  });
+}

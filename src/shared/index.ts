@@ -1,4 +1,5 @@
 export * from "./atomic-write.js";
+export { EditableLines } from "./editable-lines.js";
 export * from "./errors.js";
 export * from "./hook-port.js";
 export {
@@ -9,5 +10,6 @@ export {
   renderJsonDocument,
   stringifyJson,
 } from "./json-document.js";
+export { lineOfJsonPath } from "./json-location.js";
 export * from "./time.js";
 export { describeIssue, formatIssues, validationIssues } from "./zod-format.js";

@@ -7,7 +7,12 @@ import { FileFormatError, lineColumnAt } from "./errors.js";
  */
 export interface JsonDocument<T = unknown> {
   readonly path: string;
+  /** The file's text exactly as read (a byte order mark and CRLF line ends included). */
   readonly text: string;
+  /** The line ending written back: the file's first one, so a CRLF file stays CRLF on every line. */
+  readonly eol: "\n" | "\r\n";
+  /** A UTF-8 byte order mark the file started with (editors on Windows leave one); kept on write. */
+  readonly bom: boolean;
   readonly indent: string;
   readonly finalNewline: boolean;
   value: T;
@@ -16,13 +21,29 @@ export interface JsonDocument<T = unknown> {
 }
 
 export function parseJsonDocument<T = unknown>(path: string, text: string): JsonDocument<T> {
+  const bom = text.charCodeAt(0) === 0xfeff;
+  const body = bom ? text.slice(1) : text;
+  const firstNewline = body.indexOf("\n");
+  const eol = firstNewline > 0 && body.charCodeAt(firstNewline - 1) === 13 ? "\r\n" : "\n";
   let value: T;
   try {
-    value = JSON.parse(text) as T;
+    value = JSON.parse(body) as T;
   } catch (error) {
-    throw jsonSyntaxError(path, text, error);
+    throw jsonSyntaxError(path, body, error);
   }
-  return { path, text, indent: detectIndent(text), finalNewline: text.endsWith("\n"), value };
+  return { path, text, eol, bom, indent: detectIndent(body), finalNewline: body.endsWith("\n"), value };
+}
+
+/** The text in the form serialisation and minimal edits work on: no BOM, LF line ends. */
+function lfBody(doc: JsonDocument): string {
+  const body = doc.bom ? doc.text.slice(1) : doc.text;
+  return doc.eol === "\r\n" ? body.replaceAll("\r\n", "\n") : body;
+}
+
+/** JSON has no raw newlines outside whitespace, so every "\n" of the output is a line end. */
+function inFileForm(doc: JsonDocument, lf: string): string {
+  const text = doc.eol === "\r\n" ? lf.replaceAll("\n", "\r\n") : lf;
+  return doc.bom ? `\uFEFF${text}` : text;
 }
 
 function detectIndent(text: string): string {
@@ -132,24 +153,29 @@ export function stringifyJson(value: unknown, indent: string, finalNewline: bool
 
 /** True when the file is exactly what `JSON.stringify` would produce, so whole re-serialisation is lossless. */
 export function isCanonical(doc: JsonDocument): boolean {
-  return stringifyJson(JSON.parse(doc.text), doc.indent, doc.finalNewline) === doc.text;
+  const lf = lfBody(doc);
+  return (
+    stringifyJson(JSON.parse(lf), doc.indent, doc.finalNewline) === lf && inFileForm(doc, lf) === doc.text
+  );
 }
 
 /** Like `isCanonical`, using the parsed value; valid only before anything mutates `doc.value`. */
 export function isCanonicalValue(doc: JsonDocument): boolean {
-  return stringifyJson(doc.value, doc.indent, doc.finalNewline) === doc.text;
+  const lf = lfBody(doc);
+  return stringifyJson(doc.value, doc.indent, doc.finalNewline) === lf && inFileForm(doc, lf) === doc.text;
 }
 
 /**
- * The new text for `doc` holding `next`. `original` must be the value as parsed from `doc.text`
- * (callers that mutate `doc.value` in place re-parse it; that is cheap next to the write).
+ * The new text for `doc` holding `next`, in the file's own form (BOM, line ends). `doc.text` must be the
+ * text as read (callers that mutate `doc.value` in place re-parse it; that is cheap next to the write).
  */
 export async function renderJsonDocument(
   doc: JsonDocument,
   next: unknown,
   canonical: boolean,
 ): Promise<string> {
-  if (canonical) return stringifyJson(next, doc.indent, doc.finalNewline);
+  if (canonical) return inFileForm(doc, stringifyJson(next, doc.indent, doc.finalNewline));
   const { renderMinimalEdit } = await import("./json-edit.js");
-  return renderMinimalEdit(doc.text, JSON.parse(doc.text), next, doc.indent);
+  const lf = lfBody(doc);
+  return inFileForm(doc, renderMinimalEdit(lf, JSON.parse(lf), next, doc.indent));
 }

@@ -1,4 +1,4 @@
-import { isoDate } from "../shared/index.js";
+import { EditableLines, isoDate } from "../shared/index.js";
 import { readText } from "./load.js";
 import type { TaskEntry } from "./schema.js";
 import type { Transaction } from "./store.js";
@@ -23,29 +23,29 @@ export function updateChangeLog(tx: Transaction, finished: readonly Finished[]):
   const text = readText(tx.paths.changeLog);
   const completed = finished.filter((f) => f.task.status === "completed");
   if (text === null || completed.length === 0) return 0;
-  const lines = text.split("\n");
+  const file = new EditableLines(text);
   for (const { task } of completed) {
+    const lines = file.contents();
     const date = String(task.completed ?? task.last_updated ?? tx.timestamp).slice(0, 10);
     const link = summaryLink(task);
     const summary = typeof task["completion_summary"] === "string" ? task["completion_summary"] : "Completed";
     const line = `- **Task ${task.project_number}**: ${summary}${link ? ` [(details)](${link})` : ""}`;
     const header = `### ${date}`;
-    let at = lines.indexOf(header);
+    const at = lines.indexOf(header);
     if (at === -1) {
       const older = lines.findIndex((l) => /^### \d{4}-\d{2}-\d{2}/.test(l) && l.slice(4, 14) < date);
       const changelog = lines.findIndex((l) => /^## Changelog/.test(l));
       const insertAt = older !== -1 ? older : changelog !== -1 ? changelog + 1 : lines.length;
       const block = [header, "", line, ""];
       if (older === -1 && changelog !== -1) block.unshift("");
-      lines.splice(insertAt, 0, ...block);
+      file.insert(insertAt, block);
     } else {
       let end = at + 1;
       while (end < lines.length && lines[end]!.trim() === "") end++;
-      lines.splice(end, 0, line);
-      at = end;
+      file.insert(end, [line]);
     }
   }
-  tx.writeFile(tx.paths.changeLog, lines.join("\n"));
+  tx.writeFile(tx.paths.changeLog, file.text());
   return completed.length;
 }
 
@@ -56,7 +56,8 @@ export function updateChangeLog(tx: Transaction, finished: readonly Finished[]):
 export function updateRoadMap(tx: Transaction, finished: readonly Finished[]): number {
   const text = readText(tx.paths.roadMap);
   if (text === null || finished.length === 0) return 0;
-  const lines = text.split("\n");
+  const file = new EditableLines(text);
+  const lines = file.contents();
   const date = isoDate(tx.now);
   let changed = 0;
   for (const { task } of finished) {
@@ -72,13 +73,15 @@ export function updateRoadMap(tx: Transaction, finished: readonly Finished[]): n
       if (!byItem && !byRef) continue;
       if (task.status === "completed") {
         lines[i] = `${line.replace("- [ ] ", "- [x] ")} *(Completed: Task ${n}, ${date})*`;
+        file.set(i, lines[i]!);
       } else {
         const reason = String(task["abandoned_reason"] ?? "abandoned").slice(0, 50);
         lines[i] = `${line} *(Task ${n} abandoned: ${reason})*`;
+        file.set(i, lines[i]!);
       }
       changed++;
     }
   }
-  if (changed > 0) tx.writeFile(tx.paths.roadMap, lines.join("\n"));
+  if (changed > 0) tx.writeFile(tx.paths.roadMap, file.text());
   return changed;
 }

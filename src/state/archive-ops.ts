@@ -176,7 +176,7 @@ export interface ArchiveResult {
 }
 
 /** The deterministic part of the original /todo: archive finished tasks, record orphans, touch nothing else. */
-export function archiveFinished(tx: Transaction, options: { dryRun?: boolean } = {}): ArchiveResult {
+export function archiveFinished(tx: Transaction): ArchiveResult {
   const autoCompleted = autoCompleteExpanded(tx);
   const archive = tx.archive();
   const finished = tx.tasks.filter((t) => t.status === "completed" || t.status === "abandoned");
@@ -215,7 +215,6 @@ export function archiveFinished(tx: Transaction, options: { dryRun?: boolean } =
   const finishedTasks = finished.map((t) => ({ task: t, title: titles.get(t.project_number)! }));
   result.changeLogEntries = updateChangeLog(tx, finishedTasks);
   result.roadMapItems = updateRoadMap(tx, finishedTasks);
-  if (options.dryRun) throw new DryRun(result);
   return result;
 }
 
@@ -258,13 +257,6 @@ export function sweepTaskFolders(tx: Transaction): Pick<ArchiveResult, "orphans"
     result.orphans.push({ number, folder: relative(tx.config.root, path) });
   }
   return result;
-}
-
-/** Thrown to abandon the transaction after computing what an archive run would do. */
-export class DryRun extends Error {
-  constructor(readonly result: ArchiveResult) {
-    super("dry run");
-  }
 }
 
 function isDir(path: string): boolean {

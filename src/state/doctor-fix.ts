@@ -2,6 +2,7 @@ import { unlinkSync } from "node:fs";
 import { sweepTaskFolders } from "./archive-ops.js";
 import type { Finding } from "./doctor.js";
 import { slugify } from "./naming.js";
+import { firstFreeNumber } from "./numbering.js";
 import type { TaskEntry } from "./schema.js";
 import { mutateStore, type StoreContext } from "./store.js";
 import { requireTodoEntry } from "./task-ops.js";
@@ -17,7 +18,7 @@ const STORE_CODES = new Set([
   "TODO_ENTRY_MISSING",
   "TODO_ENTRY_EXTRA",
   "STATUS_MISMATCH",
-  "NEXT_NUMBER_LOW",
+  "NEXT_NUMBER_TAKEN",
   "NEXT_NUMBER_MISMATCH",
   "ORPHAN_FOLDER",
   "MISPLACED_FOLDER",
@@ -46,16 +47,14 @@ export async function fixFindings(ctx: StoreContext, findings: readonly Finding[
         }
       }
       if (codes.has("TODO_ENTRY_EXTRA")) adoptOrDropExtraEntries(tx);
-      if (codes.has("NEXT_NUMBER_LOW") || codes.has("NEXT_NUMBER_MISMATCH")) {
-        const archived = tx
-          .archive()
-          .entries.filter((e) => e["original_dirname"] === undefined)
-          .map((e) => e.project_number);
+      if (codes.has("NEXT_NUMBER_TAKEN") || codes.has("NEXT_NUMBER_MISMATCH")) {
+        // The store's own validation moves the number past live tasks; archived ones are added here.
+        const archived = new Set(tx.archive().entries.map((e) => e.project_number));
+        const live = new Set(tx.tasks.map((t) => t.project_number));
         const state = tx.state.doc.value;
-        state.next_project_number = Math.max(
-          state.next_project_number,
-          frontmatterNextNumber(tx.todo) ?? 0,
-          ...archived.map((n) => n + 1),
+        state.next_project_number = firstFreeNumber(
+          Math.max(state.next_project_number, frontmatterNextNumber(tx.todo) ?? 0),
+          (n) => live.has(n) || archived.has(n),
         );
       }
       if (codes.has("ORPHAN_FOLDER") || codes.has("MISPLACED_FOLDER")) sweepTaskFolders(tx);

@@ -5,6 +5,7 @@ import { checkTaskFolders, rel } from "./doctor-folders.js";
 
 import { loadArchive, readText } from "./load.js";
 import { isProcessAlive } from "./lock.js";
+import { describeHolder, firstFreeNumber, type NumberHolders, numberHolder } from "./numbering.js";
 import type { TaskEntry } from "./schema.js";
 import { isTaskStatus } from "./status.js";
 import type { StoreContext } from "./store.js";
@@ -22,7 +23,7 @@ export type FindingCode =
   | "ARCHIVE_UNREADABLE"
   | "DUPLICATE_ACTIVE"
   | "ACTIVE_AND_ARCHIVED"
-  | "NEXT_NUMBER_LOW"
+  | "NEXT_NUMBER_TAKEN"
   | "NEXT_NUMBER_MISMATCH"
   | "TODO_ENTRY_MISSING"
   | "TODO_ENTRY_EXTRA"
@@ -184,20 +185,21 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
     }
   }
 
-  const maxActive = Math.max(-1, ...tasks.map((t) => t.project_number));
-  // Orphans renumbered N*10 by the original (they carry original_dirname) are not real numbers.
-  const maxArchived = Math.max(
-    -1,
-    ...archived.filter((e) => e.original_dirname === undefined).map((e) => e.project_number),
-  );
   const todoNext = todo ? frontmatterNextNumber(todo) : undefined;
-  const highest = Math.max(maxActive, maxArchived);
-  if (stateNext !== null && stateNext <= highest) {
+  const holders: NumberHolders = {
+    active: new Set(tasks.map((t) => t.project_number)),
+    todo: new Set(todo ? [...entries(todo)].map((e) => e.number) : []),
+    archived: new Set(archived.map((e) => e.project_number)),
+  };
+  const start = Math.max(stateNext ?? 0, todoNext ?? 0);
+  const free = firstFreeNumber(start, (n) => numberHolder(holders, n) !== null);
+  const holder = stateNext === null ? null : numberHolder(holders, start);
+  if (holder !== null) {
     add({
-      code: "NEXT_NUMBER_LOW",
+      code: "NEXT_NUMBER_TAKEN",
       severity: "error",
-      message: `next_project_number ${stateNext} is not above task ${highest}`,
-      fix: `set next_project_number to ${highest + 1} in state.json and TODO.md`,
+      message: `next_project_number ${start} is already held by ${describeHolder(holder, start)}`,
+      fix: `set next_project_number to ${free} (the first free number from ${start}) in state.json and TODO.md`,
       fixable: true,
     });
   }
@@ -206,7 +208,7 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
       code: "NEXT_NUMBER_MISMATCH",
       severity: "error",
       message: `next_project_number is ${stateNext} in state.json but ${todoNext ?? "missing"} in TODO.md`,
-      fix: `write the higher value (${Math.max(stateNext, todoNext ?? 0, highest + 1)}) to both`,
+      fix: `write the higher value, moved past numbers in use (${free}), to both`,
       fixable: true,
     });
   }

@@ -2,7 +2,6 @@ export type { AbandonResult, ArchiveResult, RecoverResult } from "./archive-ops.
 export {
   abandonTasks,
   archiveFinished,
-  DryRun,
   findTaskFolder,
   recoverTasks,
   sweepTaskFolders,
@@ -56,7 +55,10 @@ export {
   TERMINAL_STATUSES,
 } from "./status.js";
 export {
+  type HeldStore,
+  holdStore,
   mutateStore,
+  previewStore,
   readSettledStore,
   readStore,
   type Snapshot,

@@ -1,6 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fsyncDirectory, tempPathFor, writeFileAtomic, writeFileDurableAsync } from "../shared/index.js";
+import {
+  fsyncDirectory,
+  resolveWriteTarget,
+  tempPathFor,
+  writeFileAtomic,
+  writeFileDurableAsync,
+} from "../shared/index.js";
 
 /**
  * Several files change together (state.json, TODO.md, the archive, task folders). Each new file is
@@ -34,8 +40,10 @@ export async function commitFiles(
 ): Promise<void> {
   const pendingDeletes = deletes.filter((path) => existsSync(path));
   if (writes.length === 0 && moves.length === 0 && pendingDeletes.length === 0) return;
-  const staged = writes.map((w) => ({ path: w.path, temp: tempPathFor(w.path) }));
-  for (const w of writes) mkdirSync(dirname(w.path), { recursive: true });
+  // A symlinked file (state.json kept elsewhere) is written through its link, never replaced by a file.
+  const targets = writes.map((w) => resolveWriteTarget(w.path));
+  const staged = writes.map((_, i) => ({ path: targets[i]!, temp: tempPathFor(targets[i]!) }));
+  for (const target of targets) mkdirSync(dirname(target), { recursive: true });
   try {
     await Promise.all(writes.map((w, i) => writeFileDurableAsync(staged[i]!.temp, w.content)));
   } catch (error) {

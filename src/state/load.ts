@@ -3,7 +3,7 @@ import {
   FileFormatError,
   formatIssues,
   type JsonDocument,
-  lineColumnAt,
+  lineOfJsonPath,
   parseJsonDocument,
   validationIssues,
 } from "../shared/index.js";
@@ -38,16 +38,28 @@ export function readLatin1(path: string): string | null {
   }
 }
 
-/** Line of the entry `"project_number": n` in a JSON text, for messages that point at a task. */
-function lineOfTask(text: string, number: number): number | undefined {
-  const match = new RegExp(`"project_number":\\s*${number}\\b`).exec(text);
-  return match ? lineColumnAt(text, match.index).line : undefined;
+/**
+ * `file:line: list[index] (task N)` for a message about one entry, the line being the entry's own (or,
+ * given the path of a bad field inside it, that field's), never the first entry with the same number.
+ */
+function entryLabel(
+  doc: JsonDocument,
+  list: string,
+  index: number,
+  raw: unknown,
+  field: ReadonlyArray<PropertyKey> = [],
+): string {
+  const number = (raw as { project_number?: unknown } | null)?.project_number;
+  const inner = field.filter((p): p is string | number => typeof p !== "symbol");
+  const line = lineOfJsonPath(doc.text, [list, index, ...inner]);
+  const label = typeof number === "number" || typeof number === "string" ? ` (task ${String(number)})` : "";
+  return `${doc.path}${line ? `:${line}` : ""}: ${list}[${index}]${label}`;
 }
 
-function entryLabel(doc: JsonDocument, list: string, index: number, raw: unknown): string {
-  const number = (raw as { project_number?: unknown } | null)?.project_number;
-  const line = typeof number === "number" ? lineOfTask(doc.text, number) : undefined;
-  return `${doc.path}${line ? `:${line}` : ""}: ${list}[${index}]${typeof number === "number" ? ` (task ${number})` : ""}`;
+function topLabel(doc: JsonDocument, issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey> }>): string {
+  const path = (issues[0]?.path ?? []).filter((p): p is string | number => typeof p !== "symbol");
+  const line = path.length > 0 ? lineOfJsonPath(doc.text, path) : undefined;
+  return `${doc.path}${line ? `:${line}` : ""}`;
 }
 
 export function loadState(paths: SpecsPaths): LoadedState {
@@ -62,7 +74,7 @@ export function loadState(paths: SpecsPaths): LoadedState {
   const doc = parseJsonDocument<StateFile>(paths.state, text);
   const top = validationIssues(StateFile, doc.value);
   if (top) {
-    throw new FileFormatError("STATE_SCHEMA", paths.state, `${paths.state}: ${formatIssues(top)}`, {
+    throw new FileFormatError("STATE_SCHEMA", paths.state, `${topLabel(doc, top)}: ${formatIssues(top)}`, {
       hint: "state.json needs a numeric next_project_number and an active_projects array; nothing was written.",
     });
   }
@@ -74,7 +86,7 @@ export function loadState(paths: SpecsPaths): LoadedState {
       throw new FileFormatError(
         "STATE_SCHEMA",
         paths.state,
-        `${entryLabel(doc, "active_projects", index, raw)}: ${formatIssues(result)}`,
+        `${entryLabel(doc, "active_projects", index, raw, result[0]?.path)}: ${formatIssues(result)}`,
         { hint: "Fix that entry (git diff shows recent edits); nothing was written." },
       );
     }
@@ -83,7 +95,7 @@ export function loadState(paths: SpecsPaths): LoadedState {
       throw new FileFormatError(
         "DUPLICATE_TASK",
         paths.state,
-        `${entryLabel(doc, "active_projects", index, raw)}: task number ${raw.project_number} is also active_projects[${first}]`,
+        `${entryLabel(doc, "active_projects", index, raw)}: task number ${raw.project_number} is also active_projects[${first}] (line ${lineOfJsonPath(doc.text, ["active_projects", first]) ?? "?"})`,
         {
           hint: "Remove or renumber one of the two entries (`baton doctor` lists both); nothing was written.",
         },
@@ -128,7 +140,7 @@ export function loadArchive(paths: SpecsPaths): LoadedArchive {
     throw new FileFormatError(
       "STATE_SCHEMA",
       paths.archiveState,
-      `${paths.archiveState}: ${formatIssues(top)}`,
+      `${topLabel(doc, top)}: ${formatIssues(top)}`,
     );
   }
   doc.value.completed_projects ??= [];
@@ -139,7 +151,7 @@ export function loadArchive(paths: SpecsPaths): LoadedArchive {
       throw new FileFormatError(
         "STATE_SCHEMA",
         paths.archiveState,
-        `${entryLabel(doc, "completed_projects", index, raw)}: ${formatIssues(result)}`,
+        `${entryLabel(doc, "completed_projects", index, raw, result[0]?.path)}: ${formatIssues(result)}`,
         { hint: "Fix that archive entry; nothing was written." },
       );
     }
@@ -169,7 +181,7 @@ export function loadErrors(paths: SpecsPaths): LoadedErrors {
   const doc = parseJsonDocument<ErrorsFile>(paths.errors, text);
   const top = validationIssues(ErrorsFile, doc.value);
   if (top) {
-    throw new FileFormatError("STATE_SCHEMA", paths.errors, `${paths.errors}: ${formatIssues(top)}`);
+    throw new FileFormatError("STATE_SCHEMA", paths.errors, `${topLabel(doc, top)}: ${formatIssues(top)}`);
   }
   const entries = doc.value.errors as ErrorEntry[];
   entries.forEach((raw, index) => {
@@ -178,7 +190,7 @@ export function loadErrors(paths: SpecsPaths): LoadedErrors {
       throw new FileFormatError(
         "STATE_SCHEMA",
         paths.errors,
-        `${paths.errors}: errors[${index}]: ${formatIssues(result)}`,
+        `${entryLabel(doc, "errors", index, raw, result[0]?.path)}: ${formatIssues(result)}`,
       );
     }
   });

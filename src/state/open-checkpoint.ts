@@ -23,6 +23,8 @@ export const OpenCheckpoint = z.object({
   mode: z.optional(z.enum(["headless", "session"])),
   /** The Claude Code session (`session_id` of hook input) that opened it, when known. */
   claudeSessionId: z.optional(z.string()),
+  /** The agent GATE IN routed to: an in-session gate-out checks and records the same route. */
+  agent: z.optional(z.string()),
 });
 export type OpenCheckpoint = z.infer<typeof OpenCheckpoint>;
 

@@ -22,6 +22,7 @@ import {
   loadTodo,
 } from "./load.js";
 import { acquireLock, ensureInternalDir } from "./lock.js";
+import { firstFreeNumber } from "./numbering.js";
 import { type SpecsPaths, specsPaths } from "./paths.js";
 import { TaskEntry } from "./schema.js";
 import { isTaskEntry } from "./schema-fast.js";
@@ -184,7 +185,6 @@ export class Transaction {
 
   private validateState(): void {
     const seen = new Set<number>();
-    let max = -1;
     for (const [index, task] of this.state.tasks.entries()) {
       const issues = isTaskEntry(task) ? null : validationIssues(TaskEntry, task);
       if (issues) {
@@ -202,19 +202,16 @@ export class Transaction {
         );
       }
       seen.add(task.project_number);
-      max = Math.max(max, task.project_number);
     }
-    if (this.archiveCache) {
-      // Orphans renumbered N*10 by the original system carry original_dirname and are not real numbers.
-      for (const entry of this.archiveCache.entries) {
-        if (entry["original_dirname"] === undefined) max = Math.max(max, entry.project_number);
-      }
-    }
-    // The two copies of the next number are kept equal; after drift the higher one wins (never reuse a number).
-    const next = Math.max(
-      this.state.doc.value.next_project_number,
-      frontmatterNextNumber(this.todo) ?? 0,
-      max + 1,
+    // The two copies of the next number are kept equal; after drift the higher one wins, moved past any
+    // number a live task holds (never reuse a number; numbering may restart after a vault, numbering.ts).
+    for (const entry of entries(this.todo)) seen.add(entry.number);
+    const archived = this.archiveCache
+      ? new Set(this.archiveCache.entries.map((e) => e.project_number))
+      : new Set<number>();
+    const next = firstFreeNumber(
+      Math.max(this.state.doc.value.next_project_number, frontmatterNextNumber(this.todo) ?? 0),
+      (n) => seen.has(n) || archived.has(n),
     );
     this.state.doc.value.next_project_number = next;
     if (frontmatterNextNumber(this.todo) !== next) setFrontmatterNextNumber(this.todo, next);
@@ -258,6 +255,21 @@ async function renderDoc(doc: JsonDocument, exists: boolean): Promise<string> {
   return renderJsonDocument(doc, doc.value, !exists || isCanonical(doc));
 }
 
+/**
+ * A mutation computed on the files as read and validated as a write would be, but neither locked nor
+ * written: `--dry-run` works on a read-only specs/ and never waits for another writer.
+ */
+export async function previewStore<R>(
+  ctx: StoreContext,
+  mutate: (tx: Transaction) => R | Promise<R>,
+): Promise<R> {
+  const snapshot = await readSettledStore(ctx);
+  const tx = new Transaction(ctx, snapshot.state, snapshot.todo);
+  const result = await mutate(tx);
+  await tx.render();
+  return result;
+}
+
 export interface MutateOptions {
   /** Recorded in the lock so a waiting command can name who holds it. */
   command: string;
@@ -275,36 +287,61 @@ export async function mutateStore<R>(
   options: MutateOptions,
   mutate: (tx: Transaction) => R | Promise<R>,
 ): Promise<R> {
-  ensureInternalDir(ctx.paths.internalDir);
-  const release = await acquireLock(ctx.paths.lock, {
-    timeoutMs: ctx.config.lockTimeoutMs,
-    command: options.command,
-  });
+  const held = await holdStore(ctx, options.command);
   try {
-    recoverInterruptedCommit(ctx.paths.journal, [ctx.paths.dir, ctx.paths.archiveDir]);
-    const state = loadState(ctx.paths);
-    const todoDoc = loadTodo(ctx.paths);
-    if (!todoDoc && state.exists && state.tasks.length > 0 && !options.rebuildTodo) {
-      throw new FileFormatError(
-        "TODO_PARSE",
-        ctx.paths.todo,
-        `${ctx.paths.todo} is missing while state.json has tasks`,
-        {
-          hint: "Run `baton doctor --fix` to rebuild TODO.md from state.json.",
-        },
-      );
-    }
-    const todo = todoDoc ?? emptyTodo(ctx.paths.todo, state.doc.value.next_project_number);
-    const tx = new Transaction(ctx, state, todo);
-    const result = await mutate(tx);
-    const writes = await tx.render();
-    await commitFiles(ctx.paths.journal, writes, tx.moves, [...tx.deletes]);
-    if (tx.stateCanonical && writes.some((w) => w.path === ctx.paths.state)) {
-      rememberCanonical(ctx.paths.internalDir, ctx.paths.state);
-    }
-    if (options.afterWrite) await options.afterWrite();
-    return result;
+    return await held.mutate(options, mutate);
   } finally {
-    release();
+    held.release();
   }
+}
+
+/** The store lock held across several steps: writes, then a git commit of them, with no writer between. */
+export interface HeldStore {
+  mutate<R>(options: Omit<MutateOptions, "command">, mutate: (tx: Transaction) => R | Promise<R>): Promise<R>;
+  /** Idempotent. */
+  release(): void;
+}
+
+export async function holdStore(ctx: StoreContext, command: string): Promise<HeldStore> {
+  ensureInternalDir(ctx.paths.internalDir);
+  const release = await acquireLock(ctx.paths.lock, { timeoutMs: ctx.config.lockTimeoutMs, command });
+  let released = false;
+  return {
+    mutate: (options, mutate) => mutateLocked(ctx, options, mutate),
+    release() {
+      if (released) return;
+      released = true;
+      release();
+    },
+  };
+}
+
+async function mutateLocked<R>(
+  ctx: StoreContext,
+  options: Omit<MutateOptions, "command">,
+  mutate: (tx: Transaction) => R | Promise<R>,
+): Promise<R> {
+  recoverInterruptedCommit(ctx.paths.journal, [ctx.paths.dir, ctx.paths.archiveDir]);
+  const state = loadState(ctx.paths);
+  const todoDoc = loadTodo(ctx.paths);
+  if (!todoDoc && state.exists && state.tasks.length > 0 && !options.rebuildTodo) {
+    throw new FileFormatError(
+      "TODO_PARSE",
+      ctx.paths.todo,
+      `${ctx.paths.todo} is missing while state.json has tasks`,
+      {
+        hint: "Run `baton doctor --fix` to rebuild TODO.md from state.json.",
+      },
+    );
+  }
+  const todo = todoDoc ?? emptyTodo(ctx.paths.todo, state.doc.value.next_project_number);
+  const tx = new Transaction(ctx, state, todo);
+  const result = await mutate(tx);
+  const writes = await tx.render();
+  await commitFiles(ctx.paths.journal, writes, tx.moves, [...tx.deletes]);
+  if (tx.stateCanonical && writes.some((w) => w.path === ctx.paths.state)) {
+    rememberCanonical(ctx.paths.internalDir, ctx.paths.state);
+  }
+  if (options.afterWrite) await options.afterWrite();
+  return result;
 }

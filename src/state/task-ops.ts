@@ -2,6 +2,7 @@ import { isoDate, TaskNotFoundError, TransitionError, UsageError } from "../shar
 import { assertVerdict, checkManualTransition } from "./lifecycle.js";
 import { readLatin1 } from "./load.js";
 import { detectLanguage, normalizeTitle, PRIORITIES, slugify, titleFromSlug } from "./naming.js";
+import { firstFreeNumber } from "./numbering.js";
 import type { TaskEntry } from "./schema.js";
 import { IN_PROGRESS_STATUSES, TERMINAL_STATUSES } from "./status.js";
 import type { Transaction } from "./store.js";
@@ -93,22 +94,25 @@ export function validateDependencies(
 }
 
 /**
- * The next free number: normally `next_project_number`, skipping any number an archived task
- * already holds (the original reused numbers and later renumbered collisions as N*10).
+ * The next free number: `next_project_number` (the higher copy), moved past every number a live task,
+ * a TODO-only entry or an archived task holds (the original reused numbers; see numbering.ts).
  */
 function allocateNumber(tx: Transaction): number {
-  // Both copies of the next number count (the higher wins), and so does any entry only TODO.md has.
-  let next = Math.max(tx.state.doc.value.next_project_number, frontmatterNextNumber(tx.todo) ?? 0);
-  for (const task of tx.tasks) next = Math.max(next, task.project_number + 1);
-  for (const entry of entries(tx.todo)) next = Math.max(next, entry.number + 1);
-  // A byte-level probe first: parsing a large archive only to learn that the number is free is the slow
-  // path. latin1 decoding is a plain copy, and ASCII digits and keys read the same in it.
+  const start = Math.max(tx.state.doc.value.next_project_number, frontmatterNextNumber(tx.todo) ?? 0);
+  const live = new Set(tx.tasks.map((t) => t.project_number));
+  for (const entry of entries(tx.todo)) live.add(entry.number);
+  // A byte-level probe first: parsing a large archive only to learn that no number near `start` is
+  // taken is the slow path. latin1 decoding is a plain copy, and ASCII digits and keys read the same in it.
   const archiveText = tx.archiveLoaded ? tx.archive().doc.text : (readLatin1(tx.paths.archiveState) ?? "");
-  if (new RegExp(`"project_number":\\s*${next}\\b`).test(archiveText)) {
-    const taken = archivedNumbers(tx);
-    while (taken.has(next)) next++;
-  }
-  return next;
+  let archived: Set<number> | null = null;
+  return firstFreeNumber(start, (n) => {
+    if (live.has(n)) return true;
+    if (archived === null) {
+      if (!new RegExp(`"project_number":\\s*${n}\\b`).test(archiveText)) return false;
+      archived = archivedNumbers(tx);
+    }
+    return archived.has(n);
+  });
 }
 
 export function addTask(tx: Transaction, input: NewTaskInput): TaskEntry {

@@ -227,16 +227,31 @@ describe("TODO.md segmentation on odd layouts", () => {
       // A first line of "---" opens a frontmatter, so documents without one start with a heading.
       if (random() < 0.5) lines.push("---", "next_project_number: 9", "---");
       else lines.push("# TODO");
+      // Entries count only inside a tasks section, or anywhere when the file has no such section.
+      let inTasks = false;
+      const inSection: number[] = [];
+      const all: number[] = [];
       let n = 1;
       for (let k = Math.floor(random() * 12); k > 0; k--) {
-        if (random() < 0.35) lines.push(...entry(n++));
-        else lines.push(FRAGMENTS[Math.floor(random() * FRAGMENTS.length)]!);
+        if (random() < 0.35) {
+          if (inTasks) inSection.push(n);
+          all.push(n);
+          lines.push(...entry(n++));
+        } else {
+          const fragment = FRAGMENTS[Math.floor(random() * FRAGMENTS.length)]!;
+          if (/^#{1,2} /.test(fragment)) inTasks = fragment === "## Tasks";
+          lines.push(fragment);
+        }
       }
       const eol = random() < 0.2 ? "\r\n" : "\n";
       const text = lines.join(eol) + (random() < 0.8 ? eol : "");
       const doc = parseTodo("TODO.md", text);
       expect(renderTodo(doc), JSON.stringify(text)).toBe(text);
-      expect([...entries(doc)].map((e) => e.number)).toEqual(Array.from({ length: n - 1 }, (_, j) => j + 1));
+      const expected = lines.includes("## Tasks") ? inSection : all;
+      expect(
+        [...entries(doc)].map((e) => e.number),
+        JSON.stringify(text),
+      ).toEqual(expected);
     }
   });
 
@@ -253,5 +268,120 @@ describe("TODO.md segmentation on odd layouts", () => {
     expect(entryStatus(findEntry(parseTodo("TODO.md", "### 1. A\n- **Status**: [PLANNED]"), 1)!)).toBe(
       "planned",
     );
+  });
+});
+
+describe("TODO.md as people keep it", () => {
+  const CURATED = [
+    "---",
+    "next_project_number: 81",
+    "---",
+    "",
+    "# TODO",
+    "",
+    "## Task Order",
+    "",
+    "### 0. Strict Temporal Extensions Research (new track, parallel)",
+    "",
+    "- 12, 14",
+    "",
+    "### 1. Phase B — Core Wiring",
+    "",
+    "```",
+    "12 → 14 → 81",
+    "### 2. inside a code block",
+    "```",
+    "",
+    "## Tasks",
+    "",
+    "### 81. Wire the core",
+    "- **Status**: [NOT STARTED]",
+    "- **Language**: lean",
+    "",
+    "**Description**: Steps:",
+    "",
+    "```bash",
+    "# build first",
+    "lake build",
+    "```",
+    "",
+    "---",
+    "",
+    "### 998. Old work",
+    "- **Status**: [PLANNED]",
+    "",
+    "## Notes",
+    "",
+    "### 5. A numbered note, not a task",
+    "",
+  ].join("\n");
+
+  it("reads entries only inside the tasks section; curated sections and code blocks are never tasks", () => {
+    const doc = parseTodo("TODO.md", CURATED);
+    expect([...entries(doc)].map((e) => e.number)).toEqual([81, 998]);
+    expect(renderTodo(doc)).toBe(CURATED);
+  });
+
+  it("keeps a heading-like line inside an entry's code block in the entry", () => {
+    const doc = parseTodo("TODO.md", CURATED);
+    const entry = findEntry(doc, 81)!;
+    expect(entry.lines.slice(-6)).toEqual(["# build first", "lake build", "```", "", "---", ""]);
+    setEntryField(entry, ["Research"], "[r](x.md)");
+    const out = renderTodo(doc);
+    expect(out).toContain("# build first\nlake build\n```\n\n---");
+    expect(out.indexOf("- **Research**")).toBeLessThan(out.indexOf("```bash"));
+    expect(removeEntry(doc, 81)?.lines.join("\n")).toContain("lake build");
+    expect(renderTodo(doc)).not.toContain("lake build");
+  });
+
+  it("inserts a new task right after ## Tasks, leaving the curated section byte for byte", () => {
+    const doc = parseTodo("TODO.md", CURATED);
+    insertEntry(
+      doc,
+      buildEntry({
+        number: 82,
+        title: "New",
+        status: "not_started",
+        language: "lean",
+        created: "2026-11-23",
+      }),
+      "top",
+    );
+    const out = renderTodo(doc);
+    expect(out.slice(0, CURATED.indexOf("## Tasks"))).toBe(CURATED.slice(0, CURATED.indexOf("## Tasks")));
+    expect(out).toMatch(/## Tasks\n\n### 82\. New\n/);
+  });
+
+  it("keeps a UTF-8 BOM and reads the frontmatter behind it", () => {
+    const text = `\uFEFF${CURATED}`;
+    const doc = parseTodo("TODO.md", text);
+    expect(frontmatterNextNumber(doc)).toBe(81);
+    expect(renderTodo(doc)).toBe(text);
+    setFrontmatterNextNumber(doc, 83);
+    expect(renderTodo(doc)).toBe(text.replace("next_project_number: 81", "next_project_number: 83"));
+  });
+
+  it("writes CRLF on every new line of a CRLF file, and keeps mixed endings it did not touch", () => {
+    const crlf = CURATED.replace(/\n/g, "\r\n");
+    const doc = parseTodo("TODO.md", crlf);
+    setEntryStatus(findEntry(doc, 81)!, "researched");
+    insertEntry(
+      doc,
+      buildEntry({
+        number: 82,
+        title: "New",
+        status: "not_started",
+        language: "lean",
+        created: "2026-11-23",
+      }),
+      "top",
+    );
+    setFrontmatterNextNumber(doc, 83);
+    const out = renderTodo(doc);
+    expect(out.replace(/\r\n/g, "")).not.toContain("\n");
+    const mixed = CURATED.replace("## Notes\n", "## Notes\r\n");
+    const mixedDoc = parseTodo("TODO.md", mixed);
+    setEntryStatus(findEntry(mixedDoc, 81)!, "researched");
+    expect(renderTodo(mixedDoc)).toBe(mixed.replace("[NOT STARTED]", "[RESEARCHED]"));
   });
 });

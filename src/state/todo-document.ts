@@ -2,25 +2,36 @@ import { FileFormatError, lineColumnAt } from "../shared/index.js";
 import { markerToStatus } from "./status.js";
 
 /**
- * TODO.md as a sequence of segments: untouched raw lines and task entries. Edits touch only the
- * entry they concern (or the frontmatter's `next_project_number` line); everything else — curated
- * "Task Order" sections, comments, paragraphs — is kept as the exact text it was read from. A segment
- * keeps its source text and is split into lines only when something edits it, so reading a
- * 10,000-entry file costs one scan of its heading lines.
+ * TODO.md as a sequence of segments: untouched raw text and task entries. Each segment holds the exact
+ * bytes it was read from, line terminators included, so a file is its segments concatenated and an
+ * edit touches only the entry it concerns (or the frontmatter's `next_project_number` line). A segment
+ * is split into lines only when something reads or edits them, so reading a 10,000-entry file costs one
+ * scan of its lines.
  */
 abstract class Segment {
   private text: string | undefined;
   private split: string[] | undefined;
+  /** The source lines joined by "\n" when first split: render keeps the source bytes while they match. */
+  private splitKey: string | undefined;
+  /** Whether the segment's last line ends with a line terminator. */
+  terminated: boolean;
 
-  constructor(source: { text: string } | { lines: string[] }) {
-    if ("text" in source) this.text = source.text;
-    else this.split = source.lines;
+  constructor(source: { text: string } | { lines: string[]; terminated?: boolean }) {
+    if ("text" in source) {
+      this.text = source.text;
+      this.terminated = source.text.endsWith("\n");
+    } else {
+      this.split = source.lines;
+      this.terminated = source.terminated ?? true;
+    }
   }
 
   get lines(): string[] {
     if (!this.split) {
-      this.split = this.text!.split(/\r?\n/);
-      this.text = undefined;
+      const text = this.text!;
+      const body = this.terminated ? text.slice(0, text.endsWith("\r\n") ? -2 : -1) : text;
+      this.split = body.split(/\r?\n/);
+      this.splitKey = this.split.join("\n");
     }
     return this.split;
   }
@@ -28,11 +39,13 @@ abstract class Segment {
   set lines(lines: string[]) {
     this.split = lines;
     this.text = undefined;
+    this.splitKey = undefined;
   }
 
-  /** The segment's text, its lines joined by `eol` (source text as read when never edited). */
+  /** The segment's text: the source bytes when nothing changed, else its lines joined by `eol`. */
   render(eol: string): string {
-    return this.split ? this.split.join(eol) : this.text!;
+    if (this.text !== undefined && (!this.split || this.split.join("\n") === this.splitKey)) return this.text;
+    return this.split!.join(eol) + (this.terminated ? eol : "");
   }
 }
 
@@ -45,7 +58,7 @@ export class TodoEntry extends Segment {
   constructor(
     readonly number: number,
     public title: string,
-    source: { text: string } | { lines: string[] },
+    source: { text: string } | { lines: string[]; terminated?: boolean },
     /** Offset of the heading in the file as read (for messages); -1 for new entries. */
     readonly sourceOffset = -1,
   ) {
@@ -57,71 +70,97 @@ export type TodoSegment = TodoEntry | RawSegment;
 
 export interface TodoDocument {
   path: string;
+  /** The line ending Baton writes: the file's first one (CRLF files stay CRLF). */
   eol: "\n" | "\r\n";
-  /** Frontmatter lines including both `---` fences; empty when the file has none. */
-  frontmatter: string[];
+  /** A UTF-8 byte order mark the file started with, kept in front of the frontmatter. */
+  bom: boolean;
+  /** The frontmatter block, both `---` fences included; null when the file has none. */
+  frontmatter: RawSegment | null;
   segments: TodoSegment[];
-  /** Whether the file ended with a newline. */
-  finalNewline: boolean;
   /** The text as read ("" for a new document), to skip writing an unchanged file. */
   source: string;
 }
 
 export const ENTRY_HEADING = /^### (\d+)\.\s+(.*?)\s*$/;
 const ANY_SECTION_HEADING = /^#{1,3} \S/;
+const TOP_SECTION_HEADING = /^#{1,2}[ \t]+\S/;
+/**
+ * Sections whose `### N.` headings are task entries: `## Tasks` (the original's layout since February)
+ * and the older `## High Priority` style. Curated sections such as `## Task Order` are never entries.
+ */
+const TASK_SECTION =
+  /^#{1,2}[ \t]+(?:(?:active[ \t]+)?tasks|(?:critical|high|medium|low)[ \t]+priority)[ \t]*:?[ \t]*$/i;
+const TASK_SECTION_ANYWHERE =
+  /^#{1,2}[ \t]+(?:(?:active[ \t]+)?tasks|(?:critical|high|medium|low)[ \t]+priority)[ \t]*:?[ \t]*\r?$/im;
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 export const STATUS_LINE = /^- \*\*Status\*\*:\s*(\[[^\]]*\])/;
 const NEXT_NUMBER_LINE = /^next_project_number:\s*(\d+)\s*$/;
+const FRONTMATTER_FENCE = /^---[ \t]*$/;
 
 function lineAt(text: string, offset: number): number {
   return lineColumnAt(text, offset).line;
 }
 
-/** Splits off the frontmatter; returns its lines and where the body starts (null: no body lines). */
-function splitFrontmatter(
-  path: string,
-  body: string,
-  eol: string,
-): { frontmatter: string[]; rest: number | null } {
-  if (body !== "---" && !body.startsWith(`---${eol}`))
-    return { frontmatter: [], rest: body === "" ? null : 0 };
-  let close = -1;
-  if (body.length > 3) {
-    const inner = body.indexOf(`${eol}---${eol}`, 3 - eol.length);
-    if (inner !== -1) close = inner + eol.length;
-    else if (body.endsWith(`${eol}---`) && body.length > 3 + eol.length) close = body.length - 3;
+/** Start offsets and texts (terminator excluded) of the lines of `text` from `from` on. */
+function* linesFrom(text: string, from: number): Generator<{ start: number; line: string }> {
+  for (let start = from; start < text.length; ) {
+    const nl = text.indexOf("\n", start);
+    const end = nl === -1 ? text.length : nl;
+    const line = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+    yield { start, line };
+    start = nl === -1 ? text.length : nl + 1;
   }
-  if (close === -1) {
-    throw new FileFormatError(
-      "TODO_PARSE",
-      path,
-      `${path}:1: frontmatter opened with "---" is never closed`,
-      {
-        hint: 'Add a closing "---" line after the frontmatter keys.',
-      },
-    );
-  }
-  const end = close + 3;
-  return { frontmatter: body.slice(0, end).split(eol), rest: end === body.length ? null : end + eol.length };
 }
 
-export function parseTodo(path: string, text: string): TodoDocument {
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const finalNewline = text.endsWith("\n");
-  const body = finalNewline ? text.slice(0, -eol.length) : text;
-  const { frontmatter, rest } = splitFrontmatter(path, body, eol);
-  const segments: TodoSegment[] = [];
-  const doc: TodoDocument = { path, eol, frontmatter, segments, finalNewline, source: text };
-  if (rest === null) return doc;
+/** The frontmatter block and where the body starts. */
+function splitFrontmatter(path: string, text: string): { frontmatter: RawSegment | null; body: number } {
+  const lines = linesFrom(text, 0);
+  const first = lines.next();
+  if (first.done || !FRONTMATTER_FENCE.test(first.value.line)) return { frontmatter: null, body: 0 };
+  for (const { start, line } of lines) {
+    if (!FRONTMATTER_FENCE.test(line)) continue;
+    const nl = text.indexOf("\n", start);
+    const end = nl === -1 ? text.length : nl + 1;
+    return { frontmatter: new RawSegment({ text: text.slice(0, end) }), body: end };
+  }
+  throw new FileFormatError("TODO_PARSE", path, `${path}:1: frontmatter opened with "---" is never closed`, {
+    hint: 'Add a closing "---" line after the frontmatter keys.',
+  });
+}
 
-  // Segment boundaries are heading lines: an entry heading always starts an entry, and inside an
-  // entry any H1-H3 heading ends it. Only lines starting with "#" need a regex.
-  const cuts: Array<{ at: number; entry: { number: number; title: string } | null }> = [];
+interface Cut {
+  at: number;
+  entry: { number: number; title: string } | null;
+}
+
+/**
+ * Where segments start: an entry heading inside a tasks section starts an entry, and inside an entry
+ * any H1-H3 heading ends it. Lines inside fenced code blocks are never headings. Without any tasks
+ * section heading the whole file is one (a minimal TODO.md of bare entries).
+ */
+function segmentCuts(path: string, text: string, body: number): Cut[] {
+  const cuts: Cut[] = [];
+  const wholeFile = !TASK_SECTION_ANYWHERE.test(text.slice(body));
+  let inTasks = wholeFile;
   let inEntry = false;
-  for (let at = body.charCodeAt(rest) === 35 ? rest : body.indexOf(`${eol}#`, rest); at !== -1; ) {
-    const lineStart = body.charCodeAt(at) === 35 ? at : at + eol.length;
-    const lineEnd = body.indexOf(eol, lineStart);
-    const line = body.slice(lineStart, lineEnd === -1 ? body.length : lineEnd);
-    const heading = ENTRY_HEADING.exec(line);
+  let fence: string | null = null;
+  for (const { start, line } of linesFrom(text, body)) {
+    const c = line.charCodeAt(0);
+    // Only lines that start with "#", "`", "~" or a space can change anything: skip the rest cheaply.
+    if (c !== 35 && c !== 96 && c !== 126 && c !== 32) continue;
+    const opening = FENCE_OPEN.exec(line)?.[1];
+    if (fence !== null) {
+      if (opening && opening[0] === fence[0] && opening.length >= fence.length && line.trim() === opening)
+        fence = null;
+      continue;
+    }
+    if (opening) {
+      fence = opening;
+      continue;
+    }
+    if (c !== 35) continue;
+    if (!wholeFile && TOP_SECTION_HEADING.test(line)) inTasks = TASK_SECTION.test(line);
+    const heading = inTasks ? ENTRY_HEADING.exec(line) : null;
     if (heading) {
       const number = Number(heading[1]);
       const title = heading[2] ?? "";
@@ -129,26 +168,34 @@ export function parseTodo(path: string, text: string): TodoDocument {
         throw new FileFormatError(
           "TODO_PARSE",
           path,
-          `${path}:${lineAt(text, lineStart)}: task ${number} has an empty title`,
-          {
-            hint: `Write the title after "### ${number}. ".`,
-          },
+          `${path}:${lineAt(text, start)}: task ${number} has an empty title`,
+          { hint: `Write the title after "### ${number}. ".` },
         );
       }
-      cuts.push({ at: lineStart, entry: { number, title } });
+      cuts.push({ at: start, entry: { number, title } });
       inEntry = true;
     } else if (inEntry && ANY_SECTION_HEADING.test(line)) {
-      cuts.push({ at: lineStart, entry: null });
+      cuts.push({ at: start, entry: null });
       inEntry = false;
     }
-    at = lineEnd === -1 ? -1 : body.indexOf(`${eol}#`, lineEnd);
   }
-  const first = cuts[0]?.at ?? body.length + eol.length;
-  if (first > rest) segments.push(new RawSegment({ text: body.slice(rest, first - eol.length) }));
+  return cuts;
+}
+
+export function parseTodo(path: string, input: string): TodoDocument {
+  const bom = input.charCodeAt(0) === 0xfeff;
+  const text = bom ? input.slice(1) : input;
+  const firstNewline = text.indexOf("\n");
+  const eol = firstNewline > 0 && text.charCodeAt(firstNewline - 1) === 13 ? "\r\n" : "\n";
+  const { frontmatter, body } = splitFrontmatter(path, text);
+  const segments: TodoSegment[] = [];
+  const doc: TodoDocument = { path, eol, bom, frontmatter, segments, source: input };
+  const cuts = segmentCuts(path, text, body);
+  const first = cuts[0]?.at ?? text.length;
+  if (first > body) segments.push(new RawSegment({ text: text.slice(body, first) }));
   const seen = new Map<number, number>();
   cuts.forEach((cut, i) => {
-    const end = i + 1 < cuts.length ? cuts[i + 1]!.at - eol.length : body.length;
-    const segmentText = body.slice(cut.at, end);
+    const segmentText = text.slice(cut.at, cuts[i + 1]?.at ?? text.length);
     if (!cut.entry) {
       segments.push(new RawSegment({ text: segmentText }));
       return;
@@ -180,9 +227,14 @@ export function parseTodo(path: string, text: string): TodoDocument {
 }
 
 export function renderTodo(doc: TodoDocument): string {
-  const parts: string[] = doc.frontmatter.length > 0 ? [doc.frontmatter.join(doc.eol)] : [];
-  for (const segment of doc.segments) parts.push(segment.render(doc.eol));
-  return parts.join(doc.eol) + (doc.finalNewline ? doc.eol : "");
+  let out = doc.bom ? "\uFEFF" : "";
+  const parts = doc.frontmatter ? [doc.frontmatter, ...doc.segments] : doc.segments;
+  parts.forEach((segment, i) => {
+    // A segment that was the file's unterminated last line gets a line end once something follows it.
+    if (i > 0 && out !== "" && !out.endsWith("\n")) out += doc.eol;
+    out += segment.render(doc.eol);
+  });
+  return out;
 }
 
 export function* entries(doc: TodoDocument): Generator<TodoEntry> {
@@ -217,7 +269,7 @@ export function entryStatus(entry: TodoEntry): string | undefined {
 }
 
 export function frontmatterNextNumber(doc: TodoDocument): number | undefined {
-  for (const line of doc.frontmatter) {
+  for (const line of doc.frontmatter?.lines ?? []) {
     const match = NEXT_NUMBER_LINE.exec(line);
     if (match) return Number(match[1]);
   }
@@ -226,22 +278,23 @@ export function frontmatterNextNumber(doc: TodoDocument): number | undefined {
 
 /** Rewrites only the `next_project_number:` line, as the original's sed did; adds it if absent. */
 export function setFrontmatterNextNumber(doc: TodoDocument, next: number): void {
-  const i = doc.frontmatter.findIndex((line) => NEXT_NUMBER_LINE.test(line));
-  if (i !== -1) {
-    doc.frontmatter[i] = `next_project_number: ${next}`;
+  if (!doc.frontmatter) {
+    doc.frontmatter = new RawSegment({ lines: ["---", `next_project_number: ${next}`, "---"] });
     return;
   }
-  if (doc.frontmatter.length === 0) doc.frontmatter.push("---", `next_project_number: ${next}`, "---");
-  else doc.frontmatter.splice(1, 0, `next_project_number: ${next}`);
+  const lines = doc.frontmatter.lines;
+  const i = lines.findIndex((line) => NEXT_NUMBER_LINE.test(line));
+  if (i !== -1) lines[i] = `next_project_number: ${next}`;
+  else lines.splice(1, 0, `next_project_number: ${next}`);
 }
 
 export function emptyTodo(path: string, nextNumber: number): TodoDocument {
   return {
     path,
     eol: "\n",
-    frontmatter: ["---", `next_project_number: ${nextNumber}`, "---"],
+    bom: false,
+    frontmatter: new RawSegment({ lines: ["---", `next_project_number: ${nextNumber}`, "---"] }),
     segments: [new RawSegment({ lines: ["", "# TODO", "", "## Tasks", ""] })],
-    finalNewline: true,
     source: "",
   };
 }

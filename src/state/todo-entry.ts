@@ -224,8 +224,10 @@ export function insertEntry(doc: TodoDocument, entry: TodoEntry, position: "top"
     const before = tasksSegment.lines.slice(0, insertAt);
     const after = tasksSegment.lines.slice(insertAt);
     if (before[before.length - 1]?.trim() !== "") before.push("");
+    const terminated = tasksSegment.terminated;
     tasksSegment.lines = before;
-    const rest: TodoSegment[] = after.length > 0 ? [new RawSegment({ lines: after })] : [];
+    tasksSegment.terminated = true;
+    const rest: TodoSegment[] = after.length > 0 ? [new RawSegment({ lines: after, terminated })] : [];
     segments.splice(tasksAt + 1, 0, entry, ...rest);
     return;
   }

@@ -47,6 +47,12 @@ async function expectRejectedEverywhere(
   expectSpecsUnchanged(dir, before);
 }
 
+function lineOf(text: string, needle: string): number {
+  const line = text.split("\n").findIndex((l) => l.includes(needle)) + 1;
+  if (line === 0) throw new Error(`${needle} is not in the text`);
+  return line;
+}
+
 describe("malformed state.json", () => {
   it("invalid JSON: the error names file:line:column and nothing is written", async () => {
     const dir = twoTasks();
@@ -68,28 +74,53 @@ describe("malformed state.json", () => {
     expect(result.stderr).toContain("Fix the JSON at line 4, column 74");
   });
 
-  it("an entry that breaks the schema is named by index, task and line", async () => {
+  it("an entry that breaks the schema is named by index, task and the bad field's line", async () => {
     const dir = twoTasks();
     const state = JSON.parse(read(dir, "state.json"));
     state.active_projects[1].status = 7;
     writeFileSync(specs(dir, "state.json"), `${JSON.stringify(state, null, 2)}\n`);
-    // Task 1 is the second entry; its "project_number" line is line 13 of the file.
-    const line =
-      read(dir, "state.json")
-        .split("\n")
-        .findIndex((l) => l.includes('"project_number": 1')) + 1;
-    expect(line).toBe(13);
-    await expectRejectedEverywhere(dir, `${specs(dir, "state.json")}:13: active_projects[1] (task 1)`);
+    const line = lineOf(read(dir, "state.json"), '"status": 7');
+    await expectRejectedEverywhere(dir, `${specs(dir, "state.json")}:${line}: active_projects[1] (task 1)`);
   });
 
-  it("a duplicate task number names both entries", async () => {
+  it("a task without project_number is named by its entry's line", async () => {
+    const dir = twoTasks();
+    const state = JSON.parse(read(dir, "state.json"));
+    delete state.active_projects[1].project_number;
+    writeFileSync(specs(dir, "state.json"), `${JSON.stringify(state, null, 2)}\n`);
+    const text = read(dir, "state.json");
+    // The second entry's opening brace: the line after the first entry's closing "},".
+    const line =
+      text
+        .split("\n")
+        .findIndex((l, i, all) => l === "    {" && all.slice(0, i).some((p) => p === "    },")) + 1;
+    await expectRejectedEverywhere(
+      dir,
+      `${specs(dir, "state.json")}:${line}: active_projects[1]: project_number: expected number (missing)`,
+    );
+  });
+
+  it("a task number stored as a string points at that field", async () => {
+    const dir = twoTasks();
+    write(dir, "state.json", read(dir, "state.json").replace('"project_number": 1', '"project_number": "1"'));
+    const line = lineOf(read(dir, "state.json"), '"project_number": "1"');
+    await expectRejectedEverywhere(
+      dir,
+      `${specs(dir, "state.json")}:${line}: active_projects[1] (task 1): project_number: expected number, got "1"`,
+    );
+  });
+
+  it("a duplicate task number points at the duplicate's own line and names the first", async () => {
     const dir = twoTasks();
     const state = JSON.parse(read(dir, "state.json"));
     state.active_projects.push({ ...state.active_projects[0], project_name: "two_again" });
     writeFileSync(specs(dir, "state.json"), `${JSON.stringify(state, null, 2)}\n`);
+    const lines = read(dir, "state.json").split("\n");
+    const first = lines.indexOf("    {") + 1;
+    const duplicate = lines.lastIndexOf("    {") + 1;
     await expectRejectedEverywhere(
       dir,
-      "active_projects[2] (task 2): task number 2 is also active_projects[0]",
+      `${specs(dir, "state.json")}:${duplicate}: active_projects[2] (task 2): task number 2 is also active_projects[0] (line ${first})`,
     );
   });
 

@@ -6,13 +6,13 @@ import {
   addTask,
   archiveFinished,
   changeStatus,
-  DryRun,
   editTask,
   expandTask,
   findEntry,
   loadArchive,
   mutateStore,
   parseTaskNumbers,
+  previewStore,
   readSettledStore,
   recoverTasks,
   storeContext,
@@ -198,13 +198,8 @@ export async function archive(
   options: RepoOptions & { dryRun?: boolean | undefined },
 ): Promise<ArchiveResult & { dryRun: boolean }> {
   const ctx = await context(options);
-  try {
-    const result = await mutateStore(ctx, { command: "baton archive" }, (tx) =>
-      archiveFinished(tx, { dryRun: options.dryRun ?? false }),
-    );
-    return { ...result, dryRun: false };
-  } catch (error) {
-    if (error instanceof DryRun) return { ...error.result, dryRun: true };
-    throw error;
-  }
+  // A dry run computes the same transaction on the files as read, without the lock and without writing.
+  if (options.dryRun) return { ...(await previewStore(ctx, archiveFinished)), dryRun: true };
+  const result = await mutateStore(ctx, { command: "baton archive" }, archiveFinished);
+  return { ...result, dryRun: false };
 }

@@ -15,7 +15,7 @@ export const readReturnMetadata: Gate = (ctx) => {
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     return refuse(ctx, "META_INVALID_JSON", `${shown} is not valid JSON (${(error as Error).message})`);
   }

@@ -22,14 +22,21 @@ describe("state/doctor", () => {
     const gen = generateRepo({ dir, active: 3, seed: 7 });
     const statePath = join(dir, "specs/state.json");
     const state = JSON.parse(readFileSync(statePath, "utf8"));
-    state.next_project_number = 1;
+    state.next_project_number = Math.max(...gen.activeNumbers);
     writeFileSync(statePath, `${JSON.stringify(state, null, 2)}\n`);
+    const todoPath = join(dir, "specs/TODO.md");
+    writeFileSync(
+      todoPath,
+      readFileSync(todoPath, "utf8").replace(/next_project_number: \d+/, "next_project_number: 1"),
+    );
     const findings = await lintState();
     const codes = findings.map((f) => `${f.file} ${f.severity} ${/\[(\w+)\]$/.exec(f.message)?.[1]}`);
-    expect(codes).toContain("specs/state.json error NEXT_NUMBER_LOW");
+    expect(codes).toContain("specs/state.json error NEXT_NUMBER_TAKEN");
     expect(codes).toContain("specs/state.json error NEXT_NUMBER_MISMATCH");
     expect(findings.every((f) => f.rule === "state/doctor")).toBe(true);
-    expect(findings.find((f) => f.message.includes("NEXT_NUMBER_LOW"))!.hint).toContain("baton doctor --fix");
+    expect(findings.find((f) => f.message.includes("NEXT_NUMBER_TAKEN"))!.hint).toContain(
+      "baton doctor --fix",
+    );
     expect(gen.activeNumbers.length).toBe(3);
   });
 

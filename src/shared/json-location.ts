@@ -1,0 +1,21 @@
+import { findNodeAtLocation, parseTree } from "jsonc-parser";
+import { lineColumnAt } from "./errors.js";
+
+/**
+ * The 1-based line of a value in a JSON text, found by its path (`["active_projects", 2,
+ * "project_number"]`): the deepest part of the path that exists, so a missing key still points at its
+ * entry. Error paths only: it parses the text again.
+ */
+export function lineOfJsonPath(text: string, path: ReadonlyArray<string | number>): number | undefined {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const tree = parseTree(body);
+  if (!tree) return undefined;
+  for (let depth = path.length; depth > 0; depth--) {
+    const node = findNodeAtLocation(tree, path.slice(0, depth) as (string | number)[]);
+    if (!node) continue;
+    // A property's value node: point at the line of its key, where an editor shows the field.
+    const at = node.parent?.type === "property" ? node.parent.offset : node.offset;
+    return lineColumnAt(body, at).line;
+  }
+  return undefined;
+}
