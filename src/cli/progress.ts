@@ -140,7 +140,9 @@ export function formatPlan(plan: DryRunPlan): string {
     : `refused: ${plan.gateIn.reason}`;
   return [
     `Dry run: ${plan.operation} task ${plan.taskNumber} (nothing was written)`,
+    ...(plan.recovers ? [`  first:     ${plan.recovers}`] : []),
     `  GATE IN:   ${gate}`,
+    `  runner:    ${plan.runner.kind}${plan.runner.detail ? ` (${plan.runner.detail})` : ""}`,
     `  agent:     ${plan.agent} (${plan.agentSource}; ${plan.routeReason})`,
     `  artifact:  ${plan.artifactPath}`,
     `  metadata:  ${plan.metadataPath}`,

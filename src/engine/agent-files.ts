@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
+import { basename, join } from "node:path";
 import * as z from "zod/mini";
+import { parseFrontmatter } from "../shared/frontmatter.js";
 import { ConfigError, formatIssues } from "../shared/index.js";
 
 /** Claude Code's agent file: YAML frontmatter (name, description, tools, model) and the system prompt. */
@@ -24,49 +24,96 @@ export interface AgentDefinition {
   source: string;
 }
 
-const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
-
+/**
+ * An agent file read the way Claude Code reads it (its lenient YAML fallback included, so
+ * `description: Use this agent when: …` works here as it does there).
+ */
 export function parseAgentFile(path: string, text: string): AgentDefinition {
-  const match = FRONTMATTER.exec(text);
-  if (!match)
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  const fm = parseFrontmatter(lines);
+  if (!fm) {
     throw new ConfigError(`${path}: an agent file starts with a YAML frontmatter block between "---" lines`);
-  let raw: unknown;
-  try {
-    raw = parseYaml(match[1]!);
-  } catch (error) {
-    throw new ConfigError(`${path}: invalid frontmatter YAML (${(error as Error).message.split("\n")[0]})`, {
-      cause: error,
-    });
   }
-  const parsed = AgentFrontmatter.safeParse(raw, { reportInput: true });
+  if (fm.data === null) {
+    const first = fm.errors[0];
+    throw new ConfigError(
+      `${path}${first ? `:${first.line}:${first.column}` : ""}: invalid frontmatter (${first?.message ?? "not a mapping"})`,
+      { hint: `\`baton lint\` explains the problem; Claude Code cannot load this agent either.` },
+    );
+  }
+  const parsed = AgentFrontmatter.safeParse(fm.data, { reportInput: true });
   if (!parsed.success) throw new ConfigError(`${path}: ${formatIssues(parsed.error.issues)}`);
-  const fm = parsed.data;
+  const data = parsed.data;
   const definition: AgentDefinition = {
-    name: fm.name,
-    systemPrompt: text.slice(match[0].length).trim(),
+    name: data.name,
+    systemPrompt: lines.slice(fm.endLine).join("\n").trim(),
     source: path,
   };
-  if (fm.description !== undefined) definition.description = fm.description;
-  if (fm.model !== undefined) definition.model = fm.model;
-  if (fm.tools !== undefined) {
-    definition.tools = (Array.isArray(fm.tools) ? fm.tools : fm.tools.split(","))
+  if (data.description !== undefined) definition.description = data.description;
+  if (data.model !== undefined) definition.model = data.model;
+  if (data.tools !== undefined) {
+    definition.tools = (Array.isArray(data.tools) ? data.tools : data.tools.split(","))
       .map((t) => t.trim())
       .filter(Boolean);
   }
   return definition;
 }
 
-/** `.claude/agents/*.md` of a repository, by agent name. */
-export function readRepoAgents(root: string): Map<string, AgentDefinition> {
+const NAME_LINE = /^name:[ \t]*(["']?)([^"'\r\n#]*?)\1[ \t]*(?:#.*)?\r?$/m;
+
+/**
+ * The name an agent file declares, read from its `name:` line without parsing the rest (a broken
+ * description elsewhere in the block must not hide the name); the file's base name when it has none.
+ */
+function declaredName(path: string, text: string): string {
+  const block = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1];
+  const name = block === undefined ? undefined : NAME_LINE.exec(block)?.[2]?.trim();
+  return name || basename(path, ".md");
+}
+
+/**
+ * The repository's agents by name. Only names are read up front; an agent's file is parsed when a
+ * route picks it, so a broken agent file that no route uses never blocks a run.
+ */
+export class RepoAgents {
+  private readonly files = new Map<string, { path: string; text: string }>();
+  private readonly parsed = new Map<string, AgentDefinition>();
+
+  add(path: string, text: string): void {
+    const name = declaredName(path, text);
+    if (!this.files.has(name)) this.files.set(name, { path, text });
+  }
+
+  keys(): IterableIterator<string> {
+    return this.files.keys();
+  }
+
+  has(name: string): boolean {
+    return this.files.has(name);
+  }
+
+  /** The parsed agent; a ConfigError naming the file when that agent's own file is malformed. */
+  get(name: string): AgentDefinition | undefined {
+    const cached = this.parsed.get(name);
+    if (cached) return cached;
+    const file = this.files.get(name);
+    if (!file) return undefined;
+    const agent = parseAgentFile(file.path, file.text);
+    this.parsed.set(name, agent);
+    return agent;
+  }
+}
+
+/** `.claude/agents/*.md` of a repository. */
+export function readRepoAgents(root: string): RepoAgents {
   const dir = join(root, ".claude", "agents");
-  const agents = new Map<string, AgentDefinition>();
+  const agents = new RepoAgents();
   if (!existsSync(dir)) return agents;
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith(".md"))
     .sort()) {
     const path = join(dir, file);
-    const agent = parseAgentFile(path, readFileSync(path, "utf8"));
-    agents.set(agent.name, agent);
+    agents.add(path, readFileSync(path, "utf8"));
   }
   return agents;
 }
@@ -83,7 +130,7 @@ export function readSkillDelegations(root: string): Map<string, string> {
     const path = join(dir, skill, "SKILL.md");
     if (!existsSync(path)) continue;
     const text = readFileSync(path, "utf8");
-    const name = /^name:\s*(\S+)\s*$/m.exec(FRONTMATTER.exec(text)?.[1] ?? "")?.[1] ?? skill;
+    const name = declaredName(path, text) === "SKILL" ? skill : declaredName(path, text);
     const agent = /subagent_type:\s*"?([\w.-]+)"?/.exec(text)?.[1];
     if (agent) delegations.set(name, agent);
   }

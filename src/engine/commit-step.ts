@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { appendError, mutateStore, type StoreContext } from "../state/index.js";
+import { appendError, type HeldStore, type StoreContext } from "../state/index.js";
 import type { GateOperation } from "./gates/types.js";
 import { commitTaskChanges } from "./git-commit.js";
 
@@ -17,6 +17,8 @@ export type CommitStepResult = { committed: boolean; error?: string; failed?: bo
  * A failed commit is recorded in errors.json and does not fail the operation: the result is in the store.
  */
 export async function commitOperation(request: {
+  /** The store lock, held since the result was recorded; the failure note is written under it too. */
+  store: HeldStore;
   ctx: StoreContext;
   operation: GateOperation;
   taskNumber: number;
@@ -43,7 +45,7 @@ export async function commitOperation(request: {
     sessionId,
   });
   if (result.ok) return result.committed ? { committed: true } : { committed: false, error: result.reason };
-  await mutateStore(ctx, { command: `baton ${operation} ${taskNumber}` }, (tx) => {
+  await request.store.mutate({}, (tx) => {
     appendError(tx, {
       type: "git_commit_failure",
       severity: "medium",

@@ -1,28 +1,21 @@
-import { basename, join, relative } from "node:path";
+import { basename, relative } from "node:path";
 import type { BatonConfig } from "../config/index.js";
-import { TaskNotFoundError } from "../shared/index.js";
-import {
-  checkOperationStart,
-  findEntry,
-  isCheckpointProcessAlive,
-  OPERATION_RULES,
-  readOpenCheckpoint,
-  readSettledStore,
-  storeContext,
-  taskFolderPath,
-} from "../state/index.js";
-import { loadAgentCatalog } from "./default-agents.js";
+import { isCheckpointProcessAlive, readOpenCheckpoint } from "../state/index.js";
 import type { GateOperation } from "./gates/types.js";
-import { preparePlan } from "./phases/prepare.js";
-import { buildPrompt, delegationContext, plannedArtifact } from "./prompt.js";
-import { extendDelegationPath, routeTask } from "./routing.js";
+import { plannedArtifact } from "./prompt.js";
+import { prepareRun, type Run, runPrompt } from "./run.js";
+import { decideGateIn } from "./store-steps.js";
 
 export interface DryRunPlan {
   taskNumber: number;
   operation: GateOperation;
   status: string;
-  /** What GATE IN would say now. */
+  /** What GATE IN would say now: the same decision the real run makes. */
   gateIn: { ok: true; inProgress: string; done: string; forced: boolean } | { ok: false; reason: string };
+  /** A dead run of this task that the real run would resolve first (`baton recover`). */
+  recovers?: string;
+  /** The runner the real run would start, validated as it would be. */
+  runner: { kind: string; detail?: string };
   agent: string;
   agentSource: string;
   routeReason: string;
@@ -45,104 +38,78 @@ export interface DryRunPlan {
 }
 
 /**
- * `--dry-run`: everything a run would decide before it delegates — GATE IN's verdict, the route, the
- * paths, the exact prompt — computed from the files without writing any of them.
+ * `--dry-run`: everything a run would decide before it delegates — GATE IN's verdict, the runner, the
+ * route, the paths, the exact prompt — from the same prepared run and the same GATE IN decision as the
+ * real run, without writing anything and without the lock.
  */
 export async function planOperation(request: {
   config: BatonConfig;
   operation: GateOperation;
   taskNumber: number;
+  runner: { kind: string; detail?: string };
   focus?: string | undefined;
   force?: boolean | undefined;
   agentOverride?: string | undefined;
   languageOverride?: string | undefined;
 }): Promise<DryRunPlan> {
-  const { config, operation, taskNumber } = request;
-  const ctx = storeContext(config);
-  const snapshot = await readSettledStore(ctx);
-  const task = snapshot.state.tasks.find((t) => t.project_number === taskNumber);
-  if (!task) throw new TaskNotFoundError(taskNumber, `${ctx.paths.state} (active tasks)`);
-  const catalog = loadAgentCatalog(config.root);
-  const route = routeTask(config, catalog, task, {
-    operation,
-    agentOverride: request.agentOverride,
-    languageOverride: request.languageOverride,
+  const { config } = request;
+  const run = await prepareRun({ ...request, mode: "headless", sessionId: "sess_0000000000_dryrun" });
+  const open = readOpenCheckpoint(run.ctx.paths.internalDir, run.taskNumber);
+  const alive = open ? isCheckpointProcessAlive(open) : false;
+  // The real run resolves a dead headless run before GATE IN; a rollback is what a dry run can promise.
+  const dead = open !== null && open.mode !== "session" && alive === false;
+  const status = dead ? open.previousStatus : run.task.status;
+  const decision = decideGateIn({
+    taskNumber: run.taskNumber,
+    operation: run.operation,
+    status,
+    force: run.force,
+    open: dead ? null : open,
+    alive,
   });
-  const open = readOpenCheckpoint(ctx.paths.internalDir, taskNumber);
-  const verdict = checkOperationStart(operation, task.status, request.force ?? false);
-  const gateIn: DryRunPlan["gateIn"] =
-    open && isCheckpointProcessAlive(open) !== false
-      ? {
-          ok: false,
-          reason: `task ${taskNumber} has an open checkpoint: session ${open.sessionId} (pid ${open.pid})`,
-        }
-      : verdict.ok
-        ? {
-            ok: true,
-            inProgress: OPERATION_RULES[operation].inProgress,
-            done: OPERATION_RULES[operation].done,
-            forced: verdict.forced,
-          }
-        : { ok: false, reason: `task ${taskNumber}: ${verdict.reason}` };
-  const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
-  const metadataPath = join(folder, ".return-meta.json");
-  const artifact = plannedArtifact(config, ctx.paths.dir, task, operation);
-  const sessionId = "sess_0000000000_dryrun";
-  const context = delegationContext({
-    config,
-    operation,
-    sessionId,
-    delegationPath: extendDelegationPath(extendDelegationPath(["baton"], operation), route.agent.name),
-    task,
-    route,
-    folder,
-    metadataPath,
-    focus: request.focus,
-  });
-  const prepared =
-    operation === "implement"
-      ? preparePlan(config, catalog, task, folder, {
-          agent: request.agentOverride,
-          language: request.languageOverride,
-        })
-      : null;
+  const artifact = plannedArtifact(config, run.ctx.paths.dir, run.task, run.operation);
   const result: DryRunPlan = {
-    taskNumber,
-    operation,
-    status: task.status,
-    gateIn,
-    agent: route.agent.name,
-    agentSource: route.agent.source.startsWith(`${config.root}/`)
-      ? relative(config.root, route.agent.source)
-      : `Baton's default agents/${basename(route.agent.source)}`,
-    routeReason: route.reason,
+    taskNumber: run.taskNumber,
+    operation: run.operation,
+    status: run.task.status,
+    gateIn: decision.ok
+      ? { ok: true, inProgress: decision.inProgress, done: decision.done, forced: decision.forced }
+      : { ok: false, reason: decision.reason },
+    runner: request.runner,
+    agent: run.route.agent.name,
+    agentSource: run.route.agent.source.startsWith(`${config.root}/`)
+      ? relative(config.root, run.route.agent.source)
+      : `Baton's default agents/${basename(run.route.agent.source)}`,
+    routeReason: run.route.reason,
     artifactPath: artifact.recordedPath,
-    metadataPath: relative(config.root, metadataPath),
-    timeoutMs: config.timeoutsMs[operation],
-    prompt: buildPrompt(
-      context,
-      findEntry(snapshot.todo, taskNumber)?.title ?? task.project_name,
-      artifact.recordedPath,
+    metadataPath: relative(config.root, run.metadataPath),
+    timeoutMs: config.timeoutsMs[run.operation],
+    prompt: runPrompt(run, artifact.recordedPath),
+  };
+  if (dead) {
+    result.recovers = `session ${open.sessionId} (${open.operation}) died; the run resolves it first: its result is recorded if it verifies, else the task goes back to ${open.previousStatus}`;
+  }
+  if (run.plan) result.plan = planWaves(run);
+  return result;
+}
+
+function planWaves(run: Run): NonNullable<DryRunPlan["plan"]> {
+  const prepared = run.plan!;
+  return {
+    file: relative(run.config.root, prepared.planPath),
+    waves: prepared.waves.map((ids) =>
+      ids.map((id) => {
+        const phase = prepared.plan.phases.find((p) => p.id === id)!;
+        const route = prepared.routes.get(id);
+        return {
+          id,
+          name: phase.name,
+          marker: phase.marker,
+          settled: prepared.settled.has(id),
+          agent: route?.agent.name ?? null,
+          routeReason: route ? `${prepared.routeReasons.get(id)}; ${route.reason}` : null,
+        };
+      }),
     ),
   };
-  if (prepared) {
-    result.plan = {
-      file: relative(config.root, prepared.planPath),
-      waves: prepared.waves.map((ids) =>
-        ids.map((id) => {
-          const phase = prepared.plan.phases.find((p) => p.id === id)!;
-          const route = prepared.routes.get(id);
-          return {
-            id,
-            name: phase.name,
-            marker: phase.marker,
-            settled: prepared.settled.has(id),
-            agent: route?.agent.name ?? null,
-            routeReason: route ? `${prepared.routeReasons.get(id)}; ${route.reason}` : null,
-          };
-        }),
-      ),
-    };
-  }
-  return result;
 }

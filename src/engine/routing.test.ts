@@ -49,6 +49,40 @@ describe("agent files", () => {
     expect(() => parseAgentFile("x.md", "no frontmatter")).toThrow(/starts with a YAML frontmatter/);
   });
 
+  it("reads agent files as people write them, the way Claude Code does", () => {
+    const colon = parseAgentFile(
+      "a.md",
+      "---\r\nname: r\r\ndescription: Use this agent when: the user asks for research\r\ntools: [Read] [Write]\r\n---\r\nDo it.\r\n",
+    );
+    expect(colon).toMatchObject({
+      name: "r",
+      description: "Use this agent when: the user asks for research",
+    });
+    expect(colon.systemPrompt).toBe("Do it.");
+    expect(parseAgentFile("b.md", "\uFEFF---\nname: b\n---\nbody").name).toBe("b");
+  });
+
+  it("parses only the agent a route picks: a broken unrelated agent never blocks a run", () => {
+    write(
+      ".claude/agents/broken.md",
+      "---\nname: broken-agent\ndescription: [unclosed\n  - : :\n---\nbody\n",
+    );
+    write(
+      ".claude/agents/good.md",
+      "---\nname: general-research-agent\ndescription: Use when: research\n---\nbody\n",
+    );
+    const config = resolveConfig(root, null, {});
+    const route = resolveRoute(config, catalog(), { operation: "research", language: "general" });
+    expect(route.agent.name).toBe("general-research-agent");
+    expect(() =>
+      resolveRoute(config, catalog(), {
+        operation: "research",
+        language: "general",
+        agentOverride: "broken-agent",
+      }),
+    ).toThrow(/broken\.md:3:\d+: invalid frontmatter/);
+  });
+
   it("ships four default agents with the return-metadata contract", () => {
     const defaults = loadDefaultAgents();
     expect(Object.values(defaults).map((a) => a.name)).toEqual([

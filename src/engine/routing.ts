@@ -1,7 +1,7 @@
 import type { BatonConfig } from "../config/index.js";
 import { UsageError } from "../shared/index.js";
 import type { TaskEntry } from "../state/index.js";
-import type { AgentDefinition } from "./agent-files.js";
+import type { AgentDefinition, RepoAgents } from "./agent-files.js";
 import type { GateOperation } from "./gates/types.js";
 
 export const MAX_DELEGATION_DEPTH = 3;
@@ -26,7 +26,7 @@ export interface Route {
 }
 
 export interface AgentCatalog {
-  repoAgents: Map<string, AgentDefinition>;
+  repoAgents: Pick<RepoAgents, "get" | "keys" | "has">;
   skills: Map<string, string>;
   /** Baton's own agents per operation, used when the repository does not define the routed one. */
   defaults: Record<GateOperation, AgentDefinition>;
@@ -46,6 +46,9 @@ export function resolveRoute(config: BatonConfig, catalog: AgentCatalog, request
   const repoAgent = catalog.repoAgents.get(agentName);
   if (repoAgent) return { agent: repoAgent, target, reason, language };
   if (request.agentOverride) {
+    // Baton's own agents by name: what an in-session gate-out pins when gate-in routed to a default.
+    const builtIn = Object.values(catalog.defaults).find((a) => a.name === agentName);
+    if (builtIn) return { agent: builtIn, target, reason, language };
     const known = [...catalog.repoAgents.keys(), ...catalog.skills.keys()];
     throw new UsageError(`no agent or skill named "${request.agentOverride}" in .claude/`, {
       hint:

@@ -1,29 +1,19 @@
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 import type { BatonConfig } from "../config/index.js";
-import { newSessionId, UsageError } from "../shared/index.js";
-import {
-  findEntry,
-  mutateStore,
-  readOpenCheckpoint,
-  readSettledStore,
-  requireTask,
-  storeContext,
-  taskFolderPath,
-} from "../state/index.js";
-import { commitOperation } from "./commit-step.js";
-import { loadAgentCatalog } from "./default-agents.js";
+import { UsageError } from "../shared/index.js";
+import { readOpenCheckpoint, storeContext } from "../state/index.js";
+import { type Delegation, drive } from "./executor.js";
 import { runGateOut } from "./gate-out.js";
 import type { GateOperation } from "./gates/types.js";
-import { closePostflight, METADATA_FILE, openPostflight } from "./postflight-marker.js";
-import { buildPrompt, delegationContext, plannedArtifact } from "./prompt.js";
-import { extendDelegationPath, routeTask } from "./routing.js";
+import { initialState } from "./machine.js";
+import { MARKER_FILE, openPostflight } from "./postflight-marker.js";
+import { prepareRun, type Run, runPrompt } from "./run.js";
 import { SessionJournal, sessionJournalPath } from "./session-journal.js";
-import { gateIn, recordFailure, recordResult } from "./store-steps.js";
 
 /**
  * The checkpoints split across a Claude Code session: `gate-in` opens the checkpoint and tells the model
- * what to delegate; the model invokes the agent itself; `gate-out` verifies and records. The store steps
- * and GATE OUT are the headless path's own code; only who runs DELEGATE differs.
+ * what to delegate; the model invokes the agent itself; `gate-out` verifies and records. Both drive the
+ * same checkpoint machine and executor as a headless run; only who performs DELEGATE differs.
  */
 export type SessionGateIn =
   | {
@@ -64,6 +54,36 @@ export type SessionGateOut =
       status: string;
     };
 
+/** DELEGATE in a live session: the marker is opened and the model, not Baton, invokes the agent. */
+const handOff: Delegation = {
+  async delegate(run) {
+    openPostflight(run.folder, {
+      sessionId: run.sessionId,
+      agent: run.route.agent.name,
+      taskNumber: run.taskNumber,
+      operation: run.operation,
+      reason: `Postflight pending: run baton gate-out ${run.operation} ${run.taskNumber} --session ${run.sessionId}`,
+      claudeSessionId: run.claudeSessionId,
+    });
+    return null;
+  },
+  check(run: Run, agentOutput: string) {
+    return runGateOut({
+      operation: run.operation,
+      sessionId: run.sessionId,
+      repoRoot: run.config.root,
+      taskFolder: run.folder,
+      metadataPath: run.metadataPath,
+      agentOutput,
+      minArtifactBytes: run.config.minArtifactBytes,
+    });
+  },
+};
+
+function journalOf(run: Run): SessionJournal {
+  return new SessionJournal(sessionJournalPath(run.ctx.paths.internalDir, run.sessionId));
+}
+
 export async function openSessionGate(request: {
   config: BatonConfig;
   operation: GateOperation;
@@ -74,81 +94,33 @@ export async function openSessionGate(request: {
   languageOverride?: string | undefined;
   claudeSessionId?: string | undefined;
 }): Promise<SessionGateIn> {
-  const { config, operation, taskNumber } = request;
-  const ctx = storeContext(config);
-  const snapshot = await readSettledStore(ctx);
-  const task = snapshot.state.tasks.find((t) => t.project_number === taskNumber);
-  if (!task) {
-    return { ok: false, operation, taskNumber, reason: `task ${taskNumber} is not an active task` };
+  const { operation, taskNumber } = request;
+  let run: Run;
+  try {
+    run = await prepareRun({ ...request, mode: "session" });
+  } catch (error) {
+    if ((error as { code?: string }).code === "TASK_NOT_FOUND")
+      return { ok: false, operation, taskNumber, reason: `task ${taskNumber} is not an active task` };
+    throw error;
   }
-  const catalog = loadAgentCatalog(config.root);
-  const route = routeTask(config, catalog, task, {
-    operation,
-    agentOverride: request.agentOverride,
-    languageOverride: request.languageOverride,
+  const driven = await drive(run, { journal: journalOf(run), commit: false }, handOff, {
+    state: initialState(operation, taskNumber, run.sessionId),
+    event: { type: "start" },
   });
-  const sessionId = newSessionId();
-  const journal = new SessionJournal(sessionJournalPath(ctx.paths.internalDir, sessionId));
-  journal.begin("GATE_IN", { mode: "session", claudeSession: request.claudeSessionId ?? null });
-  let artifactPath = "";
-  let status = "";
-  const verdict = await mutateStore(ctx, { command: `baton gate-in ${operation} ${taskNumber}` }, (tx) => {
-    const result = gateIn(tx, {
-      taskNumber,
-      operation,
-      sessionId,
-      force: request.force ?? false,
-      mode: "session",
-      claudeSessionId: request.claudeSessionId,
-    });
-    if (result.ok) {
-      const opened = requireTask(tx, taskNumber);
-      status = opened.status;
-      artifactPath = plannedArtifact(config, ctx.paths.dir, opened, operation).recordedPath;
-    }
-    return result;
-  });
-  if (!verdict.ok) {
-    journal.end("GATE_IN", false, { reason: verdict.reason });
-    return { ok: false, operation, taskNumber, reason: verdict.reason };
-  }
-  journal.end("GATE_IN", true);
-  const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
-  const metadataPath = join(folder, METADATA_FILE);
-  const markerPath = openPostflight(folder, {
-    sessionId,
-    agent: route.agent.name,
-    taskNumber,
-    operation,
-    reason: `Postflight pending: run baton gate-out ${operation} ${taskNumber} --session ${sessionId}`,
-    claudeSessionId: request.claudeSessionId,
-  });
-  const delegationPath = extendDelegationPath(extendDelegationPath(["baton"], operation), route.agent.name);
-  const context = delegationContext({
-    config,
-    operation,
-    sessionId,
-    delegationPath,
-    task,
-    route,
-    folder,
-    metadataPath,
-    focus: request.focus,
-  });
-  journal.begin("DELEGATE", { mode: "session", agent: route.agent.name });
-  const title = findEntry(snapshot.todo, taskNumber)?.title ?? task.project_name;
+  const result = driven.state.result;
+  if (result && !result.ok) return { ok: false, operation, taskNumber, reason: result.message };
   return {
     ok: true,
-    sessionId,
+    sessionId: run.sessionId,
     operation,
     taskNumber,
-    status,
-    agent: route.agent.name,
-    routeReason: route.reason,
-    prompt: buildPrompt(context, title, artifactPath),
-    artifactPath,
-    metadataPath: relative(config.root, metadataPath),
-    markerPath: relative(config.root, markerPath),
+    status: driven.status ?? run.task.status,
+    agent: run.route.agent.name,
+    routeReason: run.route.reason,
+    prompt: runPrompt(run, driven.artifactPath),
+    artifactPath: driven.artifactPath,
+    metadataPath: relative(run.config.root, run.metadataPath),
+    markerPath: relative(run.config.root, `${run.folder}/${MARKER_FILE}`),
     claudeSessionId: request.claudeSessionId ?? null,
   };
 }
@@ -159,10 +131,11 @@ export async function closeSessionGate(request: {
   taskNumber: number;
   sessionId: string;
   commit?: boolean | undefined;
+  /** The sub-agent's own last output, when the caller has it (TASK_ERROR lines are honoured). */
+  agentOutput?: string | undefined;
 }): Promise<SessionGateOut> {
   const { config, operation, taskNumber, sessionId } = request;
-  const ctx = storeContext(config);
-  const open = readOpenCheckpoint(ctx.paths.internalDir, taskNumber);
+  const open = readOpenCheckpoint(storeContext(config).paths.internalDir, taskNumber);
   if (!open || open.sessionId !== sessionId || open.operation !== operation) {
     throw new UsageError(
       open
@@ -175,87 +148,44 @@ export async function closeSessionGate(request: {
       },
     );
   }
-  const snapshot = await readSettledStore(ctx);
-  const task = snapshot.state.tasks.find((t) => t.project_number === taskNumber)!;
-  const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
-  const metadataPath = join(folder, METADATA_FILE);
-  const journal = new SessionJournal(sessionJournalPath(ctx.paths.internalDir, sessionId));
-  journal.end("DELEGATE", true, { mode: "session" });
-  journal.begin("GATE_OUT");
-  const verdict = await runGateOut({
+  // The run gate-in opened, prepared again: same session, same agent.
+  const run = await prepareRun({
+    config,
     operation,
+    taskNumber,
+    mode: "session",
     sessionId,
-    repoRoot: config.root,
-    taskFolder: folder,
-    metadataPath,
-    agentOutput: "",
-    minArtifactBytes: config.minArtifactBytes,
+    agentOverride: open.agent,
+    claudeSessionId: open.claudeSessionId,
   });
-  const delegationPath = ["baton", operation];
-  if (!verdict.ok) {
-    journal.end("GATE_OUT", false, { code: verdict.code });
-    const status = await mutateStore(ctx, { command: `baton gate-out ${operation} ${taskNumber}` }, (tx) => {
-      recordFailure(tx, {
-        taskNumber,
-        operation,
-        sessionId,
-        checkpoint: "GATE_OUT",
-        code: verdict.code,
-        message: verdict.message,
-        delegationPath,
-      });
-      return requireTask(tx, taskNumber).status;
-    });
-    closePostflight(folder, { metadata: false });
+  const driven = await drive(run, { journal: journalOf(run), commit: request.commit !== false }, handOff, {
+    state: { ...initialState(operation, taskNumber, sessionId), phase: "delegate" },
+    event: { type: "agent_finished", outcome: { ok: true, output: request.agentOutput ?? "" } },
+  });
+  const result = driven.state.result!;
+  const status = driven.status ?? run.task.status;
+  if (!result.ok) {
     return {
       ok: false,
       operation,
       taskNumber,
       sessionId,
-      code: verdict.code,
-      message: verdict.message,
+      code: result.code,
+      message: result.message,
       status,
     };
-  }
-  const status = await mutateStore(ctx, { command: `baton gate-out ${operation} ${taskNumber}` }, (tx) => {
-    recordResult(tx, {
-      taskNumber,
-      operation,
-      outcome: verdict.outcome,
-      metadata: verdict.metadata,
-      artifacts: verdict.artifacts,
-    });
-    return requireTask(tx, taskNumber).status;
-  });
-  closePostflight(folder, { metadata: true });
-  journal.end("GATE_OUT", true, { outcome: verdict.outcome });
-  let committed = false;
-  let commitError: string | undefined;
-  if (request.commit !== false && config.commit) {
-    journal.begin("COMMIT");
-    const result = await commitOperation({
-      ctx,
-      operation,
-      taskNumber,
-      folder,
-      outcome: verdict.outcome,
-      sessionId,
-      delegationPath,
-    });
-    committed = result.committed;
-    commitError = result.error;
-    journal.end("COMMIT", result.failed !== true);
   }
   const report: SessionGateOut = {
     ok: true,
     operation,
     taskNumber,
     sessionId,
-    outcome: verdict.outcome,
+    outcome: result.outcome,
     status,
-    artifacts: verdict.artifacts.map((a) => a.path),
-    committed,
+    artifacts: driven.verdict?.artifacts.map((a) => a.path) ?? [],
+    committed: result.committed,
   };
-  if (commitError !== undefined) report.commitError = commitError;
+  if (result.commitError !== undefined && result.commitError !== "commit disabled")
+    report.commitError = result.commitError;
   return report;
 }

@@ -22,10 +22,65 @@ type Operation = keyof typeof OPERATION_RULES;
 
 export type GateInVerdict = { ok: true; checkpoint: OpenCheckpoint } | { ok: false; reason: string };
 
+/** What GATE IN decides, before anything is written; the dry run shows exactly this. */
+export type GateInDecision =
+  | { ok: true; forced: boolean; inProgress: string; done: string; takeover: OpenCheckpoint | null }
+  | { ok: false; reason: string };
+
 /**
- * GATE IN, inside one store write: the lifecycle table allows the operation, no other run holds the
- * task, and then the in-progress status, the session id and the open-checkpoint record land together.
- * `--force` may take over a checkpoint only when its process is gone.
+ * GATE IN's decision as a pure function of what the files and the process table say: the lifecycle
+ * table allows the operation, and no other run holds the task. `--force` may take over a checkpoint
+ * only when its process is gone, or an in-session one (which no process tells about).
+ */
+export function decideGateIn(input: {
+  taskNumber: number;
+  operation: Operation;
+  status: string;
+  force: boolean;
+  open: OpenCheckpoint | null;
+  /** isCheckpointProcessAlive(open); ignored without an open checkpoint. */
+  alive: boolean | "unknown";
+}): GateInDecision {
+  const { open, taskNumber, force } = input;
+  if (open) {
+    const who = `session ${open.sessionId} (${open.operation}, pid ${open.pid} on ${open.hostname}, since ${open.startedAt})`;
+    if (open.mode === "session" && !force) {
+      return {
+        ok: false,
+        reason: `task ${taskNumber} has an open in-session checkpoint: ${who}; close it with \`baton gate-out ${open.operation} ${taskNumber} --session ${open.sessionId}\`, or take it over with --force`,
+      };
+    }
+    if (input.alive !== false && open.mode !== "session") {
+      return {
+        ok: false,
+        reason: `task ${taskNumber} has an open checkpoint: ${who}${input.alive === "unknown" ? "; its host cannot be checked" : " is still running"}`,
+      };
+    }
+    if (!force) {
+      return {
+        ok: false,
+        reason: `task ${taskNumber} has an open checkpoint from ${who}, whose process is gone; run \`baton recover\` or pass --force`,
+      };
+    }
+  }
+  const verdict = checkOperationStart(input.operation, input.status, force);
+  if (!verdict.ok) return { ok: false, reason: `task ${taskNumber}: ${verdict.reason}` };
+  const rules = OPERATION_RULES[input.operation];
+  return { ok: true, forced: verdict.forced, inProgress: rules.inProgress, done: rules.done, takeover: open };
+}
+
+/** GATE IN's decision and what it reads, for the store write and the dry run alike. */
+export function readGateIn(
+  internalDir: string,
+  request: { taskNumber: number; operation: Operation; status: string; force: boolean },
+): GateInDecision {
+  const open = readOpenCheckpoint(internalDir, request.taskNumber);
+  return decideGateIn({ ...request, open, alive: open ? isCheckpointProcessAlive(open) : false });
+}
+
+/**
+ * GATE IN, inside one store write: the decision above, then the in-progress status, the session id
+ * and the open-checkpoint record land together.
  */
 export function gateIn(
   tx: Transaction,
@@ -37,35 +92,14 @@ export function gateIn(
     /** In-session gates: the checkpoint outlives the process that opened it. */
     mode?: "headless" | "session";
     claudeSessionId?: string | undefined;
+    /** The agent the run delegates to, so the closing gate-out routes the same way. */
+    agent?: string | undefined;
   },
 ): GateInVerdict {
   const task = requireTask(tx, request.taskNumber);
-  const open = readOpenCheckpoint(tx.paths.internalDir, request.taskNumber);
-  if (open) {
-    const alive = isCheckpointProcessAlive(open);
-    const who = `session ${open.sessionId} (${open.operation}, pid ${open.pid} on ${open.hostname}, since ${open.startedAt})`;
-    // An in-session checkpoint has no process to check: it is closed by gate-out, or taken over with --force.
-    if (open.mode === "session" && !request.force) {
-      return {
-        ok: false,
-        reason: `task ${request.taskNumber} has an open in-session checkpoint: ${who}; close it with \`baton gate-out ${open.operation} ${request.taskNumber} --session ${open.sessionId}\`, or take it over with --force`,
-      };
-    }
-    if (alive !== false && open.mode !== "session") {
-      return {
-        ok: false,
-        reason: `task ${request.taskNumber} has an open checkpoint: ${who}${alive === "unknown" ? "; its host cannot be checked" : " is still running"}`,
-      };
-    }
-    if (!request.force) {
-      return {
-        ok: false,
-        reason: `task ${request.taskNumber} has an open checkpoint from ${who}, whose process is gone; run \`baton recover\` or pass --force`,
-      };
-    }
-  }
-  const verdict = checkOperationStart(request.operation, task.status, request.force);
-  if (!verdict.ok) return { ok: false, reason: `task ${request.taskNumber}: ${verdict.reason}` };
+  const decision = readGateIn(tx.paths.internalDir, { ...request, status: task.status });
+  if (!decision.ok) return decision;
+  const open = decision.takeover;
   const previousStatus = open ? open.previousStatus : task.status;
   const checkpoint: OpenCheckpoint = {
     sessionId: request.sessionId,
@@ -79,12 +113,13 @@ export function gateIn(
   if (task.session_id !== undefined) checkpoint.previousSessionId = task.session_id;
   if (request.mode === "session") checkpoint.mode = "session";
   if (request.claudeSessionId) checkpoint.claudeSessionId = request.claudeSessionId;
-  if (verdict.forced || open) {
+  if (request.agent) checkpoint.agent = request.agent;
+  if (decision.forced || open) {
     recordAudit(task, {
       timestamp: tx.timestamp,
       action: `${request.operation} --force`,
       from: task.status,
-      to: OPERATION_RULES[request.operation].inProgress,
+      to: decision.inProgress,
       note: open
         ? `took over the checkpoint of dead session ${open.sessionId}`
         : "started past the lifecycle table",
@@ -92,7 +127,7 @@ export function gateIn(
   }
   task.session_id = request.sessionId;
   if (request.operation === "implement" && task["started"] === undefined) task["started"] = tx.timestamp;
-  applyStatus(tx, task, OPERATION_RULES[request.operation].inProgress);
+  applyStatus(tx, task, decision.inProgress);
   tx.writeFile(checkpointPath(tx.paths.internalDir, request.taskNumber), JSON.stringify(checkpoint, null, 2));
   return { ok: true, checkpoint };
 }

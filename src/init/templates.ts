@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseFrontmatter } from "../shared/frontmatter.js";
 import { packageRoot } from "./bin.js";
 
 /** A file `baton init` writes, by its path relative to the repository root. */
@@ -19,11 +20,14 @@ const GATE_DESCRIPTIONS: Record<GateOperation, string> = {
 };
 
 /**
- * A YAML scalar for the frontmatter: plain when YAML reads it back unchanged, else double-quoted
- * (JSON strings are valid YAML), so a hint like `[--dry-run]` is not read as a list.
+ * A YAML scalar for the frontmatter: plain when the frontmatter parser that the engine and lint use
+ * reads it back unchanged, else double-quoted (JSON strings are valid YAML), so a hint like
+ * `[--dry-run]` is not read as a list and a description with `: ` needs no fallback.
  */
 export function yamlScalar(value: string): string {
-  const plain = /^[A-Za-z0-9<(/]/.test(value) && !/: |\s#|[\r\n]|:$|\s$/.test(value);
+  const read = parseFrontmatter(["---", `key: ${value}`, "---"]);
+  const plain =
+    read !== null && read.errors.length === 0 && read.data?.["key"] === value && value === value.trim();
   return plain ? value : JSON.stringify(value);
 }
 

@@ -7,8 +7,8 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { parseFrontmatter } from "../shared/frontmatter.js";
 import { classify, fileName, splitTree, TREES } from "./parse/classify.js";
-import { parseFrontmatter } from "./parse/frontmatter.js";
 import { parseSettings } from "./parse/settings.js";
 import { normalizePath } from "./paths.js";
 import { gitFacts, readTrees } from "./read-tree.js";

@@ -23,23 +23,9 @@ export interface Finding {
   hint: string;
 }
 
-/** A Markdown file's YAML frontmatter, as parsed. */
-export interface Frontmatter {
-  /**
-   * The mapping Claude Code sees; null when it cannot read the block (invalid YAML even after its
-   * quoting fallback, or not a mapping). With `recovered`, `errors` is non-empty yet `data` is set.
-   */
-  data: Record<string, unknown> | null;
-  /** YAML errors with their position in the file (already offset by the opening `---`). */
-  errors: { message: string; line: number; column: number }[];
-  /** Line of each top-level key in the file, for findings about a key. */
-  keyLines: Record<string, number>;
-  /** 1-based lines of the opening and closing `---`. */
-  startLine: number;
-  endLine: number;
-  /** Strict YAML failed (see `errors`) but Claude Code's fallback (quoting values like `[a] [b]`) reads it. */
-  recovered?: boolean;
-}
+import type { Frontmatter } from "../shared/frontmatter.js";
+
+export type { Frontmatter };
 
 export type FileKind =
   | "agent"

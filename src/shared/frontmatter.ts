@@ -1,9 +1,29 @@
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
-import type { Frontmatter } from "../types.js";
+
+/** A Markdown file's leading `---` block as Claude Code reads it. */
+export interface Frontmatter {
+  /**
+   * The mapping Claude Code sees; null when it cannot read the block (invalid YAML even after its
+   * quoting fallback, or not a mapping). With `recovered`, `errors` is non-empty yet `data` is set.
+   */
+  data: Record<string, unknown> | null;
+  /** YAML errors with their position in the file (already offset by the opening `---`). */
+  errors: { message: string; line: number; column: number }[];
+  /** Line of each top-level key in the file, for findings about a key. */
+  keyLines: Record<string, number>;
+  /** 1-based lines of the opening and closing `---`. */
+  startLine: number;
+  endLine: number;
+  /** Strict YAML failed (see `errors`) but Claude Code's fallback (quoting values like `[a] [b]`) reads it. */
+  recovered?: boolean;
+}
 
 const FENCE = /^---\s*$/;
 
 /**
+ * The one frontmatter parser of Baton: the engine reads agents with it, lint judges files with it and
+ * init checks what it writes with it, so all three accept exactly what Claude Code accepts.
+ *
  * Parses a Markdown file's leading `---` block. Positions are reported in file lines (not YAML lines) so a
  * finding points at the line an editor shows. A file that does not start with `---` has no frontmatter (null);
  * an opening fence without a closing one is reported as an error, because Claude Code then sees none at all.

@@ -66,13 +66,8 @@ function runnerConfig(
   return configured as RunnerConfig;
 }
 
-/** `baton research|plan|implement|revise N`: one operation through the checkpoints. */
-export async function operate(
-  operation: GateOperation,
-  options: OperateOptions,
-  onProgress?: (event: ProgressEvent) => void,
-  signal?: AbortSignal,
-): Promise<OperationReport> {
+/** What a run and its dry run both start from: the configuration (with --timeout) and a validated runner. */
+async function setUp(operation: GateOperation, options: OperateOptions) {
   const loaded = await loadConfig(options.repo);
   const taskNumber = parseTaskNumber(options.number);
   let config = loaded;
@@ -82,13 +77,42 @@ export async function operate(
       throw new UsageError(`--timeout must be a number of seconds, got "${options.timeout}"`);
     config = { ...loaded, timeoutsMs: { ...loaded.timeoutsMs, [operation]: Math.round(seconds * 1000) } };
   }
-  const runner = createRunner(runnerConfig(config.runner, options), { baseDir: config.root });
+  const settings = runnerConfig(config.runner, options);
+  const runner = createRunner(settings, { baseDir: config.root });
+  return {
+    config,
+    taskNumber,
+    runner,
+    runnerShown: describeRunner(settings),
+    focus: options.focus && options.focus.length > 0 ? options.focus.join(" ") : undefined,
+  };
+}
+
+function describeRunner(settings: RunnerConfig): { kind: string; detail?: string } {
+  if (settings.type === "scripted")
+    return {
+      kind: "scripted",
+      detail: typeof settings.script === "string" ? settings.script : "inline script",
+    };
+  if (settings.type === "command")
+    return { kind: "command", detail: [settings.command, ...(settings.args ?? [])].join(" ") };
+  return { kind: "claude" };
+}
+
+/** `baton research|plan|implement|revise N`: one operation through the checkpoints. */
+export async function operate(
+  operation: GateOperation,
+  options: OperateOptions,
+  onProgress?: (event: ProgressEvent) => void,
+  signal?: AbortSignal,
+): Promise<OperationReport> {
+  const { config, taskNumber, runner, focus } = await setUp(operation, options);
   return runOperation({
     config,
     operation,
     taskNumber,
     runner,
-    focus: options.focus && options.focus.length > 0 ? options.focus.join(" ") : undefined,
+    focus,
     force: options.force,
     agentOverride: options.agent,
     languageOverride: options.language,
@@ -103,12 +127,16 @@ export async function operate(
 
 /** `--dry-run`: what the run would decide, and the prompt it would send, without writing anything. */
 export async function planOnly(operation: GateOperation, options: OperateOptions): Promise<DryRunPlan> {
-  const config = await loadConfig(options.repo);
+  const { config, taskNumber, runnerShown, focus } = await setUp(operation, options);
+  positiveInteger(options.concurrency, "--concurrency", 64);
+  positiveInteger(options.maxIterations, "--max-iterations", 50);
+  isolateMode(options.isolate);
   return planOperation({
     config,
     operation,
-    taskNumber: parseTaskNumber(options.number),
-    focus: options.focus && options.focus.length > 0 ? options.focus.join(" ") : undefined,
+    taskNumber,
+    runner: runnerShown,
+    focus,
     force: options.force,
     agentOverride: options.agent,
     languageOverride: options.language,

@@ -1,5 +1,5 @@
 import { parseDocument } from "yaml";
-import { quoteRiskyValues } from "../../parse/frontmatter.js";
+import { quoteRiskyValues } from "../../../shared/frontmatter.js";
 import { type Finding, finding, type Rule } from "../../types.js";
 import { definitionFiles } from "./definitions.js";
 
