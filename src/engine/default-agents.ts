@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { defaultAgentsDir } from "../shared/package.js";
 import { type AgentDefinition, parseAgentFile, readRepoAgents, readSkillDelegations } from "./agent-files.js";
 import type { GateOperation } from "./gates/types.js";
 
@@ -10,18 +10,6 @@ export const DEFAULT_AGENT_FILES: Record<GateOperation, string> = {
   implement: "baton-implementer.md",
   revise: "baton-reviser.md",
 };
-
-/** The package's `agents/` folder, found from this module whether it runs from src/ or a dist/ chunk. */
-function defaultAgentsDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, "agents", DEFAULT_AGENT_FILES.research);
-    if (existsSync(candidate) && existsSync(join(dir, "package.json"))) return join(dir, "agents");
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("Baton's default agents/ folder is missing from the installation");
-    dir = parent;
-  }
-}
 
 export function loadDefaultAgents(): Record<GateOperation, AgentDefinition> {
   const dir = defaultAgentsDir();

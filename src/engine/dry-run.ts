@@ -9,6 +9,7 @@ import { decideGateIn } from "./store-steps.js";
 export interface DryRunPlan {
   taskNumber: number;
   operation: GateOperation;
+  /** The status GATE IN would see (after the rollback of a dead run, see `recovers`). */
   status: string;
   /** What GATE IN would say now: the same decision the real run makes. */
   gateIn: { ok: true; inProgress: string; done: string; forced: boolean } | { ok: false; reason: string };
@@ -71,7 +72,7 @@ export async function planOperation(request: {
   const result: DryRunPlan = {
     taskNumber: run.taskNumber,
     operation: run.operation,
-    status: run.task.status,
+    status,
     gateIn: decision.ok
       ? { ok: true, inProgress: decision.inProgress, done: decision.done, forced: decision.forced }
       : { ok: false, reason: decision.reason },

@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { delimiter, join } from "node:path";
+import { binScript } from "../shared/package.js";
 
 /** Characters that need no quoting in a POSIX shell word. */
 const SHELL_SAFE = /^[A-Za-z0-9_./@%+=:,-]+$/;
@@ -9,22 +9,6 @@ const SHELL_SAFE = /^[A-Za-z0-9_./@%+=:,-]+$/;
 export function shellQuote(word: string): string {
   if (word.length > 0 && SHELL_SAFE.test(word)) return word;
   return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * The package root (the folder with package.json and agents/), found from this module whether it runs
- * from src/init/ or a dist/ chunk, so the agent files and bin/baton.js are found in both.
- */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "agents", "baton-researcher.md"))) {
-      return dir;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("Baton's installation has no agents/ folder beside package.json");
-    dir = parent;
-  }
 }
 
 function isExecutable(path: string): boolean {
@@ -52,5 +36,5 @@ export function resolveBin(override: string | undefined, pathVariable?: string):
     return existsSync(trimmed) && statSync(trimmed).isFile() ? shellQuote(trimmed) : trimmed;
   }
   if (onPath("baton", pathVariable)) return "baton";
-  return `node ${shellQuote(join(packageRoot(), "bin", "baton.js"))}`;
+  return `node ${shellQuote(binScript())}`;
 }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseFrontmatter } from "../shared/frontmatter.js";
-import { packageRoot } from "./bin.js";
+import { defaultAgentsDir } from "../shared/package.js";
 
 /** A file `baton init` writes, by its path relative to the repository root. */
 export interface TemplateFile {
@@ -130,7 +130,7 @@ export function commandFiles(bin: string): TemplateFile[] {
 
 /** Baton's default agents, copied verbatim so Claude Code can run what gate-in names. */
 export function agentFiles(): TemplateFile[] {
-  const dir = join(packageRoot(), "agents");
+  const dir = defaultAgentsDir();
   return readdirSync(dir)
     .filter((name) => /^baton-.*\.md$/.test(name))
     .sort()

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "../shared/index.js";
+import { scriptedAgentEntry } from "../shared/package.js";
 import { failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { delegationEnv } from "./context.js";
 import { parseScript, planScript, type Script } from "./script.js";
@@ -94,29 +95,4 @@ export async function loadScript(
   return parseScript(value, path);
 }
 
-let packageRoot: string | null | undefined;
-
-/**
- * The folder of the package.json named "baton" above this module. The same walk works from the sources
- * (src/runners/, under vitest) and from the bundle (dist/ or dist/chunks/, also when installed as a dependency).
- */
-export function findPackageRoot(from: string = fileURLToPath(import.meta.url)): string | null {
-  let dir = dirname(from);
-  for (;;) {
-    try {
-      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown };
-      if (manifest.name === "baton") return dir;
-    } catch {
-      // no package.json here, or not JSON: keep walking up
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-}
-
-/** The built child entry; only the bundle exists as JavaScript node can run without a loader. */
-export function scriptedAgentEntry(): string {
-  packageRoot ??= findPackageRoot();
-  return join(packageRoot ?? ".", "dist", "runners", "scripted-agent.js");
-}
+export { findPackageRoot, scriptedAgentEntry } from "../shared/package.js";

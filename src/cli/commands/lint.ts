@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { findRepoRoot } from "../../config/index.js";
 import {
   exitStatus,
@@ -13,6 +13,7 @@ import {
   selectRules,
 } from "../../lint/index.js";
 import { UsageError } from "../../shared/index.js";
+import { packageVersion } from "../../shared/package.js";
 
 export interface LintCommandOptions {
   dir?: string | undefined;
@@ -25,9 +26,8 @@ export interface LintCommandOptions {
   listRules?: boolean | undefined;
 }
 
-// Injected at build time would be nicer; the SARIF consumer only needs something stable per release.
-const VERSION = "0.1.0";
 const FORMATS = ["human", "json", "sarif"] as const;
+const TREES = [".claude", ".opencode"];
 
 /** Runs `baton lint` and returns what to print and the exit status; main.ts does the printing. */
 export async function lintCommand(
@@ -40,17 +40,27 @@ export async function lintCommand(
   const maxWarnings = parseMaxWarnings(options.maxWarnings);
   if (options.listRules) return { output: listRules(format === "json"), exitCode: 0 };
 
-  // `baton lint` from a subfolder lints the repository it is in, like every other command.
-  const root = options.dir ? resolve(options.dir) : findRepoRoot(options.repo);
-  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new UsageError(`${root} is not a directory`, {
+  // `baton lint` from a subfolder lints the repository it is in, like every other command; given the
+  // .claude or .opencode folder itself, it lints that tree of the repository holding it.
+  const given = options.dir ? resolve(options.dir) : findRepoRoot(options.repo);
+  const tree = TREES.includes(basename(given)) ? basename(given) : null;
+  const root = tree ? dirname(given) : given;
+  if (!statSync(given, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`${given} is not a directory`, {
       hint: "Give the folder that holds .claude/ (or .opencode/), or run baton lint inside the repository.",
     });
   }
-  const result = await lint(root, {
+  const linted = await lint(root, {
     ...(options.disable ? { disable: options.disable.flatMap(splitList) } : {}),
     ...(options.only ? { only: options.only.flatMap(splitList) } : {}),
   });
+  const result = tree
+    ? {
+        ...linted,
+        trees: linted.trees.filter((t) => t.startsWith(tree)),
+        findings: linted.findings.filter((f) => f.file.startsWith(`${tree}/`)),
+      }
+    : linted;
   return { output: render(result, format, options), exitCode: exitStatus(result.findings, maxWarnings) };
 }
 
@@ -62,7 +72,7 @@ function render(result: LintResult, format: string, options: LintCommandOptions)
       disable: options.disable?.flatMap(splitList) ?? [],
       ...(options.only ? { only: options.only.flatMap(splitList) } : {}),
     });
-    return formatSarif(result, ran.length === result.rules ? ran : RULES, VERSION);
+    return formatSarif(result, ran.length === result.rules ? ran : RULES, packageVersion());
   }
   return formatHuman(result);
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { relative } from "node:path";
-import { loadConfig } from "../../config/index.js";
+import { relative, resolve } from "node:path";
+import { type BatonConfig, loadConfig } from "../../config/index.js";
 import {
   computeWaves,
   type Phase,
@@ -13,10 +13,11 @@ import {
 } from "../../plan/index.js";
 import { UsageError } from "../../shared/index.js";
 import { latestPlanFile, readSettledStore, storeContext, taskFolderPath } from "../../state/index.js";
-import { parseTaskNumber, type RepoOptions } from "./task.js";
+import { notActive, parseTaskNumber, type RepoOptions } from "./task.js";
 
 export interface PlanShowView {
-  task: number;
+  /** The task the plan belongs to (null for a plan file outside any task folder). */
+  task: number | null;
   /** Relative to the repository root. */
   file: string;
   ok: boolean;
@@ -30,30 +31,27 @@ export interface PlanShowView {
   warnings: PlanProblem[];
 }
 
-export async function planShow(options: RepoOptions & { number: string }): Promise<PlanShowView> {
+/** `baton plan show <task-or-file>`: a task number shows its latest plan; anything else is a plan file. */
+export async function planShow(options: RepoOptions & { target: string }): Promise<PlanShowView> {
   const config = await loadConfig(options.repo);
-  const ctx = storeContext(config);
-  const number = parseTaskNumber(options.number);
-  const snapshot = await readSettledStore(ctx);
-  const task = snapshot.state.tasks.find((t) => t.project_number === number);
-  if (!task)
-    throw new UsageError(`task ${number} does not exist`, { hint: "`baton task list` shows active tasks." });
-  const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
-  const path = latestPlanFile(config.root, folder, task.artifacts ?? []);
-  if (path === null) {
-    throw new UsageError(`task ${number} has no plan`, { hint: `Write one with \`baton plan ${number}\`.` });
-  }
+  const isNumber = /^\d+$/.test(options.target.trim());
+  const { path, task } = isNumber
+    ? await latestPlanOf(config, parseTaskNumber(options.target))
+    : planFile(options.target);
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new UsageError(`cannot read the plan of task ${number}: ${path}`, { cause: error });
+    throw new UsageError(`cannot read the plan ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`, {
+      cause: error,
+      hint: isNumber ? undefined : "Give a task number, or the path of a plan file that exists.",
+    });
   }
   const parsed = parsePlan(path, text);
   const plan = parsed.ok ? parsed.plan : parsed.partial;
   const waves = computeWaves(plan.phases);
   return {
-    task: number,
+    task,
     file: relative(config.root, path),
     ok: parsed.ok && waves.ok,
     style: plan.style,
@@ -66,8 +64,27 @@ export async function planShow(options: RepoOptions & { number: string }): Promi
   };
 }
 
+async function latestPlanOf(config: BatonConfig, number: number): Promise<{ path: string; task: number }> {
+  const ctx = storeContext(config);
+  const snapshot = await readSettledStore(ctx);
+  const task = snapshot.state.tasks.find((t) => t.project_number === number);
+  if (!task) throw notActive(ctx, number);
+  const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
+  const path = latestPlanFile(config.root, folder, task.artifacts ?? []);
+  if (path === null) {
+    throw new UsageError(`task ${number} has no plan`, { hint: `Write one with \`baton plan ${number}\`.` });
+  }
+  return { path, task: number };
+}
+
+function planFile(target: string): { path: string; task: number | null } {
+  const path = resolve(target);
+  const folder = /(?:^|[\\/])(\d+)_[^\\/]+[\\/]plans[\\/][^\\/]+$/.exec(path);
+  return { path, task: folder ? Number(folder[1]) : null };
+}
+
 export function formatPlanShow(view: PlanShowView): string {
-  const out = [`Plan of task ${view.task}: ${view.file}`];
+  const out = [view.task === null ? `Plan ${view.file}` : `Plan of task ${view.task}: ${view.file}`];
   out.push(`Style: ${view.style === "task" ? "task system" : "hard-barrier"}`);
   if (view.status) out.push(`Status: [${view.status.marker}]`);
   out.push("", "Phases:");

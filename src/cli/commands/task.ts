@@ -15,6 +15,7 @@ import {
   previewStore,
   readSettledStore,
   recoverTasks,
+  type StoreContext,
   storeContext,
   type TaskView,
   taskView,
@@ -98,16 +99,19 @@ export async function taskShow(
   const number = parseTaskNumber(options.number);
   const snapshot = await readSettledStore(ctx);
   const task = snapshot.state.tasks.find((t) => t.project_number === number);
-  if (!task) {
-    const archived = loadArchive(ctx.paths).entries.find((e) => e.project_number === number);
-    if (archived) {
-      throw new UsageError(`task ${number} is archived (status ${archived.status ?? "unknown"})`, {
-        hint: `Bring it back with \`baton task recover ${number}\`.`,
-      });
-    }
-    throw new UsageError(`task ${number} does not exist`, { hint: "`baton task list` shows active tasks." });
-  }
+  if (!task) throw notActive(ctx, number);
   return { ...taskView(task, findEntry(snapshot.todo, number), true), raw: task };
+}
+
+/** The error for a number that is not an active task: archived ones say how to bring them back. */
+export function notActive(ctx: StoreContext, number: number): UsageError {
+  const archived = loadArchive(ctx.paths).entries.find((e) => e.project_number === number);
+  if (archived) {
+    return new UsageError(`task ${number} is archived (status ${archived.status ?? "unknown"})`, {
+      hint: `Bring it back with \`baton task recover ${number}\`.`,
+    });
+  }
+  return new UsageError(`task ${number} does not exist`, { hint: "`baton task list` shows active tasks." });
 }
 
 export interface TaskEditOptions extends RepoOptions {

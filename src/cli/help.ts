@@ -1,0 +1,55 @@
+/**
+ * The words of `baton --help`: the groups commands are listed under and an example for each command.
+ * Data only; main.ts attaches it to the commands it defines.
+ */
+export const GROUPS = {
+  tasks: "Tasks (specs/state.json and specs/TODO.md):",
+  operations: "Operations (GATE IN → an agent works → GATE OUT verifies → commit):",
+  plans: "Plans:",
+  sessions: "Claude Code sessions:",
+  maintenance: "Maintenance:",
+} as const;
+
+export type HelpGroup = keyof typeof GROUPS;
+
+/** Examples by command path (`task add`, `research`, …), shown after each command's own help. */
+export const EXAMPLES: Record<string, string[]> = {
+  task: ["baton task add Fix the parser crash -l general", "baton task list --status researched"],
+  "task add": [
+    'baton task add "Prove the soundness lemma" --language lean --priority high',
+    'baton task add Update the README -d "Document the new flags" --depends 12,14',
+  ],
+  "task list": ["baton task list", "baton task list --status planned,researched --language lean --json"],
+  "task show": ["baton task show 12", "baton task show 12 --json"],
+  "task edit": [
+    'baton task edit 12 --title "Prove the lemma" --priority high',
+    "baton task edit 12 --depends none",
+  ],
+  "task status": [
+    'baton task status 12 blocked --reason "waiting for upstream"',
+    'baton task status 12 completed --summary "Merged in #41"',
+  ],
+  "task abandon": ['baton task abandon 12-14 --reason "superseded by 20"'],
+  "task recover": ["baton task recover 12", "baton task recover 12, 14-16"],
+  "task expand": ['baton task expand 12 -s "Write the parser" -s "Write the tests"'],
+  research: ["baton research 12", "baton research 12 the tokenizer edge cases --dry-run"],
+  plan: ["baton plan 12", "baton plan show 12"],
+  "plan show": ["baton plan show 12", "baton plan show specs/12_parser/plans/implementation-002.md --json"],
+  implement: ["baton implement 12", "baton implement 12 --concurrency 2 --isolate worktree"],
+  revise: ["baton revise 12 split phase 3 into two phases"],
+  "gate-in": ["baton gate-in research 12   # the /research command runs this for you"],
+  "gate-out": ["baton gate-out research 12 --session sess_1773703759_f69482"],
+  init: ["baton init", "baton init --dry-run", "baton init --uninstall"],
+  serve: ["baton serve --port 4891   # for hooks installed with baton init --hooks http"],
+  recover: ["baton recover", "baton recover 12 --force"],
+  archive: ["baton archive --dry-run", "baton archive"],
+  errors: ["baton errors --task 12 --limit 5", "baton errors --checkpoint GATE_OUT --json"],
+  doctor: ["baton doctor", "baton doctor --fix"],
+  lint: ["baton lint", "baton lint .claude --format sarif > lint.sarif"],
+};
+
+export function examplesText(path: string): string {
+  const examples = EXAMPLES[path];
+  if (!examples) return "";
+  return `\nExample${examples.length > 1 ? "s" : ""}:\n${examples.map((e) => `  $ ${e}`).join("\n")}\n`;
+}

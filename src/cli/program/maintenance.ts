@@ -1,0 +1,109 @@
+import { type Command, Option } from "commander";
+import { collect, described, print, repoOf } from "./io.js";
+
+export function defineMaintenance(program: Command): void {
+  described(
+    program
+      .command("recover")
+      .description(
+        "resolve runs that died (kill -9, crash): record a result that verifies, else roll the task back",
+      )
+      .argument("[number]", "only this task (default: every task with an open checkpoint)")
+      .option(
+        "-f, --force",
+        "also give up in-session checkpoints (opened by gate-in), which no process tells about",
+      )
+      .option("--json", "print JSON")
+      .action(async (number: string | undefined, opts, cmd: Command) => {
+        const { recover } = await import("../commands/operate.js");
+        const { formatRecovery } = await import("../progress.js");
+        const actions = await recover({ number, force: opts.force, repo: repoOf(cmd) });
+        print(actions, opts, () => formatRecovery(actions));
+      }),
+    "maintenance",
+    "recover",
+  );
+
+  described(
+    program
+      .command("archive")
+      .description(
+        "move completed and abandoned tasks and their folders into specs/archive/, record orphan folders",
+      )
+      .option("-n, --dry-run", "show what would happen, write nothing")
+      .option("--json", "print JSON")
+      .action(async (opts, cmd: Command) => {
+        const { archive } = await import("../commands/task.js");
+        const { formatArchive } = await import("../format.js");
+        const result = await archive({ ...opts, repo: repoOf(cmd) });
+        print(result, opts, () => formatArchive(result));
+      }),
+    "maintenance",
+    "archive",
+  );
+
+  described(
+    program
+      .command("errors")
+      .description("list specs/errors.json, newest first")
+      .option("--type <type>", "only this error type, e.g. artifact_too_small")
+      .option("--task <number>", "only this task")
+      .option("--session <id>", "only this session")
+      .option("--severity <level>", "critical | high | medium | low")
+      .addOption(new Option("--fix-status <status>", "unfixed | investigating | in_progress | fixed"))
+      .option("--checkpoint <name>", "GATE_IN | DELEGATE | GATE_OUT | COMMIT")
+      .option("--since <iso>", "only errors at or after this timestamp")
+      .option("--limit <n>", "at most this many")
+      .option("--json", "print JSON")
+      .action(async (opts, cmd: Command) => {
+        const { errors } = await import("../commands/errors.js");
+        const { formatErrors } = await import("../format.js");
+        const result = await errors({ ...opts, repo: repoOf(cmd) });
+        print(result, opts, () => formatErrors(result));
+      }),
+    "maintenance",
+    "errors",
+  );
+
+  described(
+    program
+      .command("doctor")
+      .description("check the store's invariants and report each problem with its fix")
+      .option("--fix", "repair what is safe to repair, after listing it")
+      .option("--json", "print JSON")
+      .action(async (opts, cmd: Command) => {
+        const { doctor } = await import("../commands/doctor.js");
+        const { formatDoctor } = await import("../format.js");
+        const result = await doctor({ ...opts, repo: repoOf(cmd) });
+        print(result, opts, () => formatDoctor(result, opts.fix ?? false));
+        if (!result.healthy) process.exitCode = 1;
+      }),
+    "maintenance",
+    "doctor",
+  );
+
+  described(
+    program
+      .command("lint")
+      .description("check .claude/ (or .opencode/) agents, commands, skills, hooks and specs/ for mistakes")
+      .argument("[dir]", "the repository root, or its .claude or .opencode folder (default: this repository)")
+      .option(
+        "--disable <rules>",
+        "skip rules by id or prefix (repeat or comma-separate), e.g. git/",
+        collect,
+      )
+      .option("--only <rules>", "run only these rules (ids or prefixes)", collect)
+      .option("--format <format>", "human | json | sarif (default: human)")
+      .option("--json", "same as --format json")
+      .option("--max-warnings <n>", "exit 1 when there are more than n warnings")
+      .option("--list-rules", "list the rules and exit")
+      .action(async (dir: string | undefined, opts, cmd: Command) => {
+        const { lintCommand } = await import("../commands/lint.js");
+        const { output, exitCode } = await lintCommand({ ...opts, dir, repo: repoOf(cmd) });
+        process.stdout.write(`${output}\n`);
+        process.exitCode = exitCode;
+      }),
+    "maintenance",
+    "lint",
+  );
+}

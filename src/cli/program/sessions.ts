@@ -1,0 +1,115 @@
+import type { Command } from "commander";
+import { described, print, repoOf, selfCommand } from "./io.js";
+
+export function defineSessionCommands(program: Command): void {
+  described(
+    program
+      .command("init")
+      .description("install Baton's slash commands, agents and hooks for Claude Code into a repository")
+      .argument("[dir]", "repository root (default: the current repository)")
+      .option("-n, --dry-run", "print the diff of every file it would write; write nothing")
+      .option("--uninstall", "remove what baton init added (files you changed are kept)")
+      .option("-f, --force", "overwrite files that are not Baton's, keeping each as <name>.bak")
+      .option("--hooks <type>", "command | http (default: command)")
+      .option("--port <n>", "port of `baton serve` for --hooks http (default 4891)")
+      .option("--bin <command>", "how Claude Code runs Baton (default: baton if on PATH, else node <path>)")
+      .option("--json", "print JSON")
+      .action(async (dir: string | undefined, opts, cmd: Command) => {
+        const { formatInit, init } = await import("../commands/init.js");
+        const result = await init({ ...opts, dir, repo: repoOf(cmd) });
+        print(result, opts, () => formatInit(result));
+        if (result.conflicts.length > 0) process.exitCode = 1;
+      }),
+    "sessions",
+    "init",
+  );
+
+  described(
+    program
+      .command("gate-in")
+      .description(
+        "open a checkpoint inside a Claude Code session and print what to delegate (run by /research …)",
+      )
+      .argument("<operation>", "research | plan | implement | revise")
+      .argument("<number>", "task number")
+      .argument("[focus...]", "what to concentrate on (passed to the agent)")
+      .option(
+        "-f, --force",
+        "start past the lifecycle table (audited), or take over an open in-session checkpoint",
+      )
+      .option("--agent <name>", "route to this agent or skill instead of the language table")
+      .option("--language <language>", "route as if the task had this language")
+      .option("--json", "print JSON")
+      .action(async (operation: string, number: string, focus: string[], opts, cmd: Command) => {
+        const { formatGateIn, gateInCommand } = await import("../commands/gates.js");
+        const result = await gateInCommand({
+          ...opts,
+          operation,
+          number,
+          focus,
+          repo: repoOf(cmd),
+          claudeSessionId: process.env["CLAUDE_CODE_SESSION_ID"] || undefined,
+        });
+        print(result, opts, () => formatGateIn(result, result.installedBin ?? selfCommand()));
+        if (!result.ok) process.exitCode = 1;
+      }),
+    "sessions",
+    "gate-in",
+  );
+
+  described(
+    program
+      .command("gate-out")
+      .description(
+        "close a checkpoint inside a Claude Code session: verify the agent's result, record it, commit",
+      )
+      .argument("<operation>", "research | plan | implement | revise")
+      .argument("<number>", "task number")
+      .requiredOption("--session <id>", "the session id gate-in printed")
+      .option("--no-commit", "leave the result uncommitted")
+      .option("--json", "print JSON")
+      .action(async (operation: string, number: string, opts, cmd: Command) => {
+        const { formatGateOut, gateOutCommand } = await import("../commands/gates.js");
+        const result = await gateOutCommand({ ...opts, operation, number, repo: repoOf(cmd) });
+        print(result, opts, () => formatGateOut(result));
+        if (!result.ok) process.exitCode = 1;
+      }),
+    "sessions",
+    "gate-out",
+  );
+
+  described(
+    program
+      .command("serve")
+      .description("serve Claude Code http hooks on 127.0.0.1: POST /hooks/<event>")
+      .option("--port <n>", "port (default 4891; 0 picks a free one)")
+      .action(async (opts: { port?: string }) => {
+        const { DEFAULT_HOOK_PORT, HOOK_EVENTS, startHookServer } = await import("../../hooks/index.js");
+        const port = opts.port === undefined ? DEFAULT_HOOK_PORT : Number(opts.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+          const { UsageError } = await import("../../shared/index.js");
+          throw new UsageError(`--port must be a port number, got "${opts.port}"`);
+        }
+        const server = await startHookServer({ port });
+        const urls = Object.keys(HOOK_EVENTS).map((event) => `  POST ${server.url}/hooks/${event}\n`);
+        process.stdout.write(`Baton hook server on ${server.url}\n${urls.join("")}`);
+        await new Promise<void>((resolve) => {
+          const stop = () => void server.close().then(resolve);
+          process.once("SIGINT", stop);
+          process.once("SIGTERM", stop);
+        });
+      }),
+    "sessions",
+    "serve",
+  );
+
+  // Claude Code runs hooks as `baton hook …`, which bin/baton.js sends straight to dist/hooks/main.js;
+  // this entry serves `node dist/cli/main.js hook …` and stays out of the help.
+  program
+    .command("hook", { hidden: true })
+    .argument("<event>", "pre-tool-use | post-tool-use | stop | subagent-stop")
+    .action(async (event: string) => {
+      const { runHookCommand } = await import("../../hooks/index.js");
+      await runHookCommand(event);
+    });
+}

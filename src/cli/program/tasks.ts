@@ -1,0 +1,170 @@
+import type { Command } from "commander";
+import { collect, described, print, repoOf } from "./io.js";
+
+const NUMBER = "task number (as in `baton task list`)";
+
+export function defineTaskCommands(program: Command): void {
+  const task = described(
+    program.command("task").description("add, list, show, edit, status, abandon, recover, expand"),
+    "tasks",
+    "task",
+  );
+
+  described(
+    task
+      .command("add")
+      .description("create a task (number from next_project_number, slug from the title)")
+      .argument("<title...>", "the task's title (quotes optional)")
+      .option("-d, --description <text>", "description")
+      .option("-l, --language <language>", "language (default: detected from the title, else general)")
+      .option("-p, --priority <priority>", "critical | high | medium | low")
+      .option("-e, --effort <effort>", 'effort estimate, e.g. "2 hours"')
+      .option("--depends <numbers>", 'task numbers this depends on, e.g. "12,14-16"')
+      .option("--json", "print the created task as JSON")
+      .action(async (title: string[], opts, cmd: Command) => {
+        const { taskAdd } = await import("../commands/task.js");
+        const { formatTask } = await import("../format.js");
+        const view = await taskAdd({ ...opts, title: title.join(" "), repo: repoOf(cmd) });
+        print(view, opts, () => `Created task ${view.number}: ${view.title}\n\n${formatTask(view)}`);
+      }),
+    null,
+    "task add",
+  );
+
+  described(
+    task
+      .command("list")
+      .description("list active tasks")
+      .option("-s, --status <status>", "only these statuses (repeat or comma-separate)", collect)
+      .option("-l, --language <language>", "only these languages (repeat or comma-separate)", collect)
+      .option("--json", "print JSON")
+      .action(async (opts, cmd: Command) => {
+        const { taskList } = await import("../commands/task.js");
+        const { formatTaskList } = await import("../format.js");
+        const views = await taskList({ ...opts, repo: repoOf(cmd) });
+        print(views, opts, () => formatTaskList(views));
+      }),
+    null,
+    "task list",
+  );
+
+  described(
+    task
+      .command("show")
+      .description("show one task with its artifacts")
+      .argument("<number>", NUMBER)
+      .option("--json", "print JSON (includes the raw state.json entry)")
+      .action(async (number: string, opts, cmd: Command) => {
+        const { taskShow } = await import("../commands/task.js");
+        const { formatTask } = await import("../format.js");
+        const view = await taskShow({ number, repo: repoOf(cmd) });
+        print(view, opts, () => formatTask(view));
+      }),
+    null,
+    "task show",
+  );
+
+  described(
+    task
+      .command("edit")
+      .description("change a task's title, description, language, priority, effort or dependencies")
+      .argument("<number>", NUMBER)
+      .option("-t, --title <title>", "new title (the TODO.md heading)")
+      .option("-d, --description <text>", "new description")
+      .option("-l, --language <language>", "new language (routes its next operations)")
+      .option("-p, --priority <priority>", "critical | high | medium | low")
+      .option("-e, --effort <effort>", 'effort estimate, e.g. "2 hours"')
+      .option("--depends <numbers>", 'replace dependencies ("none" clears them)')
+      .option("--json", "print the task as JSON")
+      .action(async (number: string, opts, cmd: Command) => {
+        const { taskEdit } = await import("../commands/task.js");
+        const { formatTask } = await import("../format.js");
+        const view = await taskEdit({ ...opts, number, repo: repoOf(cmd) });
+        print(view, opts, () => `Updated task ${view.number}.\n\n${formatTask(view)}`);
+      }),
+    null,
+    "task edit",
+  );
+
+  described(
+    task
+      .command("status")
+      .description("move a task to another status through the lifecycle table")
+      .argument("<number>", NUMBER)
+      .argument("<status>", "not_started | researched | planned | partial | blocked | completed")
+      .option("-r, --reason <text>", "why (required for blocked; recorded with --force)")
+      .option("--summary <text>", "completion summary (for completed)")
+      .option("-f, --force", "override the lifecycle table; an audit note is recorded on the task")
+      .option("--json", "print JSON")
+      .action(async (number: string, status: string, opts, cmd: Command) => {
+        const { taskStatus } = await import("../commands/task.js");
+        const change = await taskStatus({ ...opts, number, status, repo: repoOf(cmd) });
+        print(change, opts, () =>
+          [
+            `Task ${change.number}: ${change.from} → ${change.to}${change.forced ? " (forced; audit note recorded)" : ""}`,
+            ...change.autoCompleted.map((n) => `Task ${n}: all subtasks done → completed`),
+          ].join("\n"),
+        );
+      }),
+    null,
+    "task status",
+  );
+
+  described(
+    task
+      .command("abandon")
+      .description("abandon tasks and move them to the archive")
+      .argument("<numbers...>", 'task numbers and ranges: 12-15, "12, 14"')
+      .option("-r, --reason <text>", "why, recorded as abandoned_reason")
+      .option("-f, --force", "abandon even while an operation is in progress")
+      .option("--json", "print JSON")
+      .action(async (numbers: string[], opts, cmd: Command) => {
+        const { taskAbandon } = await import("../commands/task.js");
+        const result = await taskAbandon({ ...opts, numbers, repo: repoOf(cmd) });
+        print(result, opts, () =>
+          [
+            `Abandoned and archived: ${result.abandoned.join(", ")}`,
+            ...result.autoCompleted.map((n) => `Task ${n}: all subtasks done → completed`),
+          ].join("\n"),
+        );
+      }),
+    null,
+    "task abandon",
+  );
+
+  described(
+    task
+      .command("recover")
+      .description("bring archived tasks back as not_started")
+      .argument("<numbers...>", 'archived task numbers and ranges: 12-15, "12, 14"')
+      .option("--json", "print JSON")
+      .action(async (numbers: string[], opts, cmd: Command) => {
+        const { taskRecover } = await import("../commands/task.js");
+        const result = await taskRecover({ numbers, repo: repoOf(cmd) });
+        print(result, opts, () =>
+          result.recovered
+            .map((r) => `Recovered task ${r.number}${r.folder ? ` (folder ${r.folder})` : ""}`)
+            .join("\n"),
+        );
+      }),
+    null,
+    "task recover",
+  );
+
+  described(
+    task
+      .command("expand")
+      .description("split a task into subtasks; it completes itself when they are all done")
+      .argument("<number>", NUMBER)
+      .requiredOption("-s, --subtask <title>", "a subtask title (repeat for each)", collect)
+      .option("-f, --force", "expand even while an operation is in progress")
+      .option("--json", "print JSON")
+      .action(async (number: string, opts, cmd: Command) => {
+        const { taskExpand } = await import("../commands/task.js");
+        const result = await taskExpand({ ...opts, number, repo: repoOf(cmd) });
+        print(result, opts, () => `Task ${result.parent} expanded into ${result.subtasks.join(", ")}`);
+      }),
+    null,
+    "task expand",
+  );
+}
