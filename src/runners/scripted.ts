@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import { ConfigError } from "../shared/index.js";
 import { scriptedAgentEntry } from "../shared/package.js";
 import { failBeforeStart, runAgentProcess } from "./agent-process.js";
