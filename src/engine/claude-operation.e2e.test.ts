@@ -7,11 +7,13 @@ import { ClaudeRunner, locateBundledClaude } from "../runners/index.js";
 import { addTask, loadErrors, mutateStore, readStore } from "../state/index.js";
 import { promptOf, type ScriptInput, say, text, toolUse } from "../testing/fake-messages-api.js";
 import { startOfflineClaude } from "../testing/offline-claude.js";
+import { requireUnderCi } from "../testing/requirements.js";
 import { tempStore } from "../testing/store-fixture.js";
 import { runOperation } from "./execute.js";
 
 /** `baton research` with the real Claude Code binary, offline against the scripted fake Messages API. */
 const located = locateBundledClaude();
+requireUnderCi("the Claude Code binary", located.path === null ? located.reason : null);
 
 const REPORT = `# Research Report: Parser crash\n\n## Findings\n${"- parse() reads tokens[0] before checking the list is non-empty (src/parser.ts:12).\n".repeat(6)}`;
 

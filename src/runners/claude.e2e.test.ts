@@ -16,6 +16,7 @@ import {
   toolUse,
 } from "../testing/fake-messages-api.js";
 import { startOfflineClaude } from "../testing/offline-claude.js";
+import { requireUnderCi } from "../testing/requirements.js";
 import { recordingOptions } from "../testing/run-request.js";
 import { ClaudeRunner, type ClaudeRunnerOptions } from "./claude.js";
 import { locateBundledClaude } from "./claude-binary.js";
@@ -24,6 +25,7 @@ import type { AgentDefinition, DelegationContext, RunRequest } from "./types.js"
 /** The claude runner with the real Claude Code binary against the fake Messages API, offline. */
 
 const located = locateBundledClaude();
+requireUnderCi("the Claude Code binary", located.path === null ? located.reason : null);
 if (located.path === null) console.warn(`claude runner end-to-end tests skipped: ${located.reason}`);
 
 const TEST_TIMEOUT_MS = 20_000;

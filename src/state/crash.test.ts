@@ -24,10 +24,19 @@ describe("kill -9 during writes", () => {
           b.changeStatus(tx, task.project_number, "blocked", { reason: "r" });
           if (i % 3 === 0) b.abandonTasks(tx, [task.project_number]);
         });
+        // i = 0 is abandoned at once; after i = 1 an active task is there for the final count.
+        if (i === 1) process.stdout.write("ready\\n");
       }`;
     for (let round = 0; round < 12; round++) {
-      const child = spawn(process.execPath, ["--input-type=module", "-e", worker], { stdio: "ignore" });
-      await new Promise((r) => setTimeout(r, 120 + Math.random() * 200));
+      const child = spawn(process.execPath, ["--input-type=module", "-e", worker], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      // Killed only once it has written: on a loaded machine a fixed delay can end it before it wrote anything.
+      await new Promise<void>((ready, fail) => {
+        child.stdout.once("data", () => ready());
+        child.once("exit", (code) => fail(new Error(`the worker exited (${code}) before its first write`)));
+      });
+      await new Promise((r) => setTimeout(r, Math.random() * 200));
       child.kill("SIGKILL");
       await new Promise((r) => child.on("exit", r));
       // The next writer rolls any interrupted commit forward (or discards one that never reached its journal).

@@ -13,6 +13,7 @@ import {
   toolUse,
 } from "../../src/testing/fake-messages-api.js";
 import { startOfflineClaude } from "../../src/testing/offline-claude.js";
+import { requireUnderCi } from "../../src/testing/requirements.js";
 import { BATON_BIN } from "../support/cli.js";
 import { git, ok, readJson, repo } from "./helpers.js";
 
@@ -22,6 +23,7 @@ import { git, ok, readJson, repo } from "./helpers.js";
  * command (its `!` line runs gate-in), the scripted model delegates, and the hooks hold the line.
  */
 const located = locateClaudeBinary();
+requireUnderCi("the Claude Code binary", located.path === null ? located.reason : null);
 const BIN = `node ${BATON_BIN}`;
 const FOLDER = "specs/1_study_the_lexer";
 const REPORT = `# Research Report: the lexer\n\n## Findings\n${"- The lexer drops the last token when the input has no trailing newline (src/lexer.ts:40).\n".repeat(5)}`;

@@ -5,16 +5,15 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sharedFixture } from "../../../testing/requirements.js";
 import { buildModel } from "../../model.js";
 import type { Finding, LintModel } from "../../types.js";
 import { delegationRules } from "./index.js";
 
-const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
-const FIXTURE = resolve(REPO, "../shared/fixtures/proofchecker");
+const FIXTURE = sharedFixture("proofchecker") ?? "";
 
-describe.skipIf(!existsSync(FIXTURE))("delegation rules on the proofchecker fixture", () => {
+describe.skipIf(FIXTURE === "")("delegation rules on the proofchecker fixture", () => {
   let model: LintModel;
   const findings = async (id: string): Promise<Finding[]> => {
     const rule = delegationRules.find((r) => r.id === id);

@@ -5,17 +5,16 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sharedFixture } from "../../../testing/requirements.js";
 import { buildModel } from "../../model.js";
 import type { LintModel } from "../../types.js";
 import { heredocNoExpand } from "./heredoc-no-expand.js";
 import { trackedControlFiles } from "./tracked-control-files.js";
 
-const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
-const FIXTURE = resolve(REPO, "../shared/fixtures/proofchecker");
+const FIXTURE = sharedFixture("proofchecker") ?? "";
 
-describe.skipIf(!existsSync(FIXTURE))("git rules on the proofchecker fixture", () => {
+describe.skipIf(FIXTURE === "")("git rules on the proofchecker fixture", () => {
   let model: LintModel;
   beforeAll(async () => {
     model = await buildModel(FIXTURE);

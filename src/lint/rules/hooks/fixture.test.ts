@@ -4,8 +4,8 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sharedFixture } from "../../../testing/requirements.js";
 import { buildModel } from "../../model.js";
 import type { LintModel } from "../../types.js";
 import { missingScript } from "./missing-script.js";
@@ -13,10 +13,9 @@ import { notExecutable } from "./not-executable.js";
 import { stopHookActive } from "./stop-hook-active.js";
 import { swallowedErrors } from "./swallowed-errors.js";
 
-const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
-const FIXTURE = resolve(REPO, "../shared/fixtures/proofchecker");
+const FIXTURE = sharedFixture("proofchecker") ?? "";
 
-describe.skipIf(!existsSync(FIXTURE))("hooks rules on the proofchecker fixture", () => {
+describe.skipIf(FIXTURE === "")("hooks rules on the proofchecker fixture", () => {
   let model: LintModel;
   beforeAll(async () => {
     model = await buildModel(FIXTURE);
