@@ -1,10 +1,3 @@
-/**
- * The delegation rules over the original system (the proofchecker fixture, beside the repository in
- * ../shared/fixtures). Every finding below was read by hand; a change in these lists is either a new
- * false positive or a lost true positive, so update them only after reading the flagged lines.
- */
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedFixture } from "../../../testing/requirements.js";
 import { buildModel } from "../../model.js";

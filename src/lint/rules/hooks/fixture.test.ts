@@ -1,9 +1,3 @@
-/**
- * The hooks rules over the original system (the proofchecker fixture, beside the repository in
- * ../shared/fixtures). Every finding below was read by hand.
- */
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedFixture } from "../../../testing/requirements.js";
 import { buildModel } from "../../model.js";
