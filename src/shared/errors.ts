@@ -154,7 +154,7 @@ export function fileSystemFailure(error: unknown): IoError | null {
   const { code, path, syscall } = error as NodeJS.ErrnoException;
   const known = code === undefined ? undefined : FS_FAILURES[code];
   if (!known || path === undefined) return null;
-  return new IoError(`cannot ${syscall ?? "access"} ${path}: ${known.what} (${code})`, {
+  return new IoError(`IO_FAILURE: cannot ${syscall ?? "access"} ${path}: ${known.what} (${code})`, {
     cause: error,
     hint: known.hint,
   });

@@ -87,3 +87,42 @@ describe("JSON documents", () => {
     expect(() => parseJsonDocument("s.json", '{\n  "a": [1,')).toThrow(/^s\.json:2:/);
   });
 });
+
+describe("JSON documents as editors leave them", () => {
+  const edit = async (text: string) => {
+    const doc = parseJsonDocument<{ tasks: { n: number; s: string }[]; next: number }>("state.json", text);
+    const value = structuredClone(doc.value);
+    value.tasks[0]!.s = "planned";
+    value.tasks.push({ n: 3, s: "new" });
+    value.next = 4;
+    return renderJsonDocument(doc, value, isCanonical(doc));
+  };
+
+  it("writes CRLF on every line of a CRLF file, canonical or hand-formatted", async () => {
+    const canonical = `${JSON.stringify({ tasks: [{ n: 1, s: "a" }], next: 2 }, null, 2)}\n`.replace(
+      /\n/g,
+      "\r\n",
+    );
+    const hand = '{\r\n  "tasks": [ {"n": 1, "s": "a"} ],\r\n  "next": 2\r\n}\r\n';
+    for (const text of [canonical, hand]) {
+      const out = await edit(text);
+      expect(out.replace(/\r\n/g, ""), JSON.stringify(out)).not.toContain("\n");
+      expect(JSON.parse(out)).toEqual({
+        tasks: [
+          { n: 1, s: "planned" },
+          { n: 3, s: "new" },
+        ],
+        next: 4,
+      });
+    }
+    const untouched = parseJsonDocument("state.json", hand);
+    expect(await renderJsonDocument(untouched, untouched.value, isCanonical(untouched))).toBe(hand);
+  });
+
+  it("reads a file behind a byte order mark and keeps the mark", async () => {
+    const text = `\uFEFF${JSON.stringify({ tasks: [{ n: 1, s: "a" }], next: 2 }, null, 2)}\n`;
+    const out = await edit(text);
+    expect(out.startsWith("\uFEFF{")).toBe(true);
+    expect(JSON.parse(out.slice(1)).next).toBe(4);
+  });
+});

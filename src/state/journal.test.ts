@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -60,5 +70,38 @@ describe("multi-file commit", () => {
     expect(recoverInterruptedCommit(join(dir, "journal.json"), [dir])).toBe(false);
     expect(readFileSync(join(dir, "state.json"), "utf8")).toBe("old");
     expect(existsSync(join(dir, ".state.json.baton-77-abcdef01.tmp"))).toBe(false);
+  });
+});
+
+describe("symlinked files", () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "baton-links-"));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it("writes through a link, which stays a link, and refuses a dangling one writing nothing", async () => {
+    mkdirSync(join(root, "specs"));
+    mkdirSync(join(root, "kept"));
+    writeFileSync(join(root, "kept", "state.json"), "old");
+    symlinkSync("../kept/state.json", join(root, "specs", "state.json"));
+    symlinkSync("../kept/gone.md", join(root, "specs", "TODO.md"));
+    const journal = join(root, "specs", "journal.json");
+    await commitFiles(journal, [{ path: join(root, "specs", "state.json"), content: "new" }], []);
+    expect(lstatSync(join(root, "specs", "state.json")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(root, "kept", "state.json"), "utf8")).toBe("new");
+    await expect(
+      commitFiles(
+        journal,
+        [
+          { path: join(root, "specs", "state.json"), content: "newer" },
+          { path: join(root, "specs", "TODO.md"), content: "todo" },
+        ],
+        [],
+      ),
+    ).rejects.toThrow(/TODO\.md is a symbolic link to \.\.\/kept\/gone\.md, which does not exist/);
+    expect(readFileSync(join(root, "kept", "state.json"), "utf8")).toBe("new");
+    expect(lstatSync(join(root, "specs", "TODO.md")).isSymbolicLink()).toBe(true);
+    expect(readdirSync(join(root, "kept")).sort()).toEqual(["state.json"]);
   });
 });

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import {
   FileFormatError,
   formatIssues,
+  IoError,
   type JsonDocument,
   lineOfJsonPath,
   parseJsonDocument,
@@ -24,9 +25,23 @@ export function readText(path: string): string | null {
   try {
     return readFileSync(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return missingOrDangling(path, error);
     throw error;
   }
+}
+
+/** A missing file reads as absent; a symlink to nowhere is an error, never a file to create in its place. */
+function missingOrDangling(path: string, cause: unknown): null {
+  let target: string;
+  try {
+    target = readlinkSync(path);
+  } catch {
+    return null;
+  }
+  throw new IoError(`${path} is a symbolic link to ${target}, which does not exist`, {
+    cause,
+    hint: "Restore the link's target, or replace the link with the file itself; nothing was written.",
+  });
 }
 
 export function readLatin1(path: string): string | null {

@@ -87,3 +87,37 @@ describe("next_project_number drift", () => {
     }
   });
 });
+
+describe("numbering restarted after a vault", () => {
+  it("takes the first number that no live or archived task holds, and doctor agrees", () => {
+    const dir = twoTasks();
+    const state = JSON.parse(read(dir, "state.json"));
+    state.active_projects.push(
+      { project_number: 81, project_name: "recent", status: "not_started", language: "general" },
+      { project_number: 998, project_name: "before_the_vault", status: "planned", language: "general" },
+    );
+    state.next_project_number = 81;
+    write(dir, "state.json", `${JSON.stringify(state, null, 2)}\n`);
+    const todo = read(dir, "TODO.md").replace("next_project_number: 3", "next_project_number: 81");
+    write(
+      dir,
+      "TODO.md",
+      `${todo}### 81. Recent\n- **Status**: [NOT STARTED]\n\n### 998. Before the vault\n- **Status**: [PLANNED]\n`,
+    );
+    write(
+      dir,
+      "archive/state.json",
+      `${JSON.stringify({ completed_projects: [{ project_number: 82, project_name: "vaulted", status: "completed" }] })}\n`,
+    );
+    const doctor = JSON.parse(runBaton(dir, ["doctor", "--json"]).stdout);
+    expect(doctor.findings).toEqual([
+      expect.objectContaining({
+        code: "NEXT_NUMBER_TAKEN",
+        message: "next_project_number 81 is already held by active task 81",
+      }),
+    ]);
+    expect(okJson(dir, ["task", "add", "After the restart", "-l", "general"]).number).toBe(83);
+    expect(nextNumbers(dir)).toEqual({ state: 84, todo: 84 });
+    expect(JSON.parse(runBaton(dir, ["doctor", "--json"]).stdout).findings).toEqual([]);
+  });
+});
