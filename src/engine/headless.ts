@@ -2,12 +2,12 @@ import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import type { Runner, RunOutcome, RunUsage } from "../runners/index.js";
 import type { Delegation, ProgressEvent } from "./executor.js";
-import { type GateOutVerdict, runGateOut } from "./gate-out.js";
+import type { GateOutVerdict } from "./gate-out.js";
 import type { DelegationOutcome, RunEvent } from "./machine.js";
 import { countComplete, renderRunSummary, runMetadata } from "./phases/rollup.js";
 import { type PlanRunReport, runPlan } from "./phases/run.js";
 import { openPostflight } from "./postflight-marker.js";
-import { type Run, runContext, runPrompt } from "./run.js";
+import { checkRunResult, type Run, runContext, runPrompt } from "./run.js";
 import type { SessionJournal } from "./session-journal.js";
 
 const REASONS: Record<
@@ -113,15 +113,7 @@ export class HeadlessDelegation implements Delegation {
 
   async check(run: Run, agentOutput: string, artifactPath: string): Promise<GateOutVerdict> {
     if (run.plan && this.planReport) return planVerdict(run, this.planReport, artifactPath);
-    return runGateOut({
-      operation: run.operation,
-      sessionId: run.sessionId,
-      repoRoot: run.config.root,
-      taskFolder: run.folder,
-      metadataPath: run.metadataPath,
-      agentOutput,
-      minArtifactBytes: run.config.minArtifactBytes,
-    });
+    return checkRunResult(run, agentOutput);
   }
 
   resumePhase(): number | undefined {

@@ -12,6 +12,7 @@ import {
   taskFolderPath,
 } from "../state/index.js";
 import { loadAgentCatalog } from "./default-agents.js";
+import { type GateOutVerdict, runGateOut } from "./gate-out.js";
 import type { GateOperation } from "./gates/types.js";
 import { type PreparedPlan, preparePlan } from "./phases/prepare.js";
 import { METADATA_FILE } from "./postflight-marker.js";
@@ -124,4 +125,17 @@ export function runContext(run: Run): DelegationContext {
 /** The exact prompt the agent receives, given where GATE IN planned the artifact. */
 export function runPrompt(run: Run, artifactPath: string): string {
   return buildPrompt(runContext(run), run.title, artifactPath);
+}
+
+/** GATE OUT's checks of what the run's agent left in its task folder. */
+export function checkRunResult(run: Run, agentOutput: string): Promise<GateOutVerdict> {
+  return runGateOut({
+    operation: run.operation,
+    sessionId: run.sessionId,
+    repoRoot: run.config.root,
+    taskFolder: run.folder,
+    metadataPath: run.metadataPath,
+    agentOutput,
+    minArtifactBytes: run.config.minArtifactBytes,
+  });
 }

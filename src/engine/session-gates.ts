@@ -3,11 +3,10 @@ import type { BatonConfig } from "../config/index.js";
 import { UsageError } from "../shared/index.js";
 import { readOpenCheckpoint, storeContext } from "../state/index.js";
 import { type Delegation, drive } from "./executor.js";
-import { runGateOut } from "./gate-out.js";
 import type { GateOperation } from "./gates/types.js";
 import { initialState } from "./machine.js";
 import { MARKER_FILE, openPostflight } from "./postflight-marker.js";
-import { prepareRun, type Run, runPrompt } from "./run.js";
+import { checkRunResult, prepareRun, type Run, runPrompt } from "./run.js";
 import { SessionJournal, sessionJournalPath } from "./session-journal.js";
 
 /**
@@ -67,17 +66,7 @@ const handOff: Delegation = {
     });
     return null;
   },
-  check(run: Run, agentOutput: string) {
-    return runGateOut({
-      operation: run.operation,
-      sessionId: run.sessionId,
-      repoRoot: run.config.root,
-      taskFolder: run.folder,
-      metadataPath: run.metadataPath,
-      agentOutput,
-      minArtifactBytes: run.config.minArtifactBytes,
-    });
-  },
+  check: checkRunResult,
 };
 
 function journalOf(run: Run): SessionJournal {

@@ -271,6 +271,9 @@ describe("TODO.md segmentation on odd layouts", () => {
   });
 });
 
+const newEntry = (number: number) =>
+  buildEntry({ number, title: "New", status: "not_started", language: "lean", created: "2026-11-23" });
+
 describe("TODO.md as people keep it", () => {
   const CURATED = [
     "---",
@@ -336,17 +339,7 @@ describe("TODO.md as people keep it", () => {
 
   it("inserts a new task right after ## Tasks, leaving the curated section byte for byte", () => {
     const doc = parseTodo("TODO.md", CURATED);
-    insertEntry(
-      doc,
-      buildEntry({
-        number: 82,
-        title: "New",
-        status: "not_started",
-        language: "lean",
-        created: "2026-11-23",
-      }),
-      "top",
-    );
+    insertEntry(doc, newEntry(82), "top");
     const out = renderTodo(doc);
     expect(out.slice(0, CURATED.indexOf("## Tasks"))).toBe(CURATED.slice(0, CURATED.indexOf("## Tasks")));
     expect(out).toMatch(/## Tasks\n\n### 82\. New\n/);
@@ -365,17 +358,7 @@ describe("TODO.md as people keep it", () => {
     const crlf = CURATED.replace(/\n/g, "\r\n");
     const doc = parseTodo("TODO.md", crlf);
     setEntryStatus(findEntry(doc, 81)!, "researched");
-    insertEntry(
-      doc,
-      buildEntry({
-        number: 82,
-        title: "New",
-        status: "not_started",
-        language: "lean",
-        created: "2026-11-23",
-      }),
-      "top",
-    );
+    insertEntry(doc, newEntry(82), "top");
     setFrontmatterNextNumber(doc, 83);
     const out = renderTodo(doc);
     expect(out.replace(/\r\n/g, "")).not.toContain("\n");

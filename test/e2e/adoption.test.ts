@@ -11,7 +11,18 @@ import {
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReadOnlyRunner } from "../support/read-only.js";
-import { commitAll, fails, git, ok, okJson, repo, runBaton, snapshot } from "./helpers.js";
+import {
+  commitAll,
+  fails,
+  GOOD_RESEARCH,
+  git,
+  ok,
+  okJson,
+  repo,
+  runBaton,
+  scriptFile,
+  snapshot,
+} from "./helpers.js";
 
 /**
  * A repository of the original system as people really keep it, in one piece: a curated "Task Order"
@@ -92,7 +103,6 @@ const PLAN = [
   "- [ ] wire it",
   "",
 ].join(CRLF);
-const REPORT = `# Research Report\n\n${"A finding with its evidence. ".repeat(12)}\n`;
 
 function buildRepository(): string {
   const dir = repo();
@@ -148,22 +158,7 @@ function buildRepository(): string {
     join(dir, ".claude", "agents", "broken.md"),
     "---\nname: broken-agent\ndescription: [unclosed\n  - : :\n---\nbody\n",
   );
-  writeFileSync(
-    join(dir, "research.json"),
-    JSON.stringify({
-      steps: [
-        { write: "{task_folder}/reports/research-001.md", content: REPORT },
-        {
-          writeMetadata: {
-            status: "researched",
-            summary: "found it",
-            artifacts: [{ type: "research", path: "{task_folder}/reports/research-001.md" }],
-            metadata: { session_id: "{session_id}", agent_type: "general-research-agent" },
-          },
-        },
-      ],
-    }),
-  );
+  scriptFile(dir, "research", GOOD_RESEARCH);
   commitAll(dir, "a repository of the original system");
   return dir;
 }

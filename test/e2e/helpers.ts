@@ -230,3 +230,34 @@ export function snapshotSpecs(dir: string): Map<string, Buffer> {
 export function runAll(cwd: string, commands: string[][]): Promise<CliResult[]> {
   return Promise.all(commands.map((args) => runBatonAsync(cwd, args)));
 }
+
+export const RESEARCH_REPORT = `# Research Report\n\n${"A finding with its evidence. ".repeat(12)}\n`;
+
+/** A scripted researcher that writes a real report and its metadata: a research that GATE OUT accepts. */
+export const GOOD_RESEARCH = [
+  { write: "{task_folder}/reports/research-001.md", content: RESEARCH_REPORT },
+  {
+    writeMetadata: {
+      status: "researched",
+      summary: "found it",
+      artifacts: [{ type: "research", path: "{task_folder}/reports/research-001.md" }],
+      metadata: { session_id: "{session_id}", agent_type: "scripted" },
+    },
+  },
+];
+
+/** Writes a scripted agent's steps to `<dir>/<name>.json` and returns its path. */
+export function scriptFile(dir: string, name: string, steps: unknown[]): string {
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify({ steps }));
+  return path;
+}
+
+/** A repository with one committed general task, 1. */
+export function oneTaskRepo(title = "Study the lexer"): string {
+  const dir = repo();
+  ok(dir, ["task", "add", title, "-l", "general"]);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "init"]);
+  return dir;
+}

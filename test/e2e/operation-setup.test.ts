@@ -1,42 +1,14 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { git, ok, readJson, repo, runBaton } from "./helpers.js";
+import { GOOD_RESEARCH, git, ok, oneTaskRepo, readJson, runBaton, scriptFile } from "./helpers.js";
 
 /**
  * One operation setup for every path (headless run, in-session gates, --dry-run): what the dry run
  * says is what the run does, and the run's COMMIT happens with the store still locked.
  */
-const REPORT = `# Research Report\n\n${"A finding with its evidence. ".repeat(12)}\n`;
-
-function taskRepo(): string {
-  const dir = repo();
-  ok(dir, ["task", "add", "Study the lexer", "-l", "general"]);
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "init"]);
-  return dir;
-}
-
-function script(dir: string): string {
-  const path = join(dir, "good.json");
-  writeFileSync(
-    path,
-    JSON.stringify({
-      steps: [
-        { write: "{task_folder}/reports/research-001.md", content: REPORT },
-        {
-          writeMetadata: {
-            status: "researched",
-            summary: "found it",
-            artifacts: [{ type: "research", path: "{task_folder}/reports/research-001.md" }],
-            metadata: { session_id: "{session_id}", agent_type: "scripted" },
-          },
-        },
-      ],
-    }),
-  );
-  return path;
-}
+const script = (dir: string) => scriptFile(dir, "good", GOOD_RESEARCH);
+const taskRepo = () => oneTaskRepo();
 
 describe("one operation setup", () => {
   it("after an in-session gate-in, --dry-run --force says what research --force then does", () => {

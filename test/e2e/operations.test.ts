@@ -1,45 +1,21 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   expectSpecsUnchanged,
+  GOOD_RESEARCH,
   git,
   ok,
   okJson,
+  oneTaskRepo,
   read,
   readJson,
-  repo,
   runBaton,
+  scriptFile,
   snapshotSpecs,
 } from "./helpers.js";
 
-const REPORT = `# Research Report\n\n${"A finding with its evidence. ".repeat(12)}\n`;
-
-function script(dir: string, name: string, steps: unknown[]): string {
-  const path = join(dir, `${name}.json`);
-  writeFileSync(path, JSON.stringify({ steps }));
-  return path;
-}
-
-function prepared(): string {
-  const dir = repo();
-  ok(dir, ["task", "add", "Fix the parser", "-l", "general"]);
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "init"]);
-  return dir;
-}
-
-const good = [
-  { write: "{task_folder}/reports/research-001.md", content: REPORT },
-  {
-    writeMetadata: {
-      status: "researched",
-      summary: "found it",
-      artifacts: [{ type: "research", path: "{task_folder}/reports/research-001.md" }],
-      metadata: { session_id: "{session_id}", agent_type: "scripted" },
-    },
-  },
-];
+const script = scriptFile;
+const prepared = () => oneTaskRepo("Fix the parser");
+const good = GOOD_RESEARCH;
 
 describe("baton research (CLI)", () => {
   it("runs the checkpoints, prints progress on stderr and the result on stdout, and commits", () => {

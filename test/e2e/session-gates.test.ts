@@ -1,17 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { git, ok, readJson, repo, runBaton } from "./helpers.js";
+import { git, ok, oneTaskRepo, readJson, runBaton } from "./helpers.js";
 
 const FOLDER = "specs/1_study_the_lexer";
 
-function taskRepo(): string {
-  const dir = repo();
-  ok(dir, ["task", "add", "Study the lexer", "-l", "general"]);
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "init"]);
-  return dir;
-}
+const taskRepo = () => oneTaskRepo();
 
 /** What the delegated agent does in the session: its report, then its metadata. */
 function agentWrites(dir: string, session: string, report: string): void {
