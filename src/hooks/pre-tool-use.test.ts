@@ -33,9 +33,10 @@ describe("pre-tool-use rule 1: Baton's files", () => {
     expect(decisionOf(await pre(tool, { file_path, content: "{}" }, SUB))).toBe("deny");
   });
 
-  it("names the command to use instead", async () => {
+  it("names the gate that records results, and no command that moves a task past it", async () => {
     const reply = await pre("Edit", { file_path: join(repo.dir, "specs/state.json") });
-    expect(reasonOf(reply)).toContain("baton task status N <status>");
+    expect(reasonOf(reply)).toContain("baton gate-out");
+    expect(reasonOf(reply)).not.toMatch(/task status|task edit|--force/);
     const marker = await pre("Write", { file_path: join(repo.dir, "specs/3_x/.postflight-pending") });
     expect(reasonOf(marker)).toContain("baton gate-out");
   });

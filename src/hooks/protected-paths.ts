@@ -51,8 +51,9 @@ export function absolutePath(written: string, cwd: string, project: Project): st
   return resolve(cwd, path);
 }
 
+// No command named here may move a task past its gate: an operation's result is recorded only by its gate-out.
 const STORE_COMMANDS =
-  "change tasks with `baton task status N <status>`, `baton task edit N …` or `baton task add …`, and let `baton gate-in`/`baton gate-out` record operations";
+  "an operation's result is recorded by its `baton gate-out` once the delegated agent has written it, and new tasks come from `baton task add …`";
 
 export function denyReason(file: ProtectedFile, action: string): string {
   const what = `${action} ${file.shown}`;

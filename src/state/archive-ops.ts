@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { isoDate, TaskNotFoundError, TransitionError, UsageError } from "../shared/index.js";
 import { updateChangeLog, updateRoadMap } from "./archive-docs.js";
+import { type CheckpointGuardOptions, guardOpenCheckpoint } from "./checkpoint-guard.js";
 import { titleFromSlug } from "./naming.js";
 import { TASK_FOLDER, taskFolderName } from "./paths.js";
 import type { ArchivedTask, TaskEntry } from "./schema.js";
@@ -52,9 +53,10 @@ export interface AbandonResult {
 export function abandonTasks(
   tx: Transaction,
   numbers: readonly number[],
-  options: { reason?: string | undefined; force?: boolean } = {},
+  options: { reason?: string | undefined } & CheckpointGuardOptions = {},
 ): AbandonResult {
   const tasks = numbers.map((n) => requireTask(tx, n));
+  for (const task of tasks) guardOpenCheckpoint(tx, task, "abandon it", options);
   for (const task of tasks) {
     if (IN_PROGRESS_STATUSES.includes(task.status) && !options.force) {
       throw new TransitionError(

@@ -1,4 +1,5 @@
 import { UsageError } from "../shared/index.js";
+import { type CheckpointGuardOptions, guardOpenCheckpoint } from "./checkpoint-guard.js";
 import { normalizeTitle } from "./naming.js";
 import type { TaskEntry } from "./schema.js";
 import type { Transaction } from "./store.js";
@@ -20,8 +21,14 @@ export interface TaskEdit {
   dependencies?: readonly number[] | undefined;
 }
 
-export function editTask(tx: Transaction, number: number, edit: TaskEdit): TaskEntry {
+export function editTask(
+  tx: Transaction,
+  number: number,
+  edit: TaskEdit,
+  options: CheckpointGuardOptions = {},
+): TaskEntry {
   const task = requireTask(tx, number);
+  guardOpenCheckpoint(tx, task, "edit it", options);
   const entry = requireTodoEntry(tx, task);
   if (Object.values(edit).every((v) => v === undefined)) {
     throw new UsageError("nothing to edit", {

@@ -1,4 +1,5 @@
 import { isoDate, TaskNotFoundError, TransitionError, UsageError } from "../shared/index.js";
+import { type CheckpointGuardOptions, guardOpenCheckpoint } from "./checkpoint-guard.js";
 import { assertVerdict, checkManualTransition } from "./lifecycle.js";
 import { readLatin1 } from "./load.js";
 import { detectLanguage, normalizeTitle, PRIORITIES, slugify, titleFromSlug } from "./naming.js";
@@ -191,8 +192,7 @@ export interface StatusChange {
   autoCompleted: number[];
 }
 
-export interface StatusOptions {
-  force?: boolean;
+export interface StatusOptions extends CheckpointGuardOptions {
   reason?: string | undefined;
   summary?: string | undefined;
 }
@@ -217,6 +217,7 @@ export function changeStatus(
   options: StatusOptions = {},
 ): StatusChange {
   const task = requireTask(tx, number);
+  guardOpenCheckpoint(tx, task, `move it to ${target}`, options);
   const from = task.status;
   const { forced } = assertVerdict(checkManualTransition(from, target, options.force ?? false), number);
   const entry = requireTodoEntry(tx, task);
@@ -301,9 +302,11 @@ export function expandTask(
   tx: Transaction,
   number: number,
   subtasks: readonly SubtaskInput[],
-  force = false,
+  options: CheckpointGuardOptions = {},
 ) {
+  const force = options.force ?? false;
   const parent = requireTask(tx, number);
+  guardOpenCheckpoint(tx, parent, "expand it", options);
   if (subtasks.length === 0)
     throw new UsageError("expand needs at least one subtask", {
       hint: 'Pass --subtask "Title" once per subtask.',

@@ -97,3 +97,35 @@ describe("baton gate-in / gate-out (in-session checkpoints)", () => {
     expect(existsSync(join(dir, FOLDER, ".postflight-pending"))).toBe(false);
   });
 });
+
+describe("an open checkpoint belongs to its gate", () => {
+  it("refuses task status, edit, abandon and expand while a run holds the task; --force only outside the session", () => {
+    const dir = taskRepo();
+    const session = /BATON_SESSION: (sess_\d{10}_[0-9a-f]{6})/.exec(
+      ok(dir, ["gate-in", "research", "1"]).stdout,
+    )?.[1];
+    const inSession = { CLAUDE_CODE_SESSION_ID: "cc-7" };
+    for (const args of [
+      ["task", "status", "1", "researched"],
+      ["task", "edit", "1", "--title", "Renamed"],
+      ["task", "abandon", "1"],
+      ["task", "expand", "1", "-s", "A part"],
+    ]) {
+      const refused = runBaton(dir, args);
+      expect(refused.status, args.join(" ")).toBe(1);
+      expect(refused.stderr).toContain("while the research run");
+      expect(refused.stderr).toContain(`baton gate-out research 1 --session ${session}`);
+      const forcedInSession = runBaton(dir, [...args, "--force"], inSession);
+      expect(forcedInSession.status, `${args.join(" ")} --force in a session`).toBe(1);
+      expect(forcedInSession.stderr).toContain("changed only through its gate");
+      expect(`${refused.stderr}${forcedInSession.stderr}`).not.toMatch(/task status \d|--force\)?`/);
+    }
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("researching");
+    // A person outside the session takes the task back: the checkpoint is given up, the audit says so.
+    ok(dir, ["task", "status", "1", "not_started", "--force"]);
+    const task = readJson(dir, "state.json").active_projects[0];
+    expect(task.status).toBe("not_started");
+    expect(task.baton_audit[0].note).toContain(`gave up the open checkpoint of research run ${session}`);
+    expect(existsSync(join(dir, "specs/.baton/checkpoints/1.json"))).toBe(false);
+  });
+});

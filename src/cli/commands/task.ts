@@ -122,20 +122,27 @@ export interface TaskEditOptions extends RepoOptions {
   priority?: string | undefined;
   effort?: string | undefined;
   depends?: string | undefined;
+  force?: boolean | undefined;
+  insideSession?: boolean | undefined;
 }
 
 export async function taskEdit(options: TaskEditOptions): Promise<TaskView> {
   const ctx = await context(options);
   const number = parseTaskNumber(options.number);
   return mutateStore(ctx, { command: `baton task edit ${number}` }, (tx) => {
-    const task = editTask(tx, number, {
-      title: options.title,
-      description: options.description,
-      language: options.language,
-      priority: options.priority,
-      effort: options.effort,
-      dependencies: parseDependencies(options.depends),
-    });
+    const task = editTask(
+      tx,
+      number,
+      {
+        title: options.title,
+        description: options.description,
+        language: options.language,
+        priority: options.priority,
+        effort: options.effort,
+        dependencies: parseDependencies(options.depends),
+      },
+      { force: options.force, insideSession: options.insideSession },
+    );
     return taskView(task, findEntry(tx.todo, number), true);
   });
 }
@@ -144,6 +151,7 @@ export interface TaskStatusOptions extends RepoOptions {
   number: string;
   status: string;
   force?: boolean | undefined;
+  insideSession?: boolean | undefined;
   reason?: string | undefined;
   summary?: string | undefined;
 }
@@ -159,6 +167,7 @@ export async function taskStatus(options: TaskStatusOptions): Promise<StatusChan
   return mutateStore(ctx, { command: `baton task status ${number} ${target}` }, (tx) =>
     changeStatus(tx, number, target, {
       force: options.force ?? false,
+      insideSession: options.insideSession,
       reason: options.reason,
       summary: options.summary,
     }),
@@ -166,12 +175,21 @@ export async function taskStatus(options: TaskStatusOptions): Promise<StatusChan
 }
 
 export async function taskAbandon(
-  options: RepoOptions & { numbers: string[]; reason?: string | undefined; force?: boolean | undefined },
+  options: RepoOptions & {
+    numbers: string[];
+    reason?: string | undefined;
+    force?: boolean | undefined;
+    insideSession?: boolean | undefined;
+  },
 ): Promise<AbandonResult> {
   const ctx = await context(options);
   const numbers = numbersFrom(options.numbers);
   return mutateStore(ctx, { command: `baton task abandon ${numbers.join(",")}` }, (tx) =>
-    abandonTasks(tx, numbers, { reason: options.reason, force: options.force ?? false }),
+    abandonTasks(tx, numbers, {
+      reason: options.reason,
+      force: options.force ?? false,
+      insideSession: options.insideSession,
+    }),
   );
 }
 
@@ -184,7 +202,12 @@ export async function taskRecover(options: RepoOptions & { numbers: string[] }):
 }
 
 export async function taskExpand(
-  options: RepoOptions & { number: string; subtask: string[]; force?: boolean | undefined },
+  options: RepoOptions & {
+    number: string;
+    subtask: string[];
+    force?: boolean | undefined;
+    insideSession?: boolean | undefined;
+  },
 ): Promise<{ parent: number; subtasks: number[] }> {
   const ctx = await context(options);
   const number = parseTaskNumber(options.number);
@@ -193,7 +216,7 @@ export async function taskExpand(
       tx,
       number,
       options.subtask.map((title) => ({ title })),
-      options.force ?? false,
+      { force: options.force, insideSession: options.insideSession },
     ),
   );
 }

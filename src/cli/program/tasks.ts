@@ -3,6 +3,9 @@ import { collect, described, print, repoOf } from "./io.js";
 
 const NUMBER = "task number (as in `baton task list`)";
 
+/** Bash calls of a Claude Code session carry its id: such a caller may not take a task from its gate. */
+const insideSession = () => Boolean(process.env["CLAUDE_CODE_SESSION_ID"]);
+
 export function defineTaskCommands(program: Command): void {
   const task = described(
     program.command("task").description("add, list, show, edit, status, abandon, recover, expand"),
@@ -75,11 +78,12 @@ export function defineTaskCommands(program: Command): void {
       .option("-p, --priority <priority>", "critical | high | medium | low")
       .option("-e, --effort <effort>", 'effort estimate, e.g. "2 hours"')
       .option("--depends <numbers>", 'replace dependencies ("none" clears them)')
+      .option("-f, --force", "edit even while a run holds the task (outside a Claude Code session; audited)")
       .option("--json", "print the task as JSON")
       .action(async (number: string, opts, cmd: Command) => {
         const { taskEdit } = await import("../commands/task.js");
         const { formatTask } = await import("../format.js");
-        const view = await taskEdit({ ...opts, number, repo: repoOf(cmd) });
+        const view = await taskEdit({ ...opts, number, repo: repoOf(cmd), insideSession: insideSession() });
         print(view, opts, () => `Updated task ${view.number}.\n\n${formatTask(view)}`);
       }),
     null,
@@ -94,11 +98,20 @@ export function defineTaskCommands(program: Command): void {
       .argument("<status>", "not_started | researched | planned | partial | blocked | completed")
       .option("-r, --reason <text>", "why (required for blocked; recorded with --force)")
       .option("--summary <text>", "completion summary (for completed)")
-      .option("-f, --force", "override the lifecycle table; an audit note is recorded on the task")
+      .option(
+        "-f, --force",
+        "override the lifecycle table, or take the task back from a run that holds it (outside a Claude Code session); audited",
+      )
       .option("--json", "print JSON")
       .action(async (number: string, status: string, opts, cmd: Command) => {
         const { taskStatus } = await import("../commands/task.js");
-        const change = await taskStatus({ ...opts, number, status, repo: repoOf(cmd) });
+        const change = await taskStatus({
+          ...opts,
+          number,
+          status,
+          repo: repoOf(cmd),
+          insideSession: insideSession(),
+        });
         print(change, opts, () =>
           [
             `Task ${change.number}: ${change.from} → ${change.to}${change.forced ? " (forced; audit note recorded)" : ""}`,
@@ -116,11 +129,19 @@ export function defineTaskCommands(program: Command): void {
       .description("abandon tasks and move them to the archive")
       .argument("<numbers...>", 'task numbers and ranges: 12-15, "12, 14"')
       .option("-r, --reason <text>", "why, recorded as abandoned_reason")
-      .option("-f, --force", "abandon even while an operation is in progress")
+      .option(
+        "-f, --force",
+        "abandon even while a run holds the task (outside a Claude Code session; audited)",
+      )
       .option("--json", "print JSON")
       .action(async (numbers: string[], opts, cmd: Command) => {
         const { taskAbandon } = await import("../commands/task.js");
-        const result = await taskAbandon({ ...opts, numbers, repo: repoOf(cmd) });
+        const result = await taskAbandon({
+          ...opts,
+          numbers,
+          repo: repoOf(cmd),
+          insideSession: insideSession(),
+        });
         print(result, opts, () =>
           [
             `Abandoned and archived: ${result.abandoned.join(", ")}`,
@@ -157,11 +178,19 @@ export function defineTaskCommands(program: Command): void {
       .description("split a task into subtasks; it completes itself when they are all done")
       .argument("<number>", NUMBER)
       .requiredOption("-s, --subtask <title>", "a subtask title (repeat for each)", collect)
-      .option("-f, --force", "expand even while an operation is in progress")
+      .option(
+        "-f, --force",
+        "expand even while a run holds the task (outside a Claude Code session; audited)",
+      )
       .option("--json", "print JSON")
       .action(async (number: string, opts, cmd: Command) => {
         const { taskExpand } = await import("../commands/task.js");
-        const result = await taskExpand({ ...opts, number, repo: repoOf(cmd) });
+        const result = await taskExpand({
+          ...opts,
+          number,
+          repo: repoOf(cmd),
+          insideSession: insideSession(),
+        });
         print(result, opts, () => `Task ${result.parent} expanded into ${result.subtasks.join(", ")}`);
       }),
     null,

@@ -1,0 +1,54 @@
+import { TransitionError } from "../shared/index.js";
+import { checkpointPath, isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
+import type { TaskEntry } from "./schema.js";
+import type { Transaction } from "./store.js";
+import { recordAudit } from "./task-ops.js";
+
+export interface CheckpointGuardOptions {
+  /** A person outside any Claude Code session takes the task back from its gate (audited). */
+  force?: boolean | undefined;
+  /** The command runs inside a Claude Code session (its Bash calls carry CLAUDE_CODE_SESSION_ID). */
+  insideSession?: boolean | undefined;
+}
+
+/**
+ * An open checkpoint belongs to its gate: while a run holds a task, only that run's GATE OUT (or
+ * `baton recover`) may move it, so a manual status change, edit or abandon is refused. A person outside
+ * the session may take the task back with --force: the checkpoint is given up and the audit note says
+ * so. The messages never point at a way around GATE OUT.
+ */
+export function guardOpenCheckpoint(
+  tx: Transaction,
+  task: TaskEntry,
+  action: string,
+  options: CheckpointGuardOptions,
+): void {
+  const n = task.project_number;
+  const open = readOpenCheckpoint(tx.paths.internalDir, n);
+  if (!open) return;
+  const inSession = open.mode === "session";
+  const holder = inSession
+    ? `${open.operation} run ${open.sessionId}, opened by gate-in in a Claude Code session`
+    : `${open.operation} run ${open.sessionId} (pid ${open.pid} on ${open.hostname})`;
+  if (!options.force || options.insideSession) {
+    const alive = isCheckpointProcessAlive(open);
+    const closes = inSession
+      ? `It closes when the delegated agent's result passes \`baton gate-out ${open.operation} ${n} --session ${open.sessionId}\`.`
+      : alive === false
+        ? `Its process is gone: \`baton recover ${n}\` records its result if it verifies, else rolls the task back.`
+        : "It closes when that run finishes.";
+    throw new TransitionError(`task ${n}: cannot ${action} while the ${holder} holds it`, {
+      hint: options.insideSession
+        ? `${closes} Inside a Claude Code session the task is changed only through its gate; nothing was written.`
+        : `${closes} A person outside the session may take the task back with --force (audited); nothing was written.`,
+    });
+  }
+  tx.deleteFile(checkpointPath(tx.paths.internalDir, n));
+  recordAudit(task, {
+    timestamp: tx.timestamp,
+    action: `${action} --force`,
+    from: task.status,
+    to: task.status,
+    note: `gave up the open checkpoint of ${holder}`,
+  });
+}
