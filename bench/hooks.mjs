@@ -97,6 +97,12 @@ try {
     session_crons: [],
   });
 
+  // 1 MB commands: a script passed to an interpreter (the common big command) and the lexer's worst case,
+  // a quarter million words and redirections. The decision must grow linearly with the input.
+  const bigCommand = (command) => JSON.stringify({ ...JSON.parse(preToolUse), tool_input: { command } });
+  const MB = 1_000_000;
+  const script = `python3 -c "${"print(open('notes.txt').read()) # state.json stays untouched\n".repeat(MB / 60)}"`;
+  const words = `echo specs/state.json ${"> /tmp/out ".repeat(MB / 22)}${"word ".repeat(MB / 10)}`;
   const env = { ...process.env, CLAUDE_PROJECT_DIR: repo.dir };
   const cases = [
     { name: "node -e 0 (bare)", cmd: process.execPath, args: ["-e", "0"], input: "" },
@@ -105,6 +111,18 @@ try {
       cmd: process.execPath,
       args: [BIN, "hook", "pre-tool-use"],
       input: preToolUse,
+    },
+    {
+      name: "pre-tool-use, 1 MB script",
+      cmd: process.execPath,
+      args: [BIN, "hook", "pre-tool-use"],
+      input: bigCommand(script),
+    },
+    {
+      name: "pre-tool-use, 1 MB of words",
+      cmd: process.execPath,
+      args: [BIN, "hook", "pre-tool-use"],
+      input: bigCommand(words),
     },
     {
       name: "baton hook subagent-stop",
@@ -162,6 +180,13 @@ try {
     ]);
   }
   console.log(table(rows));
+  const small = median(times.get("baton hook pre-tool-use"));
+  for (const name of ["pre-tool-use, 1 MB script", "pre-tool-use, 1 MB of words"]) {
+    const beyond = median(times.get(name)) - small;
+    console.log(
+      `${name}: ${beyond.toFixed(1)} ms beyond a small command (target < 100 ms: ${beyond < 100 ? "PASS" : "FAIL"})`,
+    );
+  }
   if (!hasFixture) console.log(`\n(original bash hook skipped: ${join(FIXTURE, BASH_HOOK)} is absent)`);
   console.log("\nReplies (last run):");
   for (const c of cases.slice(1)) console.log(`  ${c.name}: ${outputs.get(c.name).slice(0, 150)}`);

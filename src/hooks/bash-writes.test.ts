@@ -38,6 +38,8 @@ describe("findBashWrite", () => {
     [`node -e "require('fs').writeFileSync('specs/TODO.md', '')"`, "todo"],
     ["python3 - <<'EOF'\nopen('specs/state.json', 'w').write('{}')\nEOF", "state"],
     ["rm -rf .baton/state", "hook-data"],
+    [`python3 -c "f = open( 'specs/state.json' , 'a' ); f.write('x')"`, "state"],
+    [`python3 -c "print(1)" && python3 -c "open('./specs/TODO.md', "w")"`, "todo"],
   ])("denies %s", (command, kind) => {
     expect(write(command)?.file.kind).toBe(kind);
   });
@@ -67,6 +69,7 @@ describe("findBashWrite", () => {
     "npm test > /tmp/out.log 2>&1",
     "sed -n 1,20p specs/TODO.md",
     "diff <(jq -S . specs/state.json) <(jq -S . /tmp/s.json)",
+    `python3 -c "print(open('specs/state.json').read()); print('w')"`,
   ])("allows %s", (command) => {
     expect(write(command)).toBeNull();
   });

@@ -24,6 +24,31 @@ interface Lexed {
 
 const OUTPUT_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>"]);
 
+// Sticky scanners: each matches at one position, so lexing never copies or rescans the rest of the
+// command (a 1 MB command is lexed in one pass).
+/** Characters that end a plain run of a word: blanks, quotes, escapes, comments, operators. */
+const SPECIAL = new Uint8Array(128);
+for (const c of " \t\n'\"\\#><;|&()`") SPECIAL[c.charCodeAt(0)] = 1;
+
+/** Where the run of ordinary word characters starting at `from` ends. */
+function plainRunEnd(text: string, from: number): number {
+  let i = from;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 128 && SPECIAL[code] === 1) break;
+  }
+  return i;
+}
+const OUTPUT_OP = /&>>|&>|>>|>\||>&|>/y;
+const INPUT_OP = /<<<|<<-|<<|</y;
+const HEREDOC_WORD = /\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1/y;
+const QUOTED_END = /["\\]/g;
+
+function sticky(re: RegExp, text: string, at: number): string | null {
+  re.lastIndex = at;
+  return re.exec(text)?.[0] ?? null;
+}
+
 /** Splits a command into simple commands (by `;`, `&&`, `||`, `|`, `&`, newlines, parentheses). */
 export function lex(command: string): Lexed {
   const segments: Token[][] = [];
@@ -52,16 +77,7 @@ export function lex(command: string): Lexed {
     const c = command[i]!;
     if (c === "\n") {
       endSegment();
-      i++;
-      // A heredoc body is data, not commands: skip it up to its delimiter line.
-      for (const delimiter of heredocs.splice(0)) {
-        while (i < command.length) {
-          const end = command.indexOf("\n", i);
-          const line = command.slice(i, end === -1 ? command.length : end);
-          i = end === -1 ? command.length : end + 1;
-          if (line.trim() === delimiter) break;
-        }
-      }
+      i = skipHeredocBodies(command, i + 1, heredocs.splice(0));
     } else if (c === " " || c === "\t") {
       endWord();
       i++;
@@ -71,20 +87,22 @@ export function lex(command: string): Lexed {
       inWord = true;
       i = end === -1 ? command.length : end + 1;
     } else if (c === '"') {
-      i++;
-      while (i < command.length && command[i] !== '"') {
-        if (command[i] === "\\" && i + 1 < command.length) i++;
-        word += command[i];
-        i++;
-      }
+      const read = readDoubleQuoted(command, i + 1);
+      word += read.text;
       inWord = true;
-      i++;
+      i = read.end;
     } else if (c === "\\") {
       word += command[i + 1] ?? "";
       inWord = true;
       i += 2;
-    } else if (c === "#" && !inWord) {
-      while (i < command.length && command[i] !== "\n") i++;
+    } else if (c === "#") {
+      if (inWord) {
+        word += c;
+        i++;
+      } else {
+        const end = command.indexOf("\n", i);
+        i = end === -1 ? command.length : end;
+      }
     } else if (c === ">" || (c === "&" && command[i + 1] === ">")) {
       // `2>` and `2>>`: a word of digits right before the operator is a file descriptor.
       if (inWord && /^\d+$/.test(word)) {
@@ -92,15 +110,16 @@ export function lex(command: string): Lexed {
         inWord = false;
       }
       endWord();
-      const op = /^(?:&>>|&>|>>|>\||>&|>)/.exec(command.slice(i))![0];
+      const op = sticky(OUTPUT_OP, command, i)!;
       i += op.length;
       pendingRedirect = op;
     } else if (c === "<") {
       endWord();
-      const op = /^(?:<<<|<<-|<<|<)/.exec(command.slice(i))![0];
+      const op = sticky(INPUT_OP, command, i)!;
       i += op.length;
       if (op === "<<" || op === "<<-") {
-        const match = /^\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1/.exec(command.slice(i));
+        HEREDOC_WORD.lastIndex = i;
+        const match = HEREDOC_WORD.exec(command);
         if (match) {
           heredocs.push(match[2]!);
           i += match[0].length;
@@ -110,13 +129,43 @@ export function lex(command: string): Lexed {
       endSegment();
       i += command[i + 1] === c && (c === "|" || c === "&") ? 2 : 1;
     } else {
-      word += c;
+      const end = plainRunEnd(command, i);
+      word += command.slice(i, end);
       inWord = true;
-      i++;
+      i = end;
     }
   }
   endSegment();
   return { segments };
+}
+
+/** A heredoc body is data, not commands: skips it up to its delimiter line. */
+function skipHeredocBodies(command: string, from: number, delimiters: string[]): number {
+  let i = from;
+  for (const delimiter of delimiters) {
+    while (i < command.length) {
+      const end = command.indexOf("\n", i);
+      const line = command.slice(i, end === -1 ? command.length : end);
+      i = end === -1 ? command.length : end + 1;
+      if (line.trim() === delimiter) break;
+    }
+  }
+  return i;
+}
+
+/** The text of a double-quoted string from after its opening quote, backslash escapes removed. */
+function readDoubleQuoted(command: string, from: number): { text: string; end: number } {
+  let text = "";
+  let i = from;
+  for (;;) {
+    QUOTED_END.lastIndex = i;
+    const found = QUOTED_END.exec(command);
+    if (!found) return { text: text + command.slice(i), end: command.length + 1 };
+    text += command.slice(i, found.index);
+    if (found[0] === '"') return { text, end: found.index + 1 };
+    text += command[found.index + 1] ?? "";
+    i = found.index + 2;
+  }
 }
 
 /** Leading words that only wrap the real command. */
@@ -126,11 +175,35 @@ const LAST_ARG = new Set(["cp", "install", "ln", "rsync"]);
 const IN_PLACE = new Set(["sed", "perl", "yq", "gsed"]);
 const INTERPRETERS = /^(?:python[0-9.]*|node|nodejs|ruby|perl|php|deno|bun)$/;
 
-/** Code passed to an interpreter that writes, renames or deletes a file. */
+/** Code passed to an interpreter that writes, renames or deletes a file (`open(…, "w")` is found apart). */
 const WRITE_CALL =
-  /\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|renameSync|unlinkSync|rmSync|copyFileSync|cpSync|write_text|write_bytes)\s*\(|\.write\s*\(|\b(?:os\.(?:remove|unlink|rename|replace)|shutil\.\w+|json\.dump)\s*\(|\bopen\s*\([^)]*['"](?:[wax]\+?b?|\+?>{1,2})['"]/;
-const PATH_IN_CODE =
-  /[\w./${}~-]*(?:state\.json|TODO\.md|errors\.json|\.postflight-[a-z-]+|\.baton\/[\w./-]*)/g;
+  /\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|renameSync|unlinkSync|rmSync|copyFileSync|cpSync|write_text|write_bytes)\s*\(|\.write\s*\(|\b(?:os\.(?:remove|unlink|rename|replace)|shutil\.\w+|json\.dump)\s*\(/;
+/** `open(`, a closing parenthesis, or a write mode literal: one pass tells whether a write mode is inside an open call. */
+const OPEN_PARTS = /\bopen\s*\(|\)|['"](?:[wax]\+?b?|\+?>{1,2})['"]/g;
+/** The file names a protected path ends with; the path around each is read by walking back. */
+const PATH_ANCHOR = /state\.json|TODO\.md|errors\.json|\.postflight-[a-z-]+|\.baton\/[\w./-]*/g;
+const PATH_CHAR = /[\w./${}~-]/;
+
+function opensForWriting(code: string): boolean {
+  let open = false;
+  for (const match of code.matchAll(OPEN_PARTS)) {
+    if (match[0] === ")") open = false;
+    else if (match[0].startsWith("open")) open = true;
+    else if (open) return true;
+  }
+  return false;
+}
+
+/** Paths that end in a protected name, each with the path characters before it (linear in the code). */
+function* pathsInCode(code: string): Generator<string> {
+  let floor = 0;
+  for (const match of code.matchAll(PATH_ANCHOR)) {
+    let start = match.index;
+    while (start > floor && PATH_CHAR.test(code[start - 1]!)) start--;
+    floor = match.index + match[0].length;
+    yield code.slice(start, floor);
+  }
+}
 
 function argsOf(words: string[]): string[] {
   return words.slice(1).filter((w) => !w.startsWith("-"));
@@ -145,7 +218,13 @@ function inPlaceFlag(words: string[]): boolean {
 export function findBashWrite(command: string, cwd: string, project: Project): BashWrite | null {
   if (!MENTIONS.test(command)) return null;
   let dir = cwd;
+  // Only a path naming a protected file can be one; each distinct path is resolved once per folder.
+  const seen = new Set<string>();
   const check = (written: string, action: string): BashWrite | null => {
+    if (!MENTIONS.test(written)) return null;
+    const key = `${dir}\0${written}`;
+    if (seen.has(key)) return null;
+    seen.add(key);
     const file = classifyPath(absolutePath(written, dir, project), project);
     return file ? { file, action } : null;
   };
@@ -182,10 +261,10 @@ export function findBashWrite(command: string, cwd: string, project: Project): B
       if (hit) return hit;
     }
   }
-  if (interpreter && WRITE_CALL.test(command)) {
+  if (interpreter && (WRITE_CALL.test(command) || opensForWriting(command))) {
     dir = cwd;
-    for (const match of command.matchAll(PATH_IN_CODE)) {
-      const hit = check(match[0], "writing from a script to");
+    for (const path of pathsInCode(command)) {
+      const hit = check(path, "writing from a script to");
       if (hit) return hit;
     }
   }
