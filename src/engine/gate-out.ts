@@ -1,6 +1,7 @@
 import { checkAgentSignals } from "./gates/agent-signals.js";
 import { checkArtifacts } from "./gates/check-artifacts.js";
 import { checkSession, checkStatus, refuseUnfinishedStatus } from "./gates/check-status.js";
+import { checkProvenance } from "./gates/provenance.js";
 import { readReturnMetadata } from "./gates/read-metadata.js";
 import type { Gate, GateOutContext, GateOutFailure, GateOutInput, VerifiedArtifact } from "./gates/types.js";
 import type { ReturnMetadata } from "./return-metadata.js";
@@ -13,6 +14,7 @@ export const GATE_OUT: readonly Gate[] = [
   refuseUnfinishedStatus,
   checkStatus,
   checkArtifacts,
+  checkProvenance,
 ];
 
 export type GateOutVerdict =

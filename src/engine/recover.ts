@@ -10,6 +10,7 @@ import {
   isCheckpointProcessAlive,
   mutateStore,
   type OpenCheckpoint,
+  readDelegation,
   readOpenCheckpoint,
   readStore,
   requireTask,
@@ -112,6 +113,8 @@ export async function recoverCheckpoint(
   journal.begin("RUN", { recover: true, reached: where });
   const folder = task ? taskFolderPath(ctx.paths.dir, task, config.artifactNaming) : null;
   const metadataPath = folder ? join(folder, METADATA_FILE) : "";
+  // An in-session result is recorded on recovery only if the delegated sub-agent wrote it, as at gate-out.
+  const view = inSession ? readDelegation(ctx.paths.internalDir, checkpoint.sessionId) : null;
   const verdict =
     folder && existsSync(folder)
       ? await runGateOut({
@@ -120,8 +123,11 @@ export async function recoverCheckpoint(
           repoRoot: config.root,
           taskFolder: folder,
           metadataPath,
-          agentOutput: "",
+          agentOutput: view?.lastOutput ?? "",
           minArtifactBytes: config.minArtifactBytes,
+          ...(view
+            ? { provenance: { view, agent: checkpoint.agent ?? view.agentType ?? "the delegated agent" } }
+            : {}),
         })
       : null;
   if (task && verdict?.ok) {

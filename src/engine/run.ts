@@ -13,7 +13,7 @@ import {
 } from "../state/index.js";
 import { loadAgentCatalog } from "./default-agents.js";
 import { type GateOutVerdict, runGateOut } from "./gate-out.js";
-import type { GateOperation } from "./gates/types.js";
+import type { GateOperation, GateOutInput } from "./gates/types.js";
 import { type PreparedPlan, preparePlan } from "./phases/prepare.js";
 import { METADATA_FILE } from "./postflight-marker.js";
 import { buildPrompt, delegationContext } from "./prompt.js";
@@ -127,9 +127,14 @@ export function runPrompt(run: Run, artifactPath: string): string {
   return buildPrompt(runContext(run), run.title, artifactPath);
 }
 
-/** GATE OUT's checks of what the run's agent left in its task folder. */
-export function checkRunResult(run: Run, agentOutput: string): Promise<GateOutVerdict> {
+/** GATE OUT's checks of what the run's agent left in its task folder (and, in session, who wrote it). */
+export function checkRunResult(
+  run: Run,
+  agentOutput: string,
+  provenance?: GateOutInput["provenance"],
+): Promise<GateOutVerdict> {
   return runGateOut({
+    ...(provenance ? { provenance } : {}),
     operation: run.operation,
     sessionId: run.sessionId,
     repoRoot: run.config.root,

@@ -1,7 +1,14 @@
 import { relative } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import { UsageError } from "../shared/index.js";
-import { readOpenCheckpoint, storeContext } from "../state/index.js";
+import {
+  appendDelegationEvents,
+  emptyDelegationView,
+  observeFolders,
+  readDelegation,
+  readOpenCheckpoint,
+  storeContext,
+} from "../state/index.js";
 import { type Delegation, drive } from "./executor.js";
 import type { GateOperation } from "./gates/types.js";
 import { initialState } from "./machine.js";
@@ -53,7 +60,12 @@ export type SessionGateOut =
       status: string;
     };
 
-/** DELEGATE in a live session: the marker is opened and the model, not Baton, invokes the agent. */
+/**
+ * DELEGATE in a live session: the marker is opened and the model, not Baton, invokes the agent. The
+ * task folder's files as they are now are the delegation's baseline; from here on the hooks record who
+ * changes what, and GATE OUT accepts only what the delegated sub-agent wrote (and honours its
+ * TASK_ERROR, read from how it stopped).
+ */
 const handOff: Delegation = {
   async delegate(run) {
     openPostflight(run.folder, {
@@ -64,9 +76,24 @@ const handOff: Delegation = {
       reason: `Postflight pending: run baton gate-out ${run.operation} ${run.taskNumber} --session ${run.sessionId}`,
       claudeSessionId: run.claudeSessionId,
     });
+    const internal = run.ctx.paths.internalDir;
+    const at = new Date().toISOString();
+    const baseline = observeFolders(
+      run.config.root,
+      [run.folder],
+      emptyDelegationView(),
+      "baseline",
+      "gate-in",
+      at,
+    );
+    appendDelegationEvents(internal, run.sessionId, baseline);
     return null;
   },
-  check: checkRunResult,
+  check(run: Run, agentOutput: string) {
+    const view = readDelegation(run.ctx.paths.internalDir, run.sessionId);
+    const output = [view.lastOutput, agentOutput].filter(Boolean).join("\n");
+    return checkRunResult(run, output, { view, agent: run.route.agent.name });
+  },
 };
 
 function journalOf(run: Run): SessionJournal {

@@ -1,18 +1,20 @@
 import { allow, type Decision } from "./decision.js";
 import { explainInput, isStopHookInput, isToolHookInput } from "./input.js";
 import { appendHookLog, type HookLogEntry } from "./log.js";
-import { postToolUse } from "./post-tool-use.js";
+import { postToolUse, postToolUseFailure } from "./post-tool-use.js";
 import { preToolUse } from "./pre-tool-use.js";
 import { type Project, resolveProject } from "./project.js";
 import type { StopHookInput, ToolHookInput } from "./schema.js";
 import { stop } from "./stop.js";
-import { subagentStop } from "./subagent-stop.js";
+import { subagentStart, subagentStop } from "./subagent-stop.js";
 
 /** Baton's event names (CLI argument, URL path) and Claude Code's (`hook_event_name`, settings keys). */
 export const HOOK_EVENTS = {
   "pre-tool-use": "PreToolUse",
   "post-tool-use": "PostToolUse",
+  "post-tool-use-failure": "PostToolUseFailure",
   stop: "Stop",
+  "subagent-start": "SubagentStart",
   "subagent-stop": "SubagentStop",
 } as const;
 export type HookEvent = keyof typeof HOOK_EVENTS;
@@ -24,7 +26,9 @@ type Handler =
 const HANDLERS: Record<HookEvent, Handler> = {
   "pre-tool-use": { kind: "tool", run: preToolUse },
   "post-tool-use": { kind: "tool", run: postToolUse },
+  "post-tool-use-failure": { kind: "tool", run: postToolUseFailure },
   stop: { kind: "stop", run: stop },
+  "subagent-start": { kind: "stop", run: subagentStart },
   "subagent-stop": { kind: "stop", run: subagentStop },
 };
 

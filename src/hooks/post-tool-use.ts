@@ -3,6 +3,7 @@ import { allow, block, type Decision } from "./decision.js";
 import { EDIT_TOOLS, editedPath } from "./pre-tool-use.js";
 import type { Project } from "./project.js";
 import { absolutePath, classifyPath } from "./protected-paths.js";
+import { observeToolCall } from "./provenance.js";
 import type { ToolHookInput } from "./schema.js";
 
 const STORE_FILE_IN_COMMAND = /state\.json|TODO\.md|errors\.json/;
@@ -37,9 +38,13 @@ async function bindSession(input: ToolHookInput, project: Project): Promise<numb
   return batonSession ? bindCheckpoint(project, batonSession, input.session_id) : undefined;
 }
 
-/** PostToolUse: binds a gate-in's checkpoint to this session; blocks when a store file no longer validates. */
+/**
+ * PostToolUse: binds a gate-in's checkpoint to this session, records who changed which file of an open
+ * task folder, and blocks when a store file no longer validates.
+ */
 export async function postToolUse(input: ToolHookInput, project: Project): Promise<Decision> {
   const bound = await bindSession(input, project);
+  observeToolCall(input, project);
   if (touchedStore(input, project)) {
     const { storeProblems } = await import("./validate-store.js");
     const problems = await storeProblems(project.root);
@@ -52,4 +57,10 @@ export async function postToolUse(input: ToolHookInput, project: Project): Promi
     }
   }
   return bound === undefined ? allow() : allow("bound claude session", bound);
+}
+
+/** PostToolUseFailure: a command that failed may still have written; its changes are recorded all the same. */
+export function postToolUseFailure(input: ToolHookInput, project: Project): Decision {
+  observeToolCall(input, project);
+  return allow();
 }

@@ -4,6 +4,7 @@ import { bindCheckpoint } from "./bind.js";
 import { allow, type Decision, deny, updateInput } from "./decision.js";
 import { type CheckpointFile, delegationsOf, type Project, readMarker, taskFolders } from "./project.js";
 import { absolutePath, classifyPath, denyReason } from "./protected-paths.js";
+import { recordLaunch } from "./provenance.js";
 import type { ToolHookInput } from "./schema.js";
 
 export const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -69,6 +70,16 @@ async function agentCall(input: ToolHookInput, project: Project): Promise<Decisi
   if (open.length === 0) return allow();
   let bound: number | undefined;
   const target = input.tool_input["subagent_type"];
+  if (input.agent_id === undefined) {
+    const launched = recordLaunch(input, project);
+    if (launched && !launched.accepted) {
+      const { taskNumber: n, operation, agent: named } = launched.open.checkpoint;
+      return deny(
+        `Task ${n}'s ${operation} is delegated to agent ${named}: call the Agent tool with subagent_type "${named}" (run_in_background: false) and the prompt \`baton gate-in\` printed; a ${String(target)} agent's work would be refused at gate-out.`,
+        n,
+      );
+    }
+  }
   if (input.agent_id === undefined && typeof target === "string") {
     const unbound = open.find(
       (d) => d.checkpoint.claudeSessionId === undefined && delegatedAgent(project, d) === target,

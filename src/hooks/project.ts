@@ -78,7 +78,8 @@ export function isOpenCheckpoint(v: unknown): v is OpenCheckpoint {
     str(c["hostname"]) &&
     str(c["startedAt"]) &&
     (c["mode"] === undefined || c["mode"] === "headless" || c["mode"] === "session") &&
-    optStr(c["claudeSessionId"])
+    optStr(c["claudeSessionId"]) &&
+    optStr(c["agent"])
   );
 }
 

@@ -1,14 +1,8 @@
-import { rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { OpenCheckpoint } from "../state/open-checkpoint.js";
 import { allow, block, type Decision } from "./decision.js";
-import {
-  LOOP_GUARD,
-  type MarkerFile,
-  type OpenMarker,
-  openMarkers,
-  type Project,
-  readJsonFile,
-} from "./project.js";
+import { type Project, readJsonFile, taskFolders } from "./project.js";
+import { bindStartedAgent, delegationOfAgent, recordStop } from "./provenance.js";
 import type { StopHookInput } from "./schema.js";
 
 /** Blocks of one sub-agent's stop before it is let go (Claude Code itself overrides the 9th). */
@@ -28,20 +22,6 @@ const ARTIFACT_TYPE: Record<string, string> = {
   implement: "summary",
 };
 
-/**
- * The marker this sub-agent answers for: bound markers match on the Claude session (another
- * session's delegation is never this agent's business), unbound ones on the agent's name. A bound
- * marker that names a different agent is not matched either: an Explore agent the main thread
- * starts alongside must not be told to write the researcher's metadata.
- */
-function markerOf(input: StopHookInput, project: Project): OpenMarker | undefined {
-  return openMarkers(project).find(({ marker }) => {
-    const sameAgent = !marker.skill || !input.agent_type || marker.skill === input.agent_type;
-    if (marker.claude_session_id) return marker.claude_session_id === input.session_id && sameAgent;
-    return marker.skill !== undefined && marker.skill === input.agent_type;
-  });
-}
-
 function metadataProblem(path: string): string | null {
   const value = readJsonFile(path);
   if (value === undefined) return "missing or not valid JSON";
@@ -52,61 +32,56 @@ function metadataProblem(path: string): string | null {
   return null;
 }
 
-function readGuard(path: string): { count: number; session?: string } {
-  const value = readJsonFile(path);
-  // The original system wrote a bare number.
-  if (typeof value === "number") return { count: value };
-  if (typeof value === "object" && value !== null) {
-    const { count, session } = value as { count?: unknown; session?: unknown };
-    return {
-      count: typeof count === "number" ? count : 0,
-      ...(typeof session === "string" ? { session } : {}),
-    };
-  }
-  return { count: 0 };
-}
-
-function expectedShape(found: MarkerFile, root: string): string {
-  const operation = found.marker.operation ?? "research";
-  const folder = relative(root, found.folder);
+function expectedShape(checkpoint: OpenCheckpoint, folder: string): string {
+  const operation = checkpoint.operation;
   return JSON.stringify({
     status: RESULT_STATUS[operation] ?? "researched",
     summary: "<one paragraph: what you did and found>",
     artifacts: [
       { type: ARTIFACT_TYPE[operation] ?? "research", path: `${folder}/<the file you wrote>`, summary: "…" },
     ],
-    metadata: {
-      session_id: found.marker.session_id ?? "<session id from your prompt>",
-      agent_type: found.marker.skill,
-    },
+    metadata: { session_id: checkpoint.sessionId, agent_type: checkpoint.agent },
   });
 }
 
-/** SubagentStop: the delegated agent may stop only once its return metadata is written. */
+/**
+ * SubagentStop answers for the stopping agent's own delegation only (bound by its id at SubagentStart,
+ * or by the session its prompt names), so two checkpoints in one session never cross. The agent may
+ * stop once its return metadata is written; the count of blocks lives in Baton's delegation log, so
+ * deleting the task folder's marker releases nothing. Every stop is recorded with the agent's last
+ * words, which GATE OUT reads for TASK_ERROR.
+ */
 export function subagentStop(input: StopHookInput, project: Project): Decision {
-  const found = markerOf(input, project);
+  const found = delegationOfAgent(input, project);
   if (!found) return allow();
-  const task = found.checkpoint.taskNumber;
-  const metadataPath = join(found.folder, METADATA);
-  const guardPath = join(found.folder, LOOP_GUARD);
-  const problem = metadataProblem(metadataPath);
+  const { checkpoint, view } = found;
+  const task = checkpoint.taskNumber;
+  const folder = taskFolders(project, task)[0];
+  const metadataPath = folder ? join(folder, METADATA) : undefined;
+  const problem = metadataPath ? metadataProblem(metadataPath) : "missing or not valid JSON";
   if (problem === null) {
-    rmSync(guardPath, { force: true });
+    recordStop(project, checkpoint, input, false);
     return allow(undefined, task);
   }
-  const guard = readGuard(guardPath);
-  const active = input.stop_hook_active === true;
-  const count =
-    active && (guard.session === undefined || guard.session === input.session_id) ? guard.count : 0;
-  if (active && count >= LOOP_GUARD_LIMIT) {
-    rmSync(guardPath, { force: true });
+  const count = input.stop_hook_active === true ? view.stopBlocks : 0;
+  if (input.stop_hook_active === true && count >= LOOP_GUARD_LIMIT) {
+    recordStop(project, checkpoint, input, false);
     return { ...allow("loop guard", task), reason: `metadata ${problem} after ${count} blocks` };
   }
-  writeFileSync(guardPath, JSON.stringify({ count: count + 1, session: input.session_id }));
-  const shown = relative(project.root, metadataPath);
+  recordStop(project, checkpoint, input, true);
+  const shownFolder = folder
+    ? relative(project.root, folder)
+    : `${relative(project.root, project.specsDir)}/${task}_<slug>`;
+  const shown = metadataPath ? relative(project.root, metadataPath) : `${shownFolder}/${METADATA}`;
   return block(
-    `Write your return metadata to ${shown} before you stop (it is ${problem}): ${expectedShape(found, project.root)}`,
+    `Write your return metadata to ${shown} before you stop (it is ${problem}): ${expectedShape(checkpoint, shownFolder)}`,
     task,
     `block ${count + 1}/${LOOP_GUARD_LIMIT}`,
   );
+}
+
+/** SubagentStart: binds the starting sub-agent to the delegation whose prompt it was launched with. */
+export function subagentStart(input: StopHookInput, project: Project): Decision {
+  const task = bindStartedAgent(input, project);
+  return task === undefined ? allow() : allow("bound sub-agent", task);
 }

@@ -63,7 +63,9 @@ describe("baton init: fresh repository", () => {
     expect(manifest.settings.hooks.map((h) => h.event)).toEqual([
       "PreToolUse",
       "PostToolUse",
+      "PostToolUseFailure",
       "Stop",
+      "SubagentStart",
       "SubagentStop",
     ]);
   });
@@ -239,7 +241,7 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
     expect((await runInit({ root })).upToDate).toBe(true);
 
     const back = await runInit({ root, hooks: "command" });
-    expect(back.settings.hooksRemoved).toHaveLength(4);
+    expect(back.settings.hooksRemoved).toHaveLength(6);
     expect(settings(root).hooks.Stop).toEqual([
       { hooks: [{ type: "command", command: `${TEST_BIN} hook stop` }] },
     ]);

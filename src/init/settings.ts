@@ -13,9 +13,10 @@ import {
 } from "../shared/index.js";
 import type { HookEntry, InitManifest } from "./manifest.js";
 
+// PreToolUse looks only at tools that write or delegate; PostToolUse and PostToolUseFailure see every tool,
+// because provenance records whatever changed an open task folder, whichever tool it was.
 const TOOL_MATCHERS: Record<string, string | undefined> = {
   PreToolUse: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task",
-  PostToolUse: "Write|Edit|MultiEdit|NotebookEdit|Bash",
 };
 
 export const SETTINGS_PATH = ".claude/settings.json";
@@ -24,7 +25,9 @@ export const SETTINGS_PATH = ".claude/settings.json";
 export const HOOK_EVENTS = [
   ["PreToolUse", "pre-tool-use"],
   ["PostToolUse", "post-tool-use"],
+  ["PostToolUseFailure", "post-tool-use-failure"],
   ["Stop", "stop"],
+  ["SubagentStart", "subagent-start"],
   ["SubagentStop", "subagent-stop"],
 ] as const;
 
@@ -70,8 +73,7 @@ export function hookEntries(bin: string, mode: HookMode, port: number): HookEntr
       mode === "http"
         ? { type: "http", url: `http://127.0.0.1:${port}/hooks/${name}` }
         : { type: "command", command: `${bin} hook ${name}` };
-    // Only the tools a rule looks at: a hook starts a process on every call it matches, and Read or Grep
-    // need no checking. Stop/SubagentStop take no matcher (SubagentStop's would be the agent type).
+    // Stop, SubagentStart and SubagentStop take no matcher (theirs would be the agent type).
     const matcher = TOOL_MATCHERS[event];
     const group = matcher ? { matcher, hooks: [handler] } : { hooks: [handler] };
     return { event, group };

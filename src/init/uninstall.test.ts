@@ -38,7 +38,7 @@ describe("baton init --uninstall", () => {
     writeFileSync(join(root, ".claude/settings.json"), `${JSON.stringify(installed, null, 2)}\n`);
 
     const result = await runInit({ root, uninstall: true });
-    expect(result.settings.hooksRemoved).toHaveLength(4);
+    expect(result.settings.hooksRemoved).toHaveLength(6);
     const after = JSON.parse(readText(root, ".claude/settings.json"));
     expect(after).toEqual({
       permissions: { allow: ["Bash(npm test:*)"] },

@@ -14,6 +14,18 @@ export {
   type PlannedArtifact,
   taskFolderPath,
 } from "./artifacts.js";
+export {
+  appendDelegationEvents,
+  DelegationEvent,
+  type DelegationView,
+  delegationLogPath,
+  emptyDelegationView,
+  type FileRecord,
+  folderFiles,
+  hashFile,
+  observeFolders,
+  readDelegation,
+} from "./delegation-log.js";
 export { type Finding, type FindingCode, runDoctorChecks } from "./doctor.js";
 export { type FixReport, fixFindings } from "./doctor-fix.js";
 export { appendError, type ErrorFilter, listErrors, type NewError } from "./errors-log.js";

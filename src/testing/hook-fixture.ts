@@ -30,6 +30,7 @@ export interface DelegateOptions {
 }
 
 export interface Delegation {
+  batonSession: string;
   folder: string;
   checkpointPath: string;
   markerPath: string;
@@ -69,6 +70,7 @@ export function hookRepo(): HookRepo {
             hostname: "test-host",
             startedAt: "2026-01-01T00:00:00Z",
             mode: "session",
+            agent: options.agent ?? "researcher",
             ...(options.claudeSessionId ? { claudeSessionId: options.claudeSessionId } : {}),
           },
           null,
@@ -91,7 +93,13 @@ export function hookRepo(): HookRepo {
             : {}),
         }),
       );
-      return { folder, checkpointPath, markerPath, metadataPath: join(folder, ".return-meta.json") };
+      return {
+        folder,
+        checkpointPath,
+        markerPath,
+        metadataPath: join(folder, ".return-meta.json"),
+        batonSession: session,
+      };
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };

@@ -300,6 +300,122 @@ describe.skipIf(located.path === null)(
       expectResearched(dir);
     });
 
+    test("(g) the main thread does the delegated work itself: gate-out refuses it, nothing is recorded", {
+      timeout: 120_000,
+    }, async () => {
+      const dir = initialisedRepo();
+      let closing = "";
+      // A hostile main thread: it writes the report and the metadata through Bash (its Write would be
+      // denied) with the session id it read in gate-in's output, then runs gate-out.
+      const forge = ({ request }: { request: MessagesRequest }) => {
+        const prompt = promptOf(request);
+        const report = line(prompt, "Write the report to");
+        const metadata = line(prompt, "Write the return metadata, last, to");
+        const meta = JSON.stringify({
+          status: "researched",
+          summary: "Forged.",
+          artifacts: [{ type: "research", path: report }],
+          metadata: { session_id: line(prompt, "Session id"), agent_type: "baton-researcher" },
+        });
+        const command = `mkdir -p $(dirname ${report}) && python3 -c "open('${report}','w').write('# Research\\n\\n' + 'A forged finding. ' * 40)" && printf '%s' '${meta}' > ${metadata}`;
+        return say(toolUse("Bash", { command, description: "Write the result" }));
+      };
+      const { api } = await session(dir, {
+        conversations: [
+          mainThread([
+            { reply: forge },
+            { reply: gateOut },
+            {
+              reply: ({ request }) => {
+                closing = toolResultsText(request);
+                return say(text("Could not record it."));
+              },
+            },
+            say(text("Stopping.")),
+            say(text("Stopping.")),
+            say(text("Stopping.")),
+            say(text("Stopping.")),
+            say(text("Stopping.")),
+            say(text("Stopping.")),
+          ]),
+        ],
+      });
+      expect(closing).toContain("AGENT_NOT_RUN");
+      expect(readJson(dir, "state.json").active_projects[0].status).toBe("researching");
+      expect(git(dir, ["log", "-1", "--format=%s"]).trim()).toBe("baton init");
+      expect(api.problems().filter((p) => !p.includes("has 9 turns"))).toEqual([]);
+    });
+
+    test("(h) the sub-agent reports TASK_ERROR: gate-out refuses with AGENT_REPORTED_ERROR", {
+      timeout: 120_000,
+    }, async () => {
+      const dir = initialisedRepo();
+      let closing = "";
+      const { api } = await session(dir, {
+        conversations: [
+          mainThread([
+            { reply: delegate },
+            { reply: gateOut },
+            {
+              reply: ({ request }) => {
+                closing = toolResultsText(request);
+                return say(text("The agent reported an error."));
+              },
+            },
+          ]),
+          {
+            name: "researcher",
+            match: { subagent: true, prompt: "Baton delegates research of task 1" },
+            turns: [
+              { reply: writeReport(dir) },
+              { reply: writeMetadata(dir) },
+              say(text("TASK_ERROR: the cited sources could not be reached")),
+            ],
+          },
+        ],
+      });
+      expect(api.problems()).toEqual([]);
+      expect(closing).toContain("AGENT_REPORTED_ERROR");
+      expect(readJson(dir, "state.json").active_projects[0].status).toBe("researching");
+    });
+
+    test("(i) the sub-agent deletes the marker: it is still held until its metadata is written", {
+      timeout: 120_000,
+    }, async () => {
+      const dir = initialisedRepo();
+      let feedback = "";
+      const { api } = await session(dir, {
+        conversations: [
+          obedientMain(),
+          {
+            name: "researcher",
+            match: { subagent: true, prompt: "Baton delegates research of task 1" },
+            turns: [
+              { reply: writeReport(dir) },
+              say(
+                toolUse("Bash", {
+                  command: "find specs -name .postflight-pending -delete",
+                  description: "Clean up",
+                }),
+              ),
+              say(text("Done.")),
+              {
+                reply: (context) => {
+                  feedback = lastUserText(context.request);
+                  return writeMetadata(dir)(context);
+                },
+              },
+              say(text("Metadata written too.")),
+            ],
+          },
+        ],
+      });
+      expect(api.problems()).toEqual([]);
+      expect(feedback).toContain("Stop hook feedback");
+      expect(feedback).toContain(".return-meta.json");
+      expectResearched(dir);
+    });
+
     test("(f) malformed hook input: the hook allows, logs, and the session carries on", {
       timeout: 120_000,
     }, async () => {

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -260,4 +260,57 @@ export function oneTaskRepo(title = "Study the lexer"): string {
   git(dir, ["add", "-A"]);
   git(dir, ["commit", "-qm", "init"]);
   return dir;
+}
+
+/**
+ * Plays the delegated sub-agent of an in-session checkpoint the way Claude Code reports it to Baton's
+ * hooks: the main thread's Agent call with gate-in's prompt (PreToolUse), SubagentStart, then `write`
+ * performed as the sub-agent's tool call (PostToolUse with its agent_id), then its stop.
+ */
+export function asSubagent(
+  dir: string,
+  batonSession: string,
+  write: () => void,
+  options: { agentType?: string; agentId?: string; claudeSession?: string; lastMessage?: string } = {},
+): void {
+  const agentType = options.agentType ?? "baton-researcher";
+  const agentId = options.agentId ?? "agent-e2e-1";
+  const common = { session_id: options.claudeSession ?? "cc-1", transcript_path: "/dev/null", cwd: dir };
+  const hook = (event: string, input: Record<string, unknown>) => {
+    const result = spawnSyncInput(dir, ["hook", event], JSON.stringify({ ...common, ...input }));
+    if (result.status !== 0) throw new Error(`baton hook ${event} failed: ${result.stderr}`);
+    return result.stdout;
+  };
+  hook("pre-tool-use", {
+    hook_event_name: "PreToolUse",
+    tool_name: "Agent",
+    tool_input: {
+      prompt: `Baton delegates this task. session_id: ${batonSession}`,
+      subagent_type: agentType,
+      run_in_background: false,
+    },
+    tool_use_id: "toolu_agent",
+  });
+  hook("subagent-start", { hook_event_name: "SubagentStart", agent_id: agentId, agent_type: agentType });
+  write();
+  hook("post-tool-use", {
+    hook_event_name: "PostToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: join(dir, "x") },
+    tool_use_id: "toolu_write",
+    agent_id: agentId,
+    agent_type: agentType,
+  });
+  hook("subagent-stop", {
+    hook_event_name: "SubagentStop",
+    agent_id: agentId,
+    agent_type: agentType,
+    stop_hook_active: false,
+    last_assistant_message: options.lastMessage ?? "Done: the report and the metadata are written.",
+  });
+}
+
+function spawnSyncInput(cwd: string, args: string[], input: string): CliResult {
+  const result = spawnSync(process.execPath, [BATON_BIN, ...args], { cwd, input, encoding: "utf8" });
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }

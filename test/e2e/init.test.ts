@@ -22,7 +22,7 @@ describe("baton init (CLI)", () => {
     const first = ok(dir, ["init", "--bin", BIN]);
     expect(first.stdout).toContain("created .claude/commands/research.md");
     expect(first.stdout).toContain(
-      "hooks added to .claude/settings.json: PreToolUse, PostToolUse, Stop, SubagentStop",
+      "hooks added to .claude/settings.json: PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStart, SubagentStop",
     );
     const settings = JSON.parse(text(dir, ".claude/settings.json"));
     expect(settings.hooks.SubagentStop[0].hooks[0]).toEqual({

@@ -1,14 +1,16 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { git, ok, oneTaskRepo, readJson, runBaton } from "./helpers.js";
+import { BATON_BIN } from "../support/cli.js";
+import { asSubagent, git, ok, oneTaskRepo, readJson, runBaton } from "./helpers.js";
 
 const FOLDER = "specs/1_study_the_lexer";
 
 const taskRepo = () => oneTaskRepo();
 
-/** What the delegated agent does in the session: its report, then its metadata. */
-function agentWrites(dir: string, session: string, report: string): void {
+/** The files the delegated agent writes: its report, then its metadata. */
+function writeResult(dir: string, session: string, report: string): void {
   mkdirSync(join(dir, FOLDER, "reports"), { recursive: true });
   writeFileSync(join(dir, FOLDER, "reports/research-001.md"), report);
   writeFileSync(
@@ -20,6 +22,11 @@ function agentWrites(dir: string, session: string, report: string): void {
       metadata: { session_id: session, agent_type: "baton-researcher" },
     }),
   );
+}
+
+/** What the delegated agent does in the session, as the hooks see it: launched, started, writing, stopping. */
+function agentWrites(dir: string, session: string, report: string, lastMessage?: string): void {
+  asSubagent(dir, session, () => writeResult(dir, session, report), lastMessage ? { lastMessage } : {});
 }
 
 const REPORT = `# Research\n\n${"A finding with its evidence. ".repeat(12)}\n`;
@@ -127,5 +134,70 @@ describe("an open checkpoint belongs to its gate", () => {
     expect(task.status).toBe("not_started");
     expect(task.baton_audit[0].note).toContain(`gave up the open checkpoint of research run ${session}`);
     expect(existsSync(join(dir, "specs/.baton/checkpoints/1.json"))).toBe(false);
+  });
+});
+
+describe("provenance: the result must be the delegated sub-agent's own work", () => {
+  const open = (dir: string) =>
+    /BATON_SESSION: (\S+)/.exec(ok(dir, ["gate-in", "research", "1"]).stdout)?.[1] ?? "";
+
+  it("refuses a result the main thread wrote itself (no sub-agent ran), recording nothing", () => {
+    const dir = taskRepo();
+    const session = open(dir);
+    writeResult(dir, session, REPORT);
+    const closed = JSON.parse(
+      runBaton(dir, ["gate-out", "research", "1", "--session", session, "--json"]).stdout,
+    );
+    expect(closed).toMatchObject({ ok: false, code: "AGENT_NOT_RUN", status: "researching" });
+    expect(git(dir, ["log", "-1", "--format=%s"]).trim()).toBe("init");
+  });
+
+  it("refuses a result the main thread overwrote after the agent, and one changed where no hook saw it", () => {
+    const dir = taskRepo();
+    const session = open(dir);
+    agentWrites(dir, session, REPORT);
+    // The main thread's own Write, reported by PostToolUse without an agent_id.
+    writeFileSync(join(dir, FOLDER, "reports/research-001.md"), `${REPORT}\nMain thread's addition.\n`);
+    const body = JSON.stringify({
+      session_id: "cc-1",
+      transcript_path: "/dev/null",
+      cwd: dir,
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "python3 -c ..." },
+      tool_use_id: "toolu_main",
+    });
+    const post = spawnSync(process.execPath, [BATON_BIN, "hook", "post-tool-use"], {
+      cwd: dir,
+      input: body,
+      encoding: "utf8",
+    });
+    expect(post.status).toBe(0);
+    const closed = JSON.parse(
+      runBaton(dir, ["gate-out", "research", "1", "--session", session, "--json"]).stdout,
+    );
+    expect(closed).toMatchObject({ ok: false, code: "NOT_WRITTEN_BY_AGENT" });
+    expect(closed.message).toContain("last written by the main thread (Bash)");
+
+    const second = taskRepo();
+    const s2 = open(second);
+    agentWrites(second, s2, REPORT);
+    writeFileSync(join(second, FOLDER, "reports/research-001.md"), `${REPORT}\nUnseen edit.\n`);
+    const unseen = JSON.parse(
+      runBaton(second, ["gate-out", "research", "1", "--session", s2, "--json"]).stdout,
+    );
+    expect(unseen).toMatchObject({ ok: false, code: "NOT_WRITTEN_BY_AGENT" });
+    expect(unseen.message).toContain("changed after the last tool call Baton saw");
+  });
+
+  it("honours the sub-agent's TASK_ERROR in session as headless runs do", () => {
+    const dir = taskRepo();
+    const session = open(dir);
+    agentWrites(dir, session, REPORT, "TASK_ERROR: the sources could not be reached");
+    const closed = JSON.parse(
+      runBaton(dir, ["gate-out", "research", "1", "--session", session, "--json"]).stdout,
+    );
+    expect(closed).toMatchObject({ ok: false, code: "AGENT_REPORTED_ERROR" });
+    expect(closed.message).toContain("the sources could not be reached");
   });
 });

@@ -1,3 +1,4 @@
+import type { DelegationView } from "../../state/index.js";
 import type { ReturnMetadata } from "../return-metadata.js";
 
 /** Every way GATE OUT can refuse an agent's result; each has its entry in docs/errors.md. */
@@ -22,7 +23,9 @@ export type GateOutCode =
   | "SUMMARY_UNCHANGED"
   | "FILE_OUTSIDE_REPO"
   | "WORK_REMAINING_MISSING"
-  | "PHASES_FAILED";
+  | "PHASES_FAILED"
+  | "AGENT_NOT_RUN"
+  | "NOT_WRITTEN_BY_AGENT";
 
 export type GateOperation = "research" | "plan" | "implement" | "revise";
 
@@ -39,6 +42,8 @@ export interface GateOutInput {
   minArtifactBytes: number;
   /** Set for one phase of a plan run: the hard barrier checks the phase summary instead of artifacts. */
   phase?: PhaseBarrierInput;
+  /** In-session runs: who wrote what in the task folder, and the agent Baton delegated to. */
+  provenance?: { view: DelegationView; agent: string };
 }
 
 export interface PhaseBarrierInput {

@@ -1,0 +1,203 @@
+import { createHash } from "node:crypto";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import * as z from "zod/mini";
+
+/**
+ * What Baton learns about one in-session delegation while it is open, appended as JSON lines to
+ * `specs/.baton/delegations/<baton session>.jsonl` by GATE IN and the hooks: the sub-agent launched
+ * and bound to it, every change to a file of the task folder with its hash and who made it (the
+ * bound sub-agent, another agent or the main thread), and how the sub-agent stopped. In-session
+ * GATE OUT folds it to prove that the result on disk was written by the agent Baton delegated to.
+ * Appends of one short line are atomic, so concurrent hook processes never lose each other's lines.
+ */
+export const DelegationEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("launch"), at: z.string(), agentType: z.string() }),
+  z.object({
+    type: z.literal("bind"),
+    at: z.string(),
+    agentId: z.string(),
+    agentType: z.string(),
+    via: z.enum(["start", "transcript"]),
+  }),
+  z.object({
+    type: z.literal("file"),
+    at: z.string(),
+    /** Relative to the repository root, `/`-separated. */
+    path: z.string(),
+    /** sha256 of the content; null when the file was deleted. */
+    hash: z.nullable(z.string()),
+    size: z.number(),
+    mtimeMs: z.number(),
+    /** `baseline` (there at GATE IN), `agent:<id>`, or `main` (the session's main thread). */
+    actor: z.string(),
+    tool: z.string(),
+  }),
+  z.object({
+    type: z.literal("stop"),
+    at: z.string(),
+    agentId: z.string(),
+    lastOutput: z.string(),
+    blocked: z.boolean(),
+  }),
+]);
+export type DelegationEvent = z.infer<typeof DelegationEvent>;
+
+export interface FileRecord {
+  hash: string | null;
+  size: number;
+  mtimeMs: number;
+  actor: string;
+  tool: string;
+}
+
+export interface DelegationView {
+  launches: string[];
+  /** When the first Agent call carrying this delegation's prompt was made (FIFO binding). */
+  launchedAt?: string;
+  agentId?: string;
+  agentType?: string;
+  files: Map<string, FileRecord>;
+  lastOutput?: string;
+  /** Consecutive blocked stops of the bound agent (reset by an allowed stop). */
+  stopBlocks: number;
+}
+
+export function delegationLogPath(internalDir: string, sessionId: string): string {
+  return join(internalDir, "delegations", `${sessionId.replace(/[^A-Za-z0-9_-]/g, "_")}.jsonl`);
+}
+
+export function appendDelegationEvents(
+  internalDir: string,
+  sessionId: string,
+  events: DelegationEvent[],
+): void {
+  if (events.length === 0) return;
+  const path = delegationLogPath(internalDir, sessionId);
+  mkdirSync(dirname(path), { recursive: true });
+  appendFileSync(path, events.map((e) => `${JSON.stringify(e)}\n`).join(""));
+}
+
+export function emptyDelegationView(): DelegationView {
+  return { launches: [], files: new Map(), stopBlocks: 0 };
+}
+
+/** The log folded into what it says now; a torn or foreign line is skipped. */
+export function readDelegation(internalDir: string, sessionId: string): DelegationView {
+  const view = emptyDelegationView();
+  let text: string;
+  try {
+    text = readFileSync(delegationLogPath(internalDir, sessionId), "utf8");
+  } catch {
+    return view;
+  }
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    let parsed: ReturnType<typeof DelegationEvent.safeParse>;
+    try {
+      parsed = DelegationEvent.safeParse(JSON.parse(line));
+    } catch {
+      continue;
+    }
+    if (!parsed.success) continue;
+    const e = parsed.data;
+    if (e.type === "launch") {
+      view.launches.push(e.agentType);
+      view.launchedAt ??= e.at;
+    } else if (e.type === "bind") {
+      view.agentId = e.agentId;
+      view.agentType = e.agentType;
+    } else if (e.type === "file") {
+      view.files.set(e.path, {
+        hash: e.hash,
+        size: e.size,
+        mtimeMs: e.mtimeMs,
+        actor: e.actor,
+        tool: e.tool,
+      });
+    } else if (e.agentId === view.agentId) {
+      view.lastOutput = e.lastOutput;
+      view.stopBlocks = e.blocked ? view.stopBlocks + 1 : 0;
+    }
+  }
+  return view;
+}
+
+export function hashFile(path: string): string | null {
+  try {
+    return createHash("sha256").update(readFileSync(path)).digest("hex");
+  } catch {
+    return null;
+  }
+}
+
+/** Baton's own marker is not the agent's work; everything else in the folder is. */
+const NOT_TRACKED = new Set([".postflight-pending", ".postflight-loop-guard"]);
+
+/** Files under a task folder (recursively), as repository-relative paths with `/`. */
+export function folderFiles(root: string, folder: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      let stat: ReturnType<typeof statSync>;
+      try {
+        stat = statSync(path);
+      } catch {
+        continue;
+      }
+      if (stat.isDirectory()) walk(path);
+      else if (stat.isFile() && !NOT_TRACKED.has(name)) out.push(relative(root, path).split(sep).join("/"));
+    }
+  };
+  walk(folder);
+  return out.sort();
+}
+
+/**
+ * The file events a look at the folders finds: new, changed and deleted files since the view's last
+ * record, attributed to `actor`. Size and mtime decide which files are hashed again, so a look costs
+ * a stat per file and a hash per changed file.
+ */
+export function observeFolders(
+  root: string,
+  folders: readonly string[],
+  view: DelegationView,
+  actor: string,
+  tool: string,
+  at: string,
+): DelegationEvent[] {
+  const events: DelegationEvent[] = [];
+  const present = new Set<string>();
+  for (const folder of folders) {
+    for (const path of folderFiles(root, folder)) {
+      present.add(path);
+      const abs = join(root, path);
+      let stat: ReturnType<typeof statSync>;
+      try {
+        stat = statSync(abs);
+      } catch {
+        continue;
+      }
+      const known = view.files.get(path);
+      if (known && known.hash !== null && known.size === stat.size && known.mtimeMs === stat.mtimeMs)
+        continue;
+      const hash = hashFile(abs);
+      if (known && known.hash === hash) continue;
+      events.push({ type: "file", at, path, hash, size: stat.size, mtimeMs: stat.mtimeMs, actor, tool });
+    }
+  }
+  for (const [path, known] of view.files) {
+    const inFolder = folders.some((f) => `${join(root, path)}`.startsWith(`${f}${sep}`));
+    if (known.hash !== null && inFolder && !present.has(path)) {
+      events.push({ type: "file", at, path, hash: null, size: 0, mtimeMs: 0, actor, tool });
+    }
+  }
+  return events;
+}
