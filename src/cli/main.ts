@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { fileSystemFailure, isBatonError } from "../shared/index.js";
+import { takeNotices } from "../shared/notices.js";
 import { packageVersion } from "../shared/package.js";
 import { GROUPS } from "./help.js";
 import { defineMaintenance } from "./program/maintenance.js";
@@ -76,6 +77,7 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     process.exitCode = reportError(error);
   }
+  for (const notice of takeNotices()) process.stderr.write(`baton: note: ${notice}\n`);
 }
 
 /** process.exit drops whatever a pipe has not taken yet; wait for both streams to drain first. */

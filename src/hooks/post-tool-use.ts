@@ -5,6 +5,7 @@ import type { Project } from "./project.js";
 import { absolutePath, classifyPath } from "./protected-paths.js";
 import { observeToolCall } from "./provenance.js";
 import type { ToolHookInput } from "./schema.js";
+import { guardSeal } from "./seal-guard.js";
 
 const STORE_FILE_IN_COMMAND = /state\.json|TODO\.md|errors\.json/;
 const STORE_KINDS = new Set(["state", "todo", "archive", "errors"]);
@@ -45,6 +46,8 @@ async function bindSession(input: ToolHookInput, project: Project): Promise<numb
 export async function postToolUse(input: ToolHookInput, project: Project): Promise<Decision> {
   const bound = await bindSession(input, project);
   observeToolCall(input, project);
+  const restored = await guardSeal(project);
+  if (restored) return block(restored, bound, "store restored");
   if (touchedStore(input, project)) {
     const { storeProblems } = await import("./validate-store.js");
     const problems = await storeProblems(project.root);
@@ -59,8 +62,12 @@ export async function postToolUse(input: ToolHookInput, project: Project): Promi
   return bound === undefined ? allow() : allow("bound claude session", bound);
 }
 
-/** PostToolUseFailure: a command that failed may still have written; its changes are recorded all the same. */
-export function postToolUseFailure(input: ToolHookInput, project: Project): Decision {
+/**
+ * PostToolUseFailure: a command that failed may still have written; its changes are recorded, and a
+ * store it changed is restored, all the same.
+ */
+export async function postToolUseFailure(input: ToolHookInput, project: Project): Promise<Decision> {
   observeToolCall(input, project);
-  return allow();
+  const restored = await guardSeal(project);
+  return restored ? block(restored, undefined, "store restored") : allow();
 }

@@ -23,6 +23,7 @@ const STORE_CODES = new Set([
   "ORPHAN_FOLDER",
   "MISPLACED_FOLDER",
   "INTERRUPTED_COMMIT",
+  "STORE_CHANGED_OUTSIDE_BATON",
 ]);
 
 /** Repairs the fixable findings: store repairs in one locked write, then control-file deletions. */
@@ -34,7 +35,9 @@ export async function fixFindings(ctx: StoreContext, findings: readonly Finding[
   }
   const storeFindings = fixable.filter((f) => STORE_CODES.has(f.code));
   if (storeFindings.length > 0) {
-    await mutateStore(ctx, { command: "baton doctor --fix", rebuildTodo: true }, (tx) => {
+    // A person's --fix adopts their own edits to the store; inside a Claude Code session nothing is adopted.
+    const adopt = !process.env["CLAUDE_CODE_SESSION_ID"];
+    await mutateStore(ctx, { command: "baton doctor --fix", rebuildTodo: true, adopt }, (tx) => {
       const codes = new Set(storeFindings.map((f) => f.code));
       if (codes.has("TODO_ENTRY_MISSING")) {
         // Entries are inserted newest-first, so walk the tasks backwards to keep state.json's order.

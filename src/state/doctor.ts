@@ -7,6 +7,7 @@ import { loadArchive, readText } from "./load.js";
 import { isProcessAlive } from "./lock.js";
 import { describeHolder, firstFreeNumber, type NumberHolders, numberHolder } from "./numbering.js";
 import type { TaskEntry } from "./schema.js";
+import { findForeignChanges } from "./seal.js";
 import { isTaskStatus } from "./status.js";
 import type { StoreContext } from "./store.js";
 import {
@@ -35,7 +36,8 @@ export type FindingCode =
   | "LEFTOVER_RETURN_META"
   | "MISSING_ARTIFACT"
   | "INTERRUPTED_COMMIT"
-  | "STALE_LOCK";
+  | "STALE_LOCK"
+  | "STORE_CHANGED_OUTSIDE_BATON";
 
 export interface Finding {
   code: FindingCode;
@@ -262,6 +264,16 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
   }
 
   findings.push(...checkTaskFolders(ctx, tasks, byNumber, archivedNumbers));
+  for (const change of findForeignChanges(paths)) {
+    add({
+      code: "STORE_CHANGED_OUTSIDE_BATON",
+      severity: "warning",
+      message: `specs/${change.file} was ${change.kind} outside Baton since Baton last wrote it`,
+      fix: "keep the edit with `baton adopt` (a person outside a Claude Code session), or undo it with `git checkout`",
+      fixable: true,
+      path: change.path,
+    });
+  }
   return findings;
 }
 

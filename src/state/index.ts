@@ -59,6 +59,14 @@ export {
 export { type SpecsPaths, specsPaths, TASK_FOLDER, taskFolderName } from "./paths.js";
 export { ArchivedTask, ArtifactEntry, ArtifactRecord, ErrorEntry, StateFile, TaskEntry } from "./schema.js";
 export {
+  describeForeignChanges,
+  type ForeignChange,
+  findForeignChanges,
+  restoreSealed,
+  SealManifest,
+  sealedFiles,
+} from "./seal.js";
+export {
   IN_PROGRESS_STATUSES,
   markerToStatus,
   statusToMarker,

@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import * as z from "zod/mini";
@@ -45,4 +46,22 @@ export function isCheckpointProcessAlive(checkpoint: OpenCheckpoint): boolean | 
   if (checkpoint.mode === "session") return "unknown";
   if (checkpoint.hostname !== hostname()) return "unknown";
   return isProcessAlive(checkpoint.pid);
+}
+
+/**
+ * Whether a Claude Code session is at work: this process runs inside one (its Bash calls carry
+ * CLAUDE_CODE_SESSION_ID), or an in-session checkpoint is open in this repository.
+ */
+export function sessionActive(paths: { internalDir: string }): boolean {
+  if (process.env["CLAUDE_CODE_SESSION_ID"]) return true;
+  let names: string[];
+  try {
+    names = readdirSync(join(paths.internalDir, "checkpoints"));
+  } catch {
+    return false;
+  }
+  return names.some((name) => {
+    const n = /^(\d+)\.json$/.exec(name)?.[1];
+    return n !== undefined && readOpenCheckpoint(paths.internalDir, Number(n))?.mode === "session";
+  });
 }

@@ -10,6 +10,7 @@ import {
   renderJsonDocument,
   validationIssues,
 } from "../shared/index.js";
+import { addNotice } from "../shared/notices.js";
 import { isKnownCanonical, rememberCanonical } from "./format-hint.js";
 import { commitFiles, type FileWrite, type FolderMove, recoverInterruptedCommit } from "./journal.js";
 import {
@@ -23,9 +24,11 @@ import {
 } from "./load.js";
 import { acquireLock, ensureInternalDir } from "./lock.js";
 import { firstFreeNumber } from "./numbering.js";
+import { sessionActive } from "./open-checkpoint.js";
 import { type SpecsPaths, specsPaths } from "./paths.js";
 import { TaskEntry } from "./schema.js";
 import { isTaskEntry } from "./schema-fast.js";
+import { describeForeignChanges, findForeignChanges, restoreSealed, sealWrites } from "./seal.js";
 import {
   emptyTodo,
   entries,
@@ -64,13 +67,17 @@ export function readStore(ctx: StoreContext): Snapshot {
  * write in flight is gone by the time the lock is free). Without a journal this costs one stat.
  */
 export async function readSettledStore(ctx: StoreContext): Promise<Snapshot> {
-  if (existsSync(ctx.paths.journal)) {
+  const interrupted = existsSync(ctx.paths.journal);
+  // Inside a session a change Baton did not make is undone before anything reads the store.
+  const foreign = !interrupted && sessionActive(ctx.paths) && findForeignChanges(ctx.paths).length > 0;
+  if (interrupted || foreign) {
     const release = await acquireLock(ctx.paths.lock, {
       timeoutMs: ctx.config.lockTimeoutMs,
       command: "baton (read)",
     });
     try {
       recoverInterruptedCommit(ctx.paths.journal, [ctx.paths.dir, ctx.paths.archiveDir]);
+      if (sessionActive(ctx.paths)) settleForeignChanges(ctx, false);
     } finally {
       release();
     }
@@ -270,6 +277,25 @@ export async function previewStore<R>(
   return result;
 }
 
+/**
+ * A change to a sealed file that Baton did not make: inside a Claude Code session (this command runs in
+ * one, or an in-session checkpoint is open) it is undone from Baton's last write; outside, it is a
+ * person's edit, kept and sealed by this write, and said so.
+ */
+function settleForeignChanges(ctx: StoreContext, adopt: boolean): void {
+  const foreign = findForeignChanges(ctx.paths);
+  if (foreign.length === 0) return;
+  const shown = describeForeignChanges(foreign);
+  if (!adopt && sessionActive(ctx.paths)) {
+    restoreSealed(ctx.paths, foreign);
+    addNotice(
+      `${shown} changed outside Baton during a Claude Code session; restored from Baton's last write.`,
+    );
+    return;
+  }
+  addNotice(`${shown}: changed outside Baton since its last write; the edit is kept and sealed now.`);
+}
+
 export interface MutateOptions {
   /** Recorded in the lock so a waiting command can name who holds it. */
   command: string;
@@ -280,6 +306,8 @@ export interface MutateOptions {
    * written, so that concurrent writers never interleave their commits.
    */
   afterWrite?: () => Promise<void>;
+  /** `baton adopt` / `doctor --fix`: keep changes made outside Baton even while a session is active. */
+  adopt?: boolean;
 }
 
 export async function mutateStore<R>(
@@ -322,6 +350,7 @@ async function mutateLocked<R>(
   mutate: (tx: Transaction) => R | Promise<R>,
 ): Promise<R> {
   recoverInterruptedCommit(ctx.paths.journal, [ctx.paths.dir, ctx.paths.archiveDir]);
+  settleForeignChanges(ctx, options.adopt ?? false);
   const state = loadState(ctx.paths);
   const todoDoc = loadTodo(ctx.paths);
   if (!todoDoc && state.exists && state.tasks.length > 0 && !options.rebuildTodo) {
@@ -338,6 +367,8 @@ async function mutateLocked<R>(
   const tx = new Transaction(ctx, state, todo);
   const result = await mutate(tx);
   const writes = await tx.render();
+  // The seal of what Baton writes lands in the same journaled commit as the files themselves.
+  writes.push(...sealWrites(ctx.paths, writes));
   await commitFiles(ctx.paths.journal, writes, tx.moves, [...tx.deletes]);
   if (tx.stateCanonical && writes.some((w) => w.path === ctx.paths.state)) {
     rememberCanonical(ctx.paths.internalDir, ctx.paths.state);

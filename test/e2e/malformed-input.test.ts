@@ -173,7 +173,8 @@ describe("malformed TODO.md", () => {
     const result = runBaton(dir, ["doctor", "--json"]);
     expect(result.status).toBe(1);
     const codes = (JSON.parse(result.stdout).findings as Array<{ code: string }>).map((f) => f.code);
-    expect(codes).toEqual(["TODO_UNREADABLE"]);
+    // The hand edit also shows as a change made outside Baton (it is not adopted yet).
+    expect(codes).toEqual(["TODO_UNREADABLE", "STORE_CHANGED_OUTSIDE_BATON"]);
   });
 
   it("a missing TODO.md while state.json has tasks stops mutations (doctor --fix rebuilds it)", () => {

@@ -1,5 +1,13 @@
 import { loadConfig } from "../../config/index.js";
-import { type Finding, fixFindings, runDoctorChecks, storeContext } from "../../state/index.js";
+import { UsageError } from "../../shared/index.js";
+import {
+  type Finding,
+  findForeignChanges,
+  fixFindings,
+  mutateStore,
+  runDoctorChecks,
+  storeContext,
+} from "../../state/index.js";
 
 export interface DoctorResult {
   findings: Finding[];
@@ -28,4 +36,24 @@ export async function doctor(options: { repo: string; fix?: boolean | undefined 
     remaining,
     healthy: !remaining.some((f) => f.severity === "error"),
   };
+}
+
+export interface AdoptResult {
+  adopted: string[];
+}
+
+/**
+ * `baton adopt`: a person keeps the edits they made to the task store outside Baton; Baton seals the
+ * files as they are. Refused inside a Claude Code session, where such a change is undone instead.
+ */
+export async function adopt(options: { repo: string; insideSession: boolean }): Promise<AdoptResult> {
+  if (options.insideSession) {
+    throw new UsageError("baton adopt is for a person outside a Claude Code session", {
+      hint: "Inside a session Baton restores changes it did not make; change tasks through Baton's commands.",
+    });
+  }
+  const ctx = storeContext(await loadConfig(options.repo));
+  const changes = findForeignChanges(ctx.paths);
+  if (changes.length > 0) await mutateStore(ctx, { command: "baton adopt", adopt: true }, () => {});
+  return { adopted: changes.map((c) => `specs/${c.file}${c.kind === "deleted" ? " (deleted)" : ""}`) };
 }

@@ -84,6 +84,29 @@ export function defineMaintenance(program: Command): void {
 
   described(
     program
+      .command("adopt")
+      .description(
+        "keep edits you made to state.json, TODO.md or the archive outside Baton (Baton seals them)",
+      )
+      .option("--json", "print JSON")
+      .action(async (opts, cmd: Command) => {
+        const { adopt } = await import("../commands/doctor.js");
+        const result = await adopt({
+          repo: repoOf(cmd),
+          insideSession: Boolean(process.env["CLAUDE_CODE_SESSION_ID"]),
+        });
+        print(result, opts, () =>
+          result.adopted.length === 0
+            ? "Nothing to adopt: the store is as Baton last wrote it."
+            : `Adopted: ${result.adopted.join(", ")}`,
+        );
+      }),
+    "maintenance",
+    "adopt",
+  );
+
+  described(
+    program
       .command("lint")
       .description("check .claude/ (or .opencode/) agents, commands, skills, hooks and specs/ for mistakes")
       .argument("[dir]", "the repository root, or its .claude or .opencode folder (default: this repository)")

@@ -1,0 +1,38 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Project } from "./project.js";
+
+/**
+ * After every tool call: a sealed store file (state.json, TODO.md, the archive's state.json) that no
+ * longer matches Baton's last write was changed some other way — by this call, whatever trick it used —
+ * and is restored under the store lock. Returns what to tell the model, or null. Loaded lazily: only a
+ * repository Baton has written has a seal.
+ */
+export async function guardSeal(project: Project): Promise<string | null> {
+  const internal = join(project.specsDir, ".baton");
+  if (!existsSync(join(internal, "seal", "manifest.json"))) return null;
+  const [seal, { specsPaths }, { acquireLock }] = await Promise.all([
+    import("../state/seal.js"),
+    import("../state/paths.js"),
+    import("../state/lock.js"),
+  ]);
+  const paths = specsPaths(project.specsDir);
+  if (seal.findForeignChanges(paths).length === 0) return null;
+  let release: () => void;
+  try {
+    release = await acquireLock(paths.lock, { timeoutMs: 2_000, command: "baton hook (restore the store)" });
+  } catch {
+    return null;
+  }
+  try {
+    // A Baton write that crashed mid-commit is Baton's own: the next Baton command rolls it forward.
+    if (existsSync(paths.journal)) return null;
+    const changes = seal.findForeignChanges(paths);
+    if (changes.length === 0) return null;
+    const restored = seal.restoreSealed(paths, changes);
+    if (restored.length === 0) return null;
+    return `${seal.describeForeignChanges(restored)} changed outside Baton in this tool call and Baton restored its last write. Baton is the only writer of the task store: an operation's result is recorded by its \`baton gate-out\` once the delegated agent has written it.`;
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,117 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import * as z from "zod/mini";
+import { writeFileAtomic } from "../shared/index.js";
+import type { FileWrite } from "./journal.js";
+import type { SpecsPaths } from "./paths.js";
+
+/**
+ * The sealed store: Baton is the only writer of state.json, TODO.md and the archive's state.json. With
+ * every write it keeps, in the same journaled commit, a copy of each of these files and its hash under
+ * `specs/.baton/seal/`. A difference between a file and its seal is a change made some other way — an
+ * interpreter, a variable path, a symlink, `git checkout`, an editor — found by the next hook call or
+ * Baton write, and either restored from the copy (inside a Claude Code session) or adopted on purpose.
+ */
+export const SealManifest = z.object({
+  version: z.literal(1),
+  files: z.record(z.string(), z.object({ hash: z.string(), size: z.number() })),
+});
+export type SealManifest = z.infer<typeof SealManifest>;
+
+export interface ForeignChange {
+  /** Relative to specs/, `/`-separated: `state.json`, `TODO.md`, `archive/state.json`. */
+  file: string;
+  path: string;
+  kind: "changed" | "deleted";
+}
+
+export function sealedFiles(paths: SpecsPaths): string[] {
+  return [paths.state, paths.todo, paths.archiveState];
+}
+
+const sealDir = (paths: SpecsPaths) => join(paths.internalDir, "seal");
+const manifestPath = (paths: SpecsPaths) => join(sealDir(paths), "manifest.json");
+const keyOf = (paths: SpecsPaths, path: string) => relative(paths.dir, path).split(sep).join("/");
+const copyPath = (paths: SpecsPaths, key: string) =>
+  join(sealDir(paths), "copies", key.replaceAll("/", "__"));
+
+function hashOf(content: string | Buffer): string {
+  return createHash("sha256").update(content).digest("hex");
+}
+
+function readBytes(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+export function readSeal(paths: SpecsPaths): SealManifest | null {
+  const bytes = readBytes(manifestPath(paths));
+  if (bytes === null) return null;
+  try {
+    const parsed = SealManifest.safeParse(JSON.parse(bytes.toString("utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sealed files that differ from Baton's last write of them (none before Baton's first write). */
+export function findForeignChanges(paths: SpecsPaths): ForeignChange[] {
+  const seal = readSeal(paths);
+  if (!seal) return [];
+  const changes: ForeignChange[] = [];
+  for (const path of sealedFiles(paths)) {
+    const key = keyOf(paths, path);
+    const sealed = seal.files[key];
+    if (!sealed) continue;
+    const bytes = readBytes(path);
+    if (bytes === null) changes.push({ file: key, path, kind: "deleted" });
+    else if (bytes.length !== sealed.size || hashOf(bytes) !== sealed.hash)
+      changes.push({ file: key, path, kind: "changed" });
+  }
+  return changes;
+}
+
+/**
+ * The seal writes that go into the same journaled commit as a store write: a copy of each sealed file
+ * as it will be, and the manifest. Files the write does not touch are sealed as they are now (the first
+ * Baton write seals them all; an adopted edit is sealed this way too).
+ */
+export function sealWrites(paths: SpecsPaths, writes: readonly FileWrite[]): FileWrite[] {
+  const seal = readSeal(paths) ?? { version: 1 as const, files: {} };
+  const out: FileWrite[] = [];
+  let changed = false;
+  for (const path of sealedFiles(paths)) {
+    const key = keyOf(paths, path);
+    const written = writes.find((w) => w.path === path);
+    const content = written ? Buffer.from(written.content, "utf8") : readBytes(path);
+    if (content === null) continue;
+    const hash = hashOf(content);
+    if (seal.files[key]?.hash === hash && seal.files[key]?.size === content.length) continue;
+    seal.files[key] = { hash, size: content.length };
+    out.push({ path: copyPath(paths, key), content: content.toString("utf8") });
+    changed = true;
+  }
+  if (changed) out.push({ path: manifestPath(paths), content: `${JSON.stringify(seal, null, 2)}\n` });
+  return out;
+}
+
+/** Puts Baton's last write of each changed file back (through a symlink, atomically). */
+export function restoreSealed(paths: SpecsPaths, changes: readonly ForeignChange[]): ForeignChange[] {
+  const restored: ForeignChange[] = [];
+  for (const change of changes) {
+    const copy = readBytes(copyPath(paths, change.file));
+    if (copy === null) continue;
+    writeFileAtomic(change.path, copy.toString("utf8"));
+    restored.push(change);
+  }
+  return restored;
+}
+
+export function describeForeignChanges(changes: readonly ForeignChange[]): string {
+  return changes.map((c) => `specs/${c.file}${c.kind === "deleted" ? " (deleted)" : ""}`).join(", ");
+}

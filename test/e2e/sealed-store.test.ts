@@ -1,0 +1,113 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BATON_BIN } from "../support/cli.js";
+import { asSubagent, git, ok, oneTaskRepo, readJson, runBaton } from "./helpers.js";
+
+/**
+ * Baton is the only writer of the task store. Whatever way a tool call changes state.json or TODO.md,
+ * the hook after it restores Baton's last write and says so; a Baton write in a session restores it
+ * too; a person outside a session keeps an edit on purpose (adopt), and no Baton commit ever carries a
+ * change Baton did not make.
+ */
+const stateOf = (dir: string) => readFileSync(join(dir, "specs", "state.json"), "utf8");
+
+function afterToolCall(dir: string, event: "post-tool-use" | "post-tool-use-failure", command: string) {
+  const input = JSON.stringify({
+    session_id: "cc-1",
+    transcript_path: "/dev/null",
+    cwd: dir,
+    hook_event_name: event === "post-tool-use" ? "PostToolUse" : "PostToolUseFailure",
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_use_id: "toolu_1",
+  });
+  const result = spawnSync(process.execPath, [BATON_BIN, "hook", event], {
+    cwd: dir,
+    input,
+    encoding: "utf8",
+  });
+  expect(result.status).toBe(0);
+  return JSON.parse(result.stdout || "{}") as { decision?: string; reason?: string };
+}
+
+/** The damage families that slip past any list of forbidden command patterns. */
+const DAMAGE = [
+  `python3 -c "import os, json; p = os.path.join('specs', 'state.json'); d = json.load(open(p)); d['active_projects'][0]['status'] = 'researched'; json.dump(d, open(p, 'w'))"`,
+  `cd specs && python3 -c "open('state.json', 'a').write(' ')"`,
+  `F=specs/state.json; sed -i 's/not_started/completed/' "$F"`,
+  `sed -i 's/not_started/planned/' /proc/self/cwd/specs/state.json`,
+  `bash -c "sed -i 's/not_started/implemented/' specs/state.json"`,
+  `S=specs; git checkout HEAD~1 -- "$S/state.json"`,
+];
+
+describe("the sealed store", () => {
+  for (const [i, command] of DAMAGE.entries()) {
+    it(`restores a change made by: ${command.slice(0, 60)}`, () => {
+      const dir = oneTaskRepo();
+      // A second commit so that `git checkout HEAD~1` has an older store to bring back.
+      ok(dir, ["task", "add", "Second task", "-l", "general"]);
+      git(dir, ["commit", "-qam", "second"]);
+      const sealed = stateOf(dir);
+      execFileSync("bash", ["-c", command], { cwd: dir });
+      expect(stateOf(dir), `damage ${i} did not change the file`).not.toBe(sealed);
+      const reply = afterToolCall(dir, i % 2 === 0 ? "post-tool-use" : "post-tool-use-failure", command);
+      expect(reply.decision).toBe("block");
+      expect(reply.reason).toContain(
+        "specs/state.json changed outside Baton in this tool call and Baton restored its last write",
+      );
+      expect(stateOf(dir)).toBe(sealed);
+    });
+  }
+
+  it("a Baton write during a session restores a change no hook saw, and its commit never carries it", () => {
+    const dir = oneTaskRepo();
+    const session = /BATON_SESSION: (\S+)/.exec(ok(dir, ["gate-in", "research", "1"]).stdout)?.[1] ?? "";
+    const sealed = stateOf(dir);
+    writeFileSync(join(dir, "specs", "state.json"), sealed.replace('"researching"', '"completed"'));
+    asSubagent(dir, session, () => {
+      const folder = join(dir, "specs", "1_study_the_lexer");
+      execFileSync("mkdir", ["-p", join(folder, "reports")]);
+      writeFileSync(
+        join(folder, "reports", "research-001.md"),
+        `# Research\n\n${"A finding with its evidence. ".repeat(12)}\n`,
+      );
+      writeFileSync(
+        join(folder, ".return-meta.json"),
+        JSON.stringify({
+          status: "researched",
+          summary: "found",
+          artifacts: [{ type: "research", path: "specs/1_study_the_lexer/reports/research-001.md" }],
+          metadata: { session_id: session, agent_type: "baton-researcher" },
+        }),
+      );
+    });
+    // asSubagent's PostToolUse already restored it; damage it again where no hook sees it.
+    writeFileSync(
+      join(dir, "specs", "state.json"),
+      stateOf(dir).replace('"language": "general"', '"language": "forged"'),
+    );
+    const closed = runBaton(dir, ["gate-out", "research", "1", "--session", session]);
+    expect(closed.status, closed.stdout + closed.stderr).toBe(0);
+    expect(closed.stderr).toContain(
+      "changed outside Baton during a Claude Code session; restored from Baton's last write",
+    );
+    expect(readJson(dir, "state.json").active_projects[0]).toMatchObject({
+      status: "researched",
+      language: "general",
+    });
+    expect(git(dir, ["show", "HEAD", "--", "specs/state.json"])).not.toMatch(/forged|"completed"/);
+  });
+
+  it("outside a session a person's edit is kept, shown by doctor, and adopted on purpose", () => {
+    const dir = oneTaskRepo();
+    writeFileSync(join(dir, "specs", "state.json"), stateOf(dir).replace('"general"', '"meta"'));
+    const doctor = JSON.parse(runBaton(dir, ["doctor", "--json"]).stdout);
+    expect(doctor.findings.map((f: { code: string }) => f.code)).toContain("STORE_CHANGED_OUTSIDE_BATON");
+    expect(runBaton(dir, ["adopt"], { CLAUDE_CODE_SESSION_ID: "cc-1" }).status).toBe(2);
+    expect(ok(dir, ["adopt"]).stdout).toBe("Adopted: specs/state.json\n");
+    expect(readJson(dir, "state.json").active_projects[0].language).toBe("meta");
+    expect(JSON.parse(runBaton(dir, ["doctor", "--json"]).stdout).findings).toEqual([]);
+  });
+});
