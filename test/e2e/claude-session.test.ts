@@ -416,6 +416,49 @@ describe.skipIf(located.path === null)(
       expectResearched(dir);
     });
 
+    test("(j) the store damaged past PreToolUse, and a status move around the gate: restored, refused, never committed", {
+      timeout: 120_000,
+    }, async () => {
+      const dir = initialisedRepo();
+      const sealed = readFileSync(join(dir, "specs/state.json"), "utf8");
+      const results: string[] = [];
+      // What the model was told after each call: tool results and the hooks' messages beside them.
+      const seen = ({ request }: { request: MessagesRequest }) => results.push(JSON.stringify(request));
+      const bash = (command: string) => say(toolUse("Bash", { command, description: "Tamper" }));
+      const damage = [
+        `python3 -c "import os, json; p = os.path.join('specs', 'state.json'); d = json.load(open(p)); d['active_projects'][0]['status'] = 'researched'; json.dump(d, open(p, 'w'))"`,
+        `F=specs/state.json; sed -i 's/researching/completed/' "$F"`,
+        `sed -i 's/researching/planned/' /proc/self/cwd/specs/state.json; exit 3`,
+        `${BIN} task status 1 researched`,
+      ];
+      const { api, hookLog: log } = await session(dir, {
+        conversations: [
+          mainThread([
+            { reply: () => bash(damage[0]!) },
+            { reply: (c) => (seen(c), bash(damage[1]!)) },
+            { reply: (c) => (seen(c), bash(damage[2]!)) },
+            { reply: (c) => (seen(c), bash(damage[3]!)) },
+            { reply: (c) => (seen(c), delegate(c)) },
+            { reply: gateOut },
+            say(text("Done.")),
+          ]),
+          researcher(dir),
+        ],
+      });
+      expect(api.problems()).toEqual([]);
+      // The request after the last tamper holds the whole history: each restoration was reported once.
+      const history = results[3] ?? "";
+      expect(
+        history.match(/changed outside Baton in this tool call and Baton restored its last write/g)?.length,
+      ).toBe(3);
+      expect(log.filter((e) => e["note"] === "store restored")).toHaveLength(3);
+      expect(results[3]).toContain("while the research run");
+      expectResearched(dir);
+      const committed = git(dir, ["show", "HEAD", "--", "specs/state.json"]);
+      expect(committed).not.toMatch(/"completed"|"planned"/);
+      expect(sealed).toContain('"not_started"');
+    });
+
     test("(f) malformed hook input: the hook allows, logs, and the session carries on", {
       timeout: 120_000,
     }, async () => {
