@@ -425,6 +425,13 @@ describe.skipIf(located.path === null)(
       // What the model was told after each call: tool results and the hooks' messages beside them.
       const seen = ({ request }: { request: MessagesRequest }) => results.push(JSON.stringify(request));
       const bash = (command: string) => say(toolUse("Bash", { command, description: "Tamper" }));
+      /** Notes what the model was told after the previous call, then makes the next one. */
+      const then =
+        (next: (c: { request: MessagesRequest }) => ReturnType<typeof say>) =>
+        (c: { request: MessagesRequest }) => {
+          seen(c);
+          return next(c);
+        };
       const damage = [
         `python3 -c "import os, json; p = os.path.join('specs', 'state.json'); d = json.load(open(p)); d['active_projects'][0]['status'] = 'researched'; json.dump(d, open(p, 'w'))"`,
         `F=specs/state.json; sed -i 's/researching/completed/' "$F"`,
@@ -435,10 +442,10 @@ describe.skipIf(located.path === null)(
         conversations: [
           mainThread([
             { reply: () => bash(damage[0]!) },
-            { reply: (c) => (seen(c), bash(damage[1]!)) },
-            { reply: (c) => (seen(c), bash(damage[2]!)) },
-            { reply: (c) => (seen(c), bash(damage[3]!)) },
-            { reply: (c) => (seen(c), delegate(c)) },
+            { reply: then(() => bash(damage[1]!)) },
+            { reply: then(() => bash(damage[2]!)) },
+            { reply: then(() => bash(damage[3]!)) },
+            { reply: then(delegate) },
             { reply: gateOut },
             say(text("Done.")),
           ]),
