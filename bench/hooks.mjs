@@ -31,6 +31,7 @@ console.log(`machine: ${machine()}\n`);
 const repo = tempDir("hooks");
 let failed = 0;
 let server;
+let resident;
 try {
   // A repository with specs, one task delegated in session mode (checkpoint + postflight marker).
   const { generateRepo } = await import(DIST_GENERATOR);
@@ -104,6 +105,18 @@ try {
   const script = `python3 -c "${"print(open('notes.txt').read()) # state.json stays untouched\n".repeat(MB / 60)}"`;
   const words = `echo specs/state.json ${"> /tmp/out ".repeat(MB / 22)}${"word ".repeat(MB / 10)}`;
   const env = { ...process.env, CLAUDE_PROJECT_DIR: repo.dir };
+  // The resident path: bin/baton-hook forwards to this repository's `baton serve`; with a port file that
+  // names a closed port it falls back to the in-process hook (the server-down case).
+  const FORWARDER = join(ROOT, "bin", "baton-hook");
+  const portFile = join(repo.dir, ".baton", "serve.port");
+  const deadPortFile = join(repo.dir, ".baton", "dead.port");
+  mkdirSync(join(repo.dir, ".baton"), { recursive: true });
+  writeFileSync(deadPortFile, "1\n");
+  resident = spawn(process.execPath, [BIN, "serve", "--port", "0", "--port-file", portFile], {
+    cwd: repo.dir,
+    stdio: "ignore",
+  });
+  for (let i = 0; i < 100 && !existsSync(portFile); i++) await new Promise((r) => setTimeout(r, 50));
   const cases = [
     { name: "node -e 0 (bare)", cmd: process.execPath, args: ["-e", "0"], input: "" },
     {
@@ -111,6 +124,14 @@ try {
       cmd: process.execPath,
       args: [BIN, "hook", "pre-tool-use"],
       input: preToolUse,
+    },
+    { name: "forwarder → resident serve", cmd: FORWARDER, args: ["pre-tool-use"], input: preToolUse },
+    {
+      name: "forwarder, server down",
+      cmd: FORWARDER,
+      args: ["pre-tool-use"],
+      input: preToolUse,
+      env: { BATON_SERVE_PORT_FILE: deadPortFile },
     },
     {
       name: "pre-tool-use, 1 MB script",
@@ -152,7 +173,12 @@ try {
     for (const c of cases) {
       c.before?.();
       const start = process.hrtime.bigint();
-      const result = spawnSync(c.cmd, c.args, { cwd: repo.dir, input: c.input, encoding: "utf8", env });
+      const result = spawnSync(c.cmd, c.args, {
+        cwd: repo.dir,
+        input: c.input,
+        encoding: "utf8",
+        env: { ...env, ...(c.env ?? {}) },
+      });
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (result.status !== 0) {
         failed++;
@@ -187,6 +213,11 @@ try {
       `${name}: ${beyond.toFixed(1)} ms beyond a small command (target < 100 ms: ${beyond < 100 ? "PASS" : "FAIL"})`,
     );
   }
+  const forwarded = median(times.get("forwarder → resident serve"));
+  console.log(
+    `forwarder → resident serve: ${forwarded.toFixed(1)} ms per tool call vs ${small.toFixed(1)} ms for the command hook` +
+      ` (${(small / forwarded).toFixed(1)}x faster; server down it falls back to the command hook: ${median(times.get("forwarder, server down")).toFixed(1)} ms)`,
+  );
   if (!hasFixture) console.log(`\n(original bash hook skipped: ${join(FIXTURE, BASH_HOOK)} is absent)`);
   console.log("\nReplies (last run):");
   for (const c of cases.slice(1)) console.log(`  ${c.name}: ${outputs.get(c.name).slice(0, 150)}`);
@@ -223,6 +254,7 @@ try {
   console.log(`hooks benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
   if (server && server.exitCode === null) server.kill("SIGTERM");
+  if (resident && resident.exitCode === null) resident.kill("SIGTERM");
   repo.cleanup();
 }
 process.exitCode = failed > 0 ? 1 : 0;

@@ -4,6 +4,7 @@ import { appendHookLog, type HookLogEntry } from "./log.js";
 import { postToolUse, postToolUseFailure } from "./post-tool-use.js";
 import { preToolUse } from "./pre-tool-use.js";
 import { type Project, resolveProject } from "./project.js";
+import { sessionStart } from "./resident.js";
 import type { StopHookInput, ToolHookInput } from "./schema.js";
 import { stop } from "./stop.js";
 import { subagentStart, subagentStop } from "./subagent-stop.js";
@@ -13,6 +14,7 @@ export const HOOK_EVENTS = {
   "pre-tool-use": "PreToolUse",
   "post-tool-use": "PostToolUse",
   "post-tool-use-failure": "PostToolUseFailure",
+  "session-start": "SessionStart",
   stop: "Stop",
   "subagent-start": "SubagentStart",
   "subagent-stop": "SubagentStop",
@@ -27,6 +29,7 @@ const HANDLERS: Record<HookEvent, Handler> = {
   "pre-tool-use": { kind: "tool", run: preToolUse },
   "post-tool-use": { kind: "tool", run: postToolUse },
   "post-tool-use-failure": { kind: "tool", run: postToolUseFailure },
+  "session-start": { kind: "stop", run: sessionStart },
   stop: { kind: "stop", run: stop },
   "subagent-start": { kind: "stop", run: subagentStart },
   "subagent-stop": { kind: "stop", run: subagentStop },

@@ -16,7 +16,7 @@ export type HookEntry = z.infer<typeof HookEntry>;
 export const InitManifest = z.object({
   version: z.literal(1),
   bin: z.string(),
-  hooks: z.enum(["command", "http"]),
+  hooks: z.enum(["command", "http", "resident"]),
   port: z.optional(z.number()),
   files: z.array(
     z.object({

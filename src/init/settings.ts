@@ -11,6 +11,8 @@ import {
   parseJsonDocument,
   renderJsonDocument,
 } from "../shared/index.js";
+import { packageRoot } from "../shared/package.js";
+import { shellQuote } from "./bin.js";
 import type { HookEntry, InitManifest } from "./manifest.js";
 
 // PreToolUse looks only at tools that write or delegate; PostToolUse and PostToolUseFailure see every tool,
@@ -31,7 +33,7 @@ export const HOOK_EVENTS = [
   ["SubagentStop", "subagent-stop"],
 ] as const;
 
-export type HookMode = "command" | "http";
+export type HookMode = "command" | "http" | "resident";
 type Json = Record<string, unknown>;
 type ManifestSettings = InitManifest["settings"];
 
@@ -68,16 +70,26 @@ export function readSettings(root: string): SettingsFile {
 }
 
 export function hookEntries(bin: string, mode: HookMode, port: number): HookEntry[] {
-  return HOOK_EVENTS.map(([event, name]) => {
+  const entries: HookEntry[] = HOOK_EVENTS.map(([event, name]) => {
     const handler =
       mode === "http"
         ? { type: "http", url: `http://127.0.0.1:${port}/hooks/${name}` }
-        : { type: "command", command: `${bin} hook ${name}` };
+        : mode === "resident"
+          ? { type: "command", command: `${shellQuote(join(packageRoot(), "bin", "baton-hook"))} ${name}` }
+          : { type: "command", command: `${bin} hook ${name}` };
     // Stop, SubagentStart and SubagentStop take no matcher (theirs would be the agent type).
     const matcher = TOOL_MATCHERS[event];
     const group = matcher ? { matcher, hooks: [handler] } : { hooks: [handler] };
     return { event, group };
   });
+  // The resident path: SessionStart starts the repository's `baton serve`, which the forwarders call.
+  if (mode === "resident") {
+    entries.unshift({
+      event: "SessionStart",
+      group: { hooks: [{ type: "command", command: `${bin} hook session-start` }] },
+    });
+  }
+  return entries;
 }
 
 function container(value: Json, path: string[], kind: "object" | "array", created: string[][]): unknown {

@@ -6,7 +6,7 @@ import { type InitResult, runInit } from "../../init/index.js";
 import { UsageError } from "../../shared/index.js";
 
 const InitArgs = z.object({
-  hooks: z.optional(z.enum(["command", "http"])),
+  hooks: z.optional(z.enum(["command", "http", "resident"])),
   port: z.optional(z.string().check(z.regex(/^\d{1,5}$/))),
 });
 
@@ -29,7 +29,7 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
     throw new UsageError(
       field === "--port"
         ? `--port must be a number from 1 to 65535, got "${options.port}"`
-        : `--hooks must be "command" or "http", got "${options.hooks}"`,
+        : `--hooks must be "command", "http" or "resident", got "${options.hooks}"`,
     );
   }
   const port = options.port === undefined ? undefined : Number(options.port);
@@ -124,7 +124,9 @@ export function formatInit(result: InitResult): string {
     const hooks =
       result.hooks === "http"
         ? `HTTP hooks on 127.0.0.1:${result.port} (run \`baton serve\`)`
-        : "command hooks";
+        : result.hooks === "resident"
+          ? "command hooks that forward to a resident `baton serve` (SessionStart starts it; without it they run in-process)"
+          : "command hooks";
     out.push(`Baton runs as \`${result.bin}\`; ${hooks}.`);
     if (!result.dryRun)
       out.push("In Claude Code: /task add …, /research N, /plan N, /implement N, /revise N, /todo, /errors.");

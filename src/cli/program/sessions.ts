@@ -10,7 +10,10 @@ export function defineSessionCommands(program: Command): void {
       .option("-n, --dry-run", "print the diff of every file it would write; write nothing")
       .option("--uninstall", "remove what baton init added (files you changed are kept)")
       .option("-f, --force", "overwrite files that are not Baton's, keeping each as <name>.bak")
-      .option("--hooks <type>", "command | http (default: command)")
+      .option(
+        "--hooks <type>",
+        "command | http | resident (command hooks that forward to a resident baton serve; default: command)",
+      )
       .option("--port <n>", "port of `baton serve` for --hooks http (default 4891)")
       .option("--bin <command>", "how Claude Code runs Baton (default: baton if on PATH, else node <path>)")
       .option("--json", "print JSON")
@@ -83,7 +86,11 @@ export function defineSessionCommands(program: Command): void {
       .command("serve")
       .description("serve Claude Code http hooks on 127.0.0.1: POST /hooks/<event>")
       .option("--port <n>", "port (default 4891; 0 picks a free one)")
-      .action(async (opts: { port?: string }) => {
+      .option(
+        "--port-file <file>",
+        "write the port there once listening (removed on exit): bin/baton-hook reads it",
+      )
+      .action(async (opts: { port?: string; portFile?: string }) => {
         const { DEFAULT_HOOK_PORT, HOOK_EVENTS, startHookServer } = await import("../../hooks/index.js");
         const port = opts.port === undefined ? DEFAULT_HOOK_PORT : Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -91,6 +98,8 @@ export function defineSessionCommands(program: Command): void {
           throw new UsageError(`--port must be a port number, got "${opts.port}"`);
         }
         const server = await startHookServer({ port });
+        const { publishPort, unpublishPort } = await import("../../hooks/index.js");
+        if (opts.portFile) publishPort(opts.portFile, server.port);
         const urls = Object.keys(HOOK_EVENTS).map((event) => `  POST ${server.url}/hooks/${event}\n`);
         process.stdout.write(`Baton hook server on ${server.url}\n${urls.join("")}`);
         await new Promise<void>((resolve) => {
@@ -98,6 +107,7 @@ export function defineSessionCommands(program: Command): void {
           process.once("SIGINT", stop);
           process.once("SIGTERM", stop);
         });
+        if (opts.portFile) unpublishPort(opts.portFile, server.port);
       }),
     "sessions",
     "serve",
