@@ -2,7 +2,14 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkpointPath, loadErrors, mutateStore, readOpenCheckpoint, readStore } from "../state/index.js";
+import {
+  checkpointPath,
+  loadErrors,
+  mutateStore,
+  readOpenCheckpoint,
+  readStore,
+  resealFile,
+} from "../state/index.js";
 import { tempStore } from "../testing/store-fixture.js";
 import { gateIn, recordFailure, recordResult } from "./store-steps.js";
 
@@ -70,6 +77,8 @@ describe("GATE IN in the store", () => {
     );
     const path = checkpointPath(t.ctx.paths.internalDir, 3);
     writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), pid: dead }));
+    // As if Baton had written it so: a hand edit of a checkpoint would be undone from the seal.
+    resealFile(t.ctx.paths, path);
     const refused = await mutateStore(t.ctx, { command: "t" }, (tx) =>
       gateIn(tx, { taskNumber: 3, operation: "research", sessionId: "sess_1773703760_bbbbbb", force: false }),
     );

@@ -16,9 +16,11 @@ export async function bindCheckpoint(
   const first = find();
   if (!first || first.checkpoint.claudeSessionId !== undefined) return undefined;
   // Loaded only here: binding happens once per delegation, never on the hot path.
-  const [{ acquireLock }, { writeFileAtomic }] = await Promise.all([
+  const [{ acquireLock }, { writeFileAtomic }, { resealFile }, { specsPaths }] = await Promise.all([
     import("../state/lock.js"),
     import("../shared/atomic-write.js"),
+    import("../state/seal.js"),
+    import("../state/paths.js"),
   ]);
   const release = await acquireLock(join(project.specsDir, ".baton", "lock"), {
     timeoutMs: 2_000,
@@ -29,6 +31,8 @@ export async function bindCheckpoint(
     if (!open || open.checkpoint.claudeSessionId !== undefined) return undefined;
     const indent = open.text.includes("\n") ? 2 : undefined;
     writeFileAtomic(open.path, JSON.stringify({ ...JSON.parse(open.text), claudeSessionId }, null, indent));
+    // Baton's own change to a sealed checkpoint: the seal follows, so no hook takes it for a foreign one.
+    resealFile(specsPaths(project.specsDir), open.path);
     for (const folder of taskFolders(project, open.checkpoint.taskNumber)) {
       const marker = readMarker(folder);
       if (!marker || marker.marker.session_id !== batonSession || marker.marker.claude_session_id) continue;

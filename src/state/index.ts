@@ -59,9 +59,11 @@ export {
 export { type SpecsPaths, specsPaths, TASK_FOLDER, taskFolderName } from "./paths.js";
 export { ArchivedTask, ArtifactEntry, ArtifactRecord, ErrorEntry, StateFile, TaskEntry } from "./schema.js";
 export {
+  adoptable,
   describeForeignChanges,
   type ForeignChange,
   findForeignChanges,
+  resealFile,
   restoreSealed,
   SealManifest,
   sealedFiles,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
 import * as z from "zod/mini";
 import { writeFileAtomic } from "../shared/index.js";
 import type { FileWrite } from "./journal.js";
@@ -64,10 +64,8 @@ export function findForeignChanges(paths: SpecsPaths): ForeignChange[] {
   const seal = readSeal(paths);
   if (!seal) return [];
   const changes: ForeignChange[] = [];
-  for (const path of sealedFiles(paths)) {
-    const key = keyOf(paths, path);
-    const sealed = seal.files[key];
-    if (!sealed) continue;
+  for (const [key, sealed] of Object.entries(seal.files)) {
+    const path = join(paths.dir, key);
     const bytes = readBytes(path);
     if (bytes === null) changes.push({ file: key, path, kind: "deleted" });
     else if (bytes.length !== sealed.size || hashOf(bytes) !== sealed.hash)
@@ -76,28 +74,61 @@ export function findForeignChanges(paths: SpecsPaths): ForeignChange[] {
   return changes;
 }
 
+/** Open checkpoints are Baton's too: deleting one to escape its gate is undone like any other change. */
+function isCheckpoint(paths: SpecsPaths, path: string): boolean {
+  const rel = relative(join(paths.internalDir, "checkpoints"), path);
+  return !rel.startsWith("..") && !rel.includes(sep) && rel.endsWith(".json");
+}
+
 /**
  * The seal writes that go into the same journaled commit as a store write: a copy of each sealed file
- * as it will be, and the manifest. Files the write does not touch are sealed as they are now (the first
- * Baton write seals them all; an adopted edit is sealed this way too).
+ * as it will be, and the manifest. The store files a write does not touch are sealed as they are now
+ * (the first Baton write seals them all; an adopted edit is sealed this way too); checkpoints are sealed
+ * as they are written and unsealed as they are closed.
  */
-export function sealWrites(paths: SpecsPaths, writes: readonly FileWrite[]): FileWrite[] {
+export function sealWrites(
+  paths: SpecsPaths,
+  writes: readonly FileWrite[],
+  deletes: readonly string[] = [],
+): FileWrite[] {
   const seal = readSeal(paths) ?? { version: 1 as const, files: {} };
   const out: FileWrite[] = [];
   let changed = false;
-  for (const path of sealedFiles(paths)) {
+  const seen = (path: string, content: Buffer) => {
     const key = keyOf(paths, path);
-    const written = writes.find((w) => w.path === path);
-    const content = written ? Buffer.from(written.content, "utf8") : readBytes(path);
-    if (content === null) continue;
     const hash = hashOf(content);
-    if (seal.files[key]?.hash === hash && seal.files[key]?.size === content.length) continue;
+    if (seal.files[key]?.hash === hash && seal.files[key]?.size === content.length) return;
     seal.files[key] = { hash, size: content.length };
     out.push({ path: copyPath(paths, key), content: content.toString("utf8") });
     changed = true;
+  };
+  for (const path of sealedFiles(paths)) {
+    const written = writes.find((w) => w.path === path);
+    const content = written ? Buffer.from(written.content, "utf8") : readBytes(path);
+    if (content !== null) seen(path, content);
+  }
+  for (const write of writes)
+    if (isCheckpoint(paths, write.path)) seen(write.path, Buffer.from(write.content, "utf8"));
+  for (const path of deletes) {
+    const key = keyOf(paths, path);
+    if (seal.files[key] !== undefined) {
+      delete seal.files[key];
+      changed = true;
+    }
   }
   if (changed) out.push({ path: manifestPath(paths), content: `${JSON.stringify(seal, null, 2)}\n` });
   return out;
+}
+
+/** Seals one file as Baton just wrote it outside a store write (a hook binding a checkpoint to its session). */
+export function resealFile(paths: SpecsPaths, path: string): void {
+  const seal = readSeal(paths);
+  const key = keyOf(paths, path);
+  const content = readBytes(path);
+  if (!seal?.files[key] || content === null) return;
+  seal.files[key] = { hash: hashOf(content), size: content.length };
+  writeFileAtomic(copyPath(paths, key), content.toString("utf8"));
+  writeFileAtomic(manifestPath(paths), `${JSON.stringify(seal, null, 2)}\n`);
 }
 
 /** Puts Baton's last write of each changed file back (through a symlink, atomically). */
@@ -106,6 +137,7 @@ export function restoreSealed(paths: SpecsPaths, changes: readonly ForeignChange
   for (const change of changes) {
     const copy = readBytes(copyPath(paths, change.file));
     if (copy === null) continue;
+    mkdirSync(dirname(change.path), { recursive: true });
     writeFileAtomic(change.path, copy.toString("utf8"));
     restored.push(change);
   }
@@ -114,4 +146,9 @@ export function restoreSealed(paths: SpecsPaths, changes: readonly ForeignChange
 
 export function describeForeignChanges(changes: readonly ForeignChange[]): string {
   return changes.map((c) => `specs/${c.file}${c.kind === "deleted" ? " (deleted)" : ""}`).join(", ");
+}
+
+/** A person adopting edits keeps the store files; a checkpoint is never adopted, only restored or closed. */
+export function adoptable(change: ForeignChange): boolean {
+  return !change.file.startsWith(".baton/");
 }

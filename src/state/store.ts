@@ -28,7 +28,7 @@ import { sessionActive } from "./open-checkpoint.js";
 import { type SpecsPaths, specsPaths } from "./paths.js";
 import { TaskEntry } from "./schema.js";
 import { isTaskEntry } from "./schema-fast.js";
-import { describeForeignChanges, findForeignChanges, restoreSealed, sealWrites } from "./seal.js";
+import { adoptable, describeForeignChanges, findForeignChanges, restoreSealed, sealWrites } from "./seal.js";
 import {
   emptyTodo,
   entries,
@@ -285,15 +285,18 @@ export async function previewStore<R>(
 function settleForeignChanges(ctx: StoreContext, adopt: boolean): void {
   const foreign = findForeignChanges(ctx.paths);
   if (foreign.length === 0) return;
-  const shown = describeForeignChanges(foreign);
-  if (!adopt && sessionActive(ctx.paths)) {
-    restoreSealed(ctx.paths, foreign);
-    addNotice(
-      `${shown} changed outside Baton during a Claude Code session; restored from Baton's last write.`,
-    );
-    return;
+  // Checkpoints are never a person's edit: they are always restored, the store files only in a session.
+  const restore = !adopt && sessionActive(ctx.paths) ? foreign : foreign.filter((c) => !adoptable(c));
+  const kept = foreign.filter((c) => !restore.includes(c));
+  if (restore.length > 0) {
+    restoreSealed(ctx.paths, restore);
+    addNotice(`${describeForeignChanges(restore)}: changed outside Baton; restored from Baton's last write.`);
   }
-  addNotice(`${shown}: changed outside Baton since its last write; the edit is kept and sealed now.`);
+  if (kept.length > 0) {
+    addNotice(
+      `${describeForeignChanges(kept)}: changed outside Baton since its last write; the edit is kept and sealed now.`,
+    );
+  }
 }
 
 export interface MutateOptions {
@@ -368,7 +371,7 @@ async function mutateLocked<R>(
   const result = await mutate(tx);
   const writes = await tx.render();
   // The seal of what Baton writes lands in the same journaled commit as the files themselves.
-  writes.push(...sealWrites(ctx.paths, writes));
+  writes.push(...sealWrites(ctx.paths, writes, [...tx.deletes]));
   await commitFiles(ctx.paths.journal, writes, tx.moves, [...tx.deletes]);
   if (tx.stateCanonical && writes.some((w) => w.path === ctx.paths.state)) {
     rememberCanonical(ctx.paths.internalDir, ctx.paths.state);

@@ -115,7 +115,7 @@ describe("baton init (CLI)", () => {
     const dir = repo();
     expect(fails(dir, ["init", "--port", "80"], 2).stderr).toContain("--port only applies to HTTP hooks");
     expect(fails(dir, ["init", "--hooks", "smoke"], 2).stderr).toContain(
-      '--hooks must be "command" or "http"',
+      '--hooks must be "command", "http" or "resident"',
     );
     expect(runBaton(dir, ["init", join(dir, "missing")]).status).toBe(2);
   });

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { resealFile, specsPaths } from "../../src/state/index.js";
 import { GOOD_RESEARCH, git, ok, oneTaskRepo, readJson, runBaton, scriptFile } from "./helpers.js";
 
 /**
@@ -49,6 +50,8 @@ describe("one operation setup", () => {
     delete checkpoint.mode;
     checkpoint.pid = 4_194_305;
     writeFileSync(path, JSON.stringify(checkpoint));
+    // As if a headless Baton run had written it: a hand edit of a checkpoint would be undone from the seal.
+    resealFile(specsPaths(join(dir, "specs")), path);
     const dry = runBaton(dir, ["research", "1", "--dry-run", "--script", script(dir)]);
     expect(dry.stdout).toMatch(
       /first: +session sess_\d+_[0-9a-f]+ \(research\) died; the run resolves it first/,

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BATON_BIN } from "../support/cli.js";
@@ -91,13 +91,29 @@ describe("the sealed store", () => {
     const closed = runBaton(dir, ["gate-out", "research", "1", "--session", session]);
     expect(closed.status, closed.stdout + closed.stderr).toBe(0);
     expect(closed.stderr).toContain(
-      "changed outside Baton during a Claude Code session; restored from Baton's last write",
+      "changed outside Baton; restored from Baton's last write",
     );
     expect(readJson(dir, "state.json").active_projects[0]).toMatchObject({
       status: "researched",
       language: "general",
     });
     expect(git(dir, ["show", "HEAD", "--", "specs/state.json"])).not.toMatch(/forged|"completed"/);
+  });
+
+  it("restores a deleted checkpoint: a gate is not escaped by removing it", () => {
+    const dir = oneTaskRepo();
+    const session = /BATON_SESSION: (\S+)/.exec(ok(dir, ["gate-in", "research", "1"]).stdout)?.[1] ?? "";
+    const checkpoint = join(dir, "specs", ".baton", "checkpoints", "1.json");
+    const before = readFileSync(checkpoint, "utf8");
+    execFileSync("bash", ["-c", "D=specs/.baton; rm -f $D/checkpoints/*.json"], { cwd: dir });
+    const reply = afterToolCall(dir, "post-tool-use", "rm");
+    expect(reply.reason).toContain("specs/.baton/checkpoints/1.json (deleted) changed outside Baton");
+    expect(readFileSync(checkpoint, "utf8")).toBe(before);
+    expect(readJson(dir, ".baton/checkpoints/1.json").sessionId).toBe(session);
+    // Outside a session too: a checkpoint is never a person's edit to keep.
+    execFileSync("rm", [checkpoint]);
+    ok(dir, ["adopt"]);
+    expect(existsSync(checkpoint)).toBe(true);
   });
 
   it("outside a session a person's edit is kept, shown by doctor, and adopted on purpose", () => {

@@ -1,6 +1,7 @@
 import { loadConfig } from "../../config/index.js";
 import { UsageError } from "../../shared/index.js";
 import {
+  adoptable,
   type Finding,
   findForeignChanges,
   fixFindings,
@@ -55,5 +56,10 @@ export async function adopt(options: { repo: string; insideSession: boolean }): 
   const ctx = storeContext(await loadConfig(options.repo));
   const changes = findForeignChanges(ctx.paths);
   if (changes.length > 0) await mutateStore(ctx, { command: "baton adopt", adopt: true }, () => {});
-  return { adopted: changes.map((c) => `specs/${c.file}${c.kind === "deleted" ? " (deleted)" : ""}`) };
+  // A changed checkpoint is restored by that write, never adopted.
+  return {
+    adopted: changes
+      .filter(adoptable)
+      .map((c) => `specs/${c.file}${c.kind === "deleted" ? " (deleted)" : ""}`),
+  };
 }
