@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import {
   appendDelegationEvents,
   type DelegationView,
@@ -9,6 +9,8 @@ import {
 import type { OpenCheckpoint } from "../state/open-checkpoint.js";
 import { type CheckpointFile, delegationsOf, listCheckpoints, type Project, taskFolders } from "./project.js";
 import type { StopHookInput, ToolHookInput } from "./schema.js";
+
+const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
 /**
  * The hooks' half of provenance: which sub-agent works for which in-session checkpoint, and who
@@ -51,25 +53,65 @@ export function recordLaunch(
 }
 
 /**
- * SubagentStart: the sub-agent is bound to the oldest launched, unbound delegation of this session that
- * names its type (launches of one type start in the order they were made).
+ * SubagentStart: the sub-agent is bound to the launched, unbound delegation of this session whose
+ * session id its transcript's prompt names. Never by order or count: launches of one agent type run in
+ * parallel and their hooks race. When the transcript is not written yet, its first tool call or its
+ * SubagentStop binds it (bindByTranscript).
  */
 export function bindStartedAgent(input: StopHookInput, project: Project): number | undefined {
-  const { agent_id: agentId, agent_type: agentType } = input;
-  if (!agentId || !agentType) return undefined;
-  const candidates = delegationsOf(project, input.session_id)
-    .map((d) => ({
-      checkpoint: d.checkpoint,
-      view: readDelegation(internalDir(project), d.checkpoint.sessionId),
-    }))
-    .filter((d) => d.view.agentId === undefined && d.view.launches.includes(agentType))
-    .sort((a, b) => (a.view.launchedAt ?? "").localeCompare(b.view.launchedAt ?? ""));
-  const chosen = candidates[0];
-  if (!chosen) return undefined;
-  appendDelegationEvents(internalDir(project), chosen.checkpoint.sessionId, [
-    { type: "bind", at: new Date().toISOString(), agentId, agentType, via: "start" },
+  return bindByTranscript(input, project)?.checkpoint.taskNumber;
+}
+
+/** Binds an unbound sub-agent by the Baton session its own transcript's prompt names. */
+export function bindByTranscript(
+  input: {
+    session_id: string;
+    agent_id?: string | undefined;
+    agent_type?: string | undefined;
+    [key: string]: unknown;
+  },
+  project: Project,
+): Delegation | undefined {
+  const agentId = input.agent_id;
+  if (!agentId) return undefined;
+  const open = delegationsOf(project, input.session_id).map((d) => ({
+    checkpoint: d.checkpoint,
+    view: readDelegation(internalDir(project), d.checkpoint.sessionId),
+  }));
+  if (open.some((d) => d.view.agentId === agentId)) return undefined;
+  const unbound = open.filter((d) => d.view.agentId === undefined);
+  if (unbound.length === 0) return undefined;
+  const named = new Set(transcriptHead(subagentTranscript(input)).match(SESSION_ID) ?? []);
+  const chosen = unbound.filter((d) => named.has(d.checkpoint.sessionId));
+  if (chosen.length !== 1) return undefined;
+  const found = chosen[0]!;
+  if (input.agent_type && found.checkpoint.agent && input.agent_type !== found.checkpoint.agent)
+    return undefined;
+  appendDelegationEvents(internalDir(project), found.checkpoint.sessionId, [
+    {
+      type: "bind",
+      at: new Date().toISOString(),
+      agentId,
+      agentType: input.agent_type ?? "",
+      via: "transcript",
+    },
   ]);
-  return chosen.checkpoint.taskNumber;
+  return {
+    checkpoint: found.checkpoint,
+    view: readDelegation(internalDir(project), found.checkpoint.sessionId),
+  };
+}
+
+/** Where Claude Code keeps a sub-agent's transcript: beside the session's, under `<session>/subagents/`. */
+function subagentTranscript(input: {
+  agent_id?: string | undefined;
+  [key: string]: unknown;
+}): string | undefined {
+  const given = input["agent_transcript_path"];
+  if (typeof given === "string" && given !== "") return given;
+  const main = input["transcript_path"];
+  if (typeof main !== "string" || !main.endsWith(".jsonl") || !input.agent_id) return undefined;
+  return join(main.slice(0, -".jsonl".length), "subagents", `agent-${input.agent_id}.jsonl`);
 }
 
 /** The first 64 KiB of a sub-agent's transcript: its prompt, which names Baton's session. */
@@ -94,29 +136,13 @@ function transcriptHead(path: string | undefined): string {
 export function delegationOfAgent(input: StopHookInput, project: Project): Delegation | undefined {
   const agentId = input.agent_id;
   if (!agentId) return undefined;
-  const open = delegationsOf(project, input.session_id).map((d) => ({
-    checkpoint: d.checkpoint,
-    view: readDelegation(internalDir(project), d.checkpoint.sessionId),
-  }));
-  const bound = open.find((d) => d.view.agentId === agentId);
-  if (bound) return bound;
-  const head = transcriptHead(input["agent_transcript_path"] as string | undefined);
-  const named = new Set(head.match(SESSION_ID) ?? []);
-  const unbound = open.find((d) => d.view.agentId === undefined && named.has(d.checkpoint.sessionId));
-  if (
-    !unbound ||
-    (input.agent_type && unbound.checkpoint.agent && input.agent_type !== unbound.checkpoint.agent)
-  ) {
-    return undefined;
-  }
-  const at = new Date().toISOString();
-  appendDelegationEvents(internalDir(project), unbound.checkpoint.sessionId, [
-    { type: "bind", at, agentId, agentType: input.agent_type ?? "", via: "transcript" },
-  ]);
-  return {
-    checkpoint: unbound.checkpoint,
-    view: readDelegation(internalDir(project), unbound.checkpoint.sessionId),
-  };
+  const bound = delegationsOf(project, input.session_id)
+    .map((d) => ({
+      checkpoint: d.checkpoint,
+      view: readDelegation(internalDir(project), d.checkpoint.sessionId),
+    }))
+    .find((d) => d.view.agentId === agentId);
+  return bound ?? bindByTranscript(input, project);
 }
 
 /**
@@ -128,12 +154,22 @@ export function observeToolCall(input: ToolHookInput, project: Project): void {
   const open = listCheckpoints(project).filter((c) => c.checkpoint.mode === "session");
   if (open.length === 0) return;
   const actor = input.agent_id ? `agent:${input.agent_id}` : "main";
+  // A sub-agent's first tool call: its transcript holds its prompt by now.
+  if (input.agent_id) bindByTranscript(input, project);
+  // An edit tool names the one file it wrote: only that file is this call's. Other changes seen now are
+  // another agent's in flight (parallel sub-agents), which their own hook records.
+  const edited = EDIT_TOOLS.has(input.tool_name)
+    ? (input.tool_input["file_path"] ?? input.tool_input["notebook_path"])
+    : undefined;
+  const only = typeof edited === "string" ? resolve(input.cwd, edited) : undefined;
   const at = new Date().toISOString();
   for (const { checkpoint } of open) {
     const folders = taskFolders(project, checkpoint.taskNumber);
     if (folders.length === 0) continue;
     const view = readDelegation(internalDir(project), checkpoint.sessionId);
-    const events = observeFolders(project.root, folders, view, actor, input.tool_name, at);
+    const events = observeFolders(project.root, folders, view, actor, input.tool_name, at).filter(
+      (e) => only === undefined || (e.type === "file" && join(project.root, e.path) === only),
+    );
     appendDelegationEvents(internalDir(project), checkpoint.sessionId, events);
   }
 }

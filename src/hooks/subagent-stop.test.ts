@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readDelegation } from "../state/index.js";
@@ -31,11 +31,17 @@ async function launch(d: Delegation, agentId: string, agentType = "researcher", 
     { session_id: session },
   );
   const reply = (await handleHook("pre-tool-use", JSON.stringify(pre), env())) as Reply;
+  if (reply.hookSpecificOutput?.permissionDecision === "deny") return reply;
+  // Claude Code keeps the sub-agent's transcript beside the session's; its first line is the prompt.
+  const transcripts = join(repo.dir, "main", "subagents");
+  mkdirSync(transcripts, { recursive: true });
+  writeFileSync(join(transcripts, `agent-${agentId}.jsonl`), `${JSON.stringify({ content: prompt })}\n`);
   const start = stopInput(repo.dir, {
     hook_event_name: "SubagentStart",
     agent_id: agentId,
     agent_type: agentType,
     session_id: session,
+    transcript_path: join(repo.dir, "main.jsonl"),
   });
   await handleHook("subagent-start", JSON.stringify(start), env());
   return reply;

@@ -466,6 +466,81 @@ describe.skipIf(located.path === null)(
       expect(sealed).toContain('"not_started"');
     });
 
+    test("(k) two checkpoints in one session: each sub-agent is held to its own", {
+      timeout: 150_000,
+    }, async () => {
+      const dir = initialisedRepo();
+      ok(dir, ["task", "add", "Study the parser", "-l", "general"]);
+      git(dir, ["commit", "-qam", "second task"]);
+      let second = "";
+      let lazyFeedback = "";
+      const agentCall = (gateInText: string, task: number) =>
+        toolUse("Agent", {
+          description: `research task ${task}`,
+          subagent_type: line(gateInText, "subagent_type"),
+          prompt: between(gateInText, "BEGIN PROMPT", "END PROMPT"),
+          run_in_background: false,
+        });
+      const { api } = await session(dir, {
+        conversations: [
+          mainThread([
+            say(toolUse("Bash", { command: `${BIN} gate-in research 2`, description: "Open task 2" })),
+            {
+              reply: ({ request }) => {
+                second = toolResults(request)[0]?.content ?? "";
+                const first = promptOf(request);
+                return say(text("Delegating both."), agentCall(first, 1), agentCall(second, 2));
+              },
+            },
+            {
+              reply: ({ request }) => {
+                const closeFirst = /^\s*(\S.* gate-out research 1 --session sess_\S+)\s*$/m.exec(
+                  promptOf(request),
+                )?.[1];
+                const closeSecond = /(\S.* gate-out research 2 --session sess_\S+)/.exec(second)?.[1];
+                return say(
+                  toolUse("Bash", { command: `${closeFirst} && ${closeSecond}`, description: "Close both" }),
+                );
+              },
+            },
+            say(text("Both recorded.")),
+          ]),
+          researcher(dir),
+          {
+            name: "lazy",
+            match: { subagent: true, prompt: "Baton delegates research of task 2" },
+            turns: [
+              { reply: writeReport(dir) },
+              say(text("Report written; I am done.")),
+              {
+                reply: (context) => {
+                  lazyFeedback = lastUserText(context.request);
+                  return writeMetadata(dir)(context);
+                },
+              },
+              say(text("Metadata written.")),
+            ],
+          },
+        ],
+      });
+      const closing = api
+        .messageRequests()
+        .filter((r) => r.conversation === "main")
+        .at(3);
+      expect(api.problems(), JSON.stringify(closing?.body ? toolResults(closing.body) : null)).toEqual([]);
+      // The lazy agent of task 2 was held to task 2's metadata, never to task 1's.
+      expect(lazyFeedback).toContain("specs/2_study_the_parser/.return-meta.json");
+      expect(lazyFeedback).not.toContain("1_study_the_lexer");
+      const tasks = readJson(dir, "state.json").active_projects as Array<{
+        project_number: number;
+        status: string;
+      }>;
+      expect(tasks.map((t) => [t.project_number, t.status]).sort()).toEqual([
+        [1, "researched"],
+        [2, "researched"],
+      ]);
+    });
+
     test("(f) malformed hook input: the hook allows, logs, and the session carries on", {
       timeout: 120_000,
     }, async () => {

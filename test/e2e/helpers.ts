@@ -3,12 +3,14 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, expect, onTestFinished } from "vitest";
 import { type GeneratedRepo, type GenerateOptions, generateRepo } from "../../src/testing/generate-repo.js";
@@ -275,7 +277,21 @@ export function asSubagent(
 ): void {
   const agentType = options.agentType ?? "baton-researcher";
   const agentId = options.agentId ?? "agent-e2e-1";
-  const common = { session_id: options.claudeSession ?? "cc-1", transcript_path: "/dev/null", cwd: dir };
+  // Claude Code keeps a sub-agent's transcript beside the session's; its first line is the prompt.
+  const prompt = `Baton delegates this task. session_id: ${batonSession}`;
+  // Outside the repository, as Claude Code's are (~/.claude/projects/…).
+  const transcripts = mkdtempSync(join(tmpdir(), "baton-transcripts-"));
+  onTestFinished(() => rmSync(transcripts, { recursive: true, force: true }));
+  mkdirSync(join(transcripts, "main", "subagents"), { recursive: true });
+  writeFileSync(
+    join(transcripts, "main", "subagents", `agent-${agentId}.jsonl`),
+    `${JSON.stringify({ type: "user", message: { content: prompt } })}\n`,
+  );
+  const common = {
+    session_id: options.claudeSession ?? "cc-1",
+    transcript_path: join(transcripts, "main.jsonl"),
+    cwd: dir,
+  };
   const hook = (event: string, input: Record<string, unknown>) => {
     const result = spawnSyncInput(dir, ["hook", event], JSON.stringify({ ...common, ...input }));
     if (result.status !== 0) throw new Error(`baton hook ${event} failed: ${result.stderr}`);
@@ -285,7 +301,7 @@ export function asSubagent(
     hook_event_name: "PreToolUse",
     tool_name: "Agent",
     tool_input: {
-      prompt: `Baton delegates this task. session_id: ${batonSession}`,
+      prompt,
       subagent_type: agentType,
       run_in_background: false,
     },

@@ -90,9 +90,7 @@ describe("the sealed store", () => {
     );
     const closed = runBaton(dir, ["gate-out", "research", "1", "--session", session]);
     expect(closed.status, closed.stdout + closed.stderr).toBe(0);
-    expect(closed.stderr).toContain(
-      "changed outside Baton; restored from Baton's last write",
-    );
+    expect(closed.stderr).toContain("changed outside Baton; restored from Baton's last write");
     expect(readJson(dir, "state.json").active_projects[0]).toMatchObject({
       status: "researched",
       language: "general",
