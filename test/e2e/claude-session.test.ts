@@ -113,6 +113,21 @@ type Turn = ScriptInput["conversations"][number]["turns"][number];
 /** The main thread's conversation: the expanded `/research 1`, recognised by gate-in's output. */
 const mainThread = (turns: Turn[]) => ({ name: "main", match: { prompt: "GATE IN passed" }, turns });
 
+/**
+ * The end of a sub-agent that stopped before its metadata: the stop, then — once SubagentStop sent it back,
+ * which `record` is given to check — the metadata, and a last word.
+ */
+const stopsThenWritesMetadata = (dir: string, record: (feedback: string) => void): Turn[] => [
+  say(text("Report written; I am done.")),
+  {
+    reply: (context) => {
+      record(lastUserText(context.request));
+      return writeMetadata(dir)(context);
+    },
+  },
+  say(text("Metadata written too.")),
+];
+
 /** A main thread that does what gate-in told it: delegate, close with gate-out, say so. */
 const obedientMain = (last = "Done.") =>
   mainThread([{ reply: delegate }, { reply: gateOut }, say(text(last))]);
@@ -282,14 +297,9 @@ describe.skipIf(located.path === null)(
             match: { subagent: true, prompt: "Baton delegates research of task 1" },
             turns: [
               { reply: writeReport(dir) },
-              say(text("The report is written.")),
-              {
-                reply: (context) => {
-                  feedback = lastUserText(context.request);
-                  return writeMetadata(dir)(context);
-                },
-              },
-              say(text("Metadata written too.")),
+              ...stopsThenWritesMetadata(dir, (f) => {
+                feedback = f;
+              }),
             ],
           },
         ],
@@ -398,14 +408,9 @@ describe.skipIf(located.path === null)(
                   description: "Clean up",
                 }),
               ),
-              say(text("Done.")),
-              {
-                reply: (context) => {
-                  feedback = lastUserText(context.request);
-                  return writeMetadata(dir)(context);
-                },
-              },
-              say(text("Metadata written too.")),
+              ...stopsThenWritesMetadata(dir, (f) => {
+                feedback = f;
+              }),
             ],
           },
         ],
@@ -511,14 +516,9 @@ describe.skipIf(located.path === null)(
             match: { subagent: true, prompt: "Baton delegates research of task 2" },
             turns: [
               { reply: writeReport(dir) },
-              say(text("Report written; I am done.")),
-              {
-                reply: (context) => {
-                  lazyFeedback = lastUserText(context.request);
-                  return writeMetadata(dir)(context);
-                },
-              },
-              say(text("Metadata written.")),
+              ...stopsThenWritesMetadata(dir, (f) => {
+                lazyFeedback = f;
+              }),
             ],
           },
         ],

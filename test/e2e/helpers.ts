@@ -311,8 +311,9 @@ export function asSubagent(
   write();
   hook("post-tool-use", {
     hook_event_name: "PostToolUse",
-    tool_name: "Write",
-    tool_input: { file_path: join(dir, "x") },
+    // A Bash call (files it does not name): every change in the open task folders is this call's.
+    tool_name: "Bash",
+    tool_input: { command: "write the report, then the metadata" },
     tool_use_id: "toolu_write",
     agent_id: agentId,
     agent_type: agentType,

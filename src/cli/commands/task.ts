@@ -60,17 +60,29 @@ export interface TaskAddOptions extends RepoOptions {
   depends?: string | undefined;
 }
 
+/** The task fields a command's options set (add and edit take the same ones). */
+function taskFields(options: {
+  title?: string | undefined;
+  description?: string | undefined;
+  language?: string | undefined;
+  priority?: string | undefined;
+  effort?: string | undefined;
+  depends?: string | undefined;
+}) {
+  return {
+    title: options.title,
+    description: options.description,
+    language: options.language,
+    priority: options.priority,
+    effort: options.effort,
+    dependencies: parseDependencies(options.depends),
+  };
+}
+
 export async function taskAdd(options: TaskAddOptions): Promise<TaskView> {
   const ctx = await context(options);
   return mutateStore(ctx, { command: `baton task add "${options.title}"` }, (tx) => {
-    const task = addTask(tx, {
-      title: options.title,
-      description: options.description,
-      language: options.language,
-      priority: options.priority,
-      effort: options.effort,
-      dependencies: parseDependencies(options.depends),
-    });
+    const task = addTask(tx, { ...taskFields(options), title: options.title });
     return taskView(task, findEntry(tx.todo, task.project_number), true);
   });
 }
@@ -130,19 +142,10 @@ export async function taskEdit(options: TaskEditOptions): Promise<TaskView> {
   const ctx = await context(options);
   const number = parseTaskNumber(options.number);
   return mutateStore(ctx, { command: `baton task edit ${number}` }, (tx) => {
-    const task = editTask(
-      tx,
-      number,
-      {
-        title: options.title,
-        description: options.description,
-        language: options.language,
-        priority: options.priority,
-        effort: options.effort,
-        dependencies: parseDependencies(options.depends),
-      },
-      { force: options.force, insideSession: options.insideSession },
-    );
+    const task = editTask(tx, number, taskFields(options), {
+      force: options.force,
+      insideSession: options.insideSession,
+    });
     return taskView(task, findEntry(tx.todo, number), true);
   });
 }
