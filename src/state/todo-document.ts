@@ -227,14 +227,20 @@ export function parseTodo(path: string, input: string): TodoDocument {
 }
 
 export function renderTodo(doc: TodoDocument): string {
-  let out = doc.bom ? "\uFEFF" : "";
+  // Pieces joined once at the end: asking a growing concatenation how it ends would flatten it each time.
+  const pieces: string[] = doc.bom ? ["\uFEFF"] : [];
   const parts = doc.frontmatter ? [doc.frontmatter, ...doc.segments] : doc.segments;
-  parts.forEach((segment, i) => {
+  let open = false;
+  for (const segment of parts) {
+    const text = segment.render(doc.eol);
     // A segment that was the file's unterminated last line gets a line end once something follows it.
-    if (i > 0 && out !== "" && !out.endsWith("\n")) out += doc.eol;
-    out += segment.render(doc.eol);
-  });
-  return out;
+    if (open && text !== "") pieces.push(doc.eol);
+    if (text !== "") {
+      pieces.push(text);
+      open = !text.endsWith("\n");
+    }
+  }
+  return pieces.join("");
 }
 
 export function* entries(doc: TodoDocument): Generator<TodoEntry> {
