@@ -1,9 +1,8 @@
 import { bindCheckpoint } from "./bind.js";
 import { allow, block, type Decision } from "./decision.js";
 import { EDIT_TOOLS, editedPath } from "./pre-tool-use.js";
-import type { Project } from "./project.js";
+import { listCheckpoints, type Project } from "./project.js";
 import { absolutePath, classifyPath } from "./protected-paths.js";
-import { observeToolCall } from "./provenance.js";
 import type { ToolHookInput } from "./schema.js";
 import { guardSeal } from "./seal-guard.js";
 
@@ -45,7 +44,7 @@ async function bindSession(input: ToolHookInput, project: Project): Promise<numb
  */
 export async function postToolUse(input: ToolHookInput, project: Project): Promise<Decision> {
   const bound = await bindSession(input, project);
-  observeToolCall(input, project);
+  await observe(input, project);
   const restored = await guardSeal(project);
   if (restored) return block(restored, bound, "store restored");
   if (touchedStore(input, project)) {
@@ -67,7 +66,14 @@ export async function postToolUse(input: ToolHookInput, project: Project): Promi
  * store it changed is restored, all the same.
  */
 export async function postToolUseFailure(input: ToolHookInput, project: Project): Promise<Decision> {
-  observeToolCall(input, project);
+  await observe(input, project);
   const restored = await guardSeal(project);
   return restored ? block(restored, undefined, "store restored") : allow();
+}
+
+/** Provenance is recorded only while an in-session checkpoint is open; otherwise its module is not loaded. */
+async function observe(input: ToolHookInput, project: Project): Promise<void> {
+  if (!listCheckpoints(project).some((c) => c.checkpoint.mode === "session")) return;
+  const { observeToolCall } = await import("./provenance.js");
+  observeToolCall(input, project);
 }

@@ -4,7 +4,6 @@ import { bindCheckpoint } from "./bind.js";
 import { allow, type Decision, deny, updateInput } from "./decision.js";
 import { type CheckpointFile, delegationsOf, type Project, readMarker, taskFolders } from "./project.js";
 import { absolutePath, classifyPath, denyReason } from "./protected-paths.js";
-import { recordLaunch } from "./provenance.js";
 import type { ToolHookInput } from "./schema.js";
 
 export const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -71,6 +70,7 @@ async function agentCall(input: ToolHookInput, project: Project): Promise<Decisi
   let bound: number | undefined;
   const target = input.tool_input["subagent_type"];
   if (input.agent_id === undefined) {
+    const { recordLaunch } = await import("./provenance.js");
     const launched = recordLaunch(input, project);
     if (launched && !launched.accepted) {
       const { taskNumber: n, operation, agent: named } = launched.open.checkpoint;

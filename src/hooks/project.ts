@@ -179,20 +179,6 @@ export function readMarker(folder: string): MarkerFile | null {
   }
 }
 
-export type OpenMarker = MarkerFile & { checkpoint: OpenCheckpoint };
-
-/** The markers of tasks with an open checkpoint: a marker without one is stale and decides nothing. */
-export function openMarkers(project: Project): OpenMarker[] {
-  const found: OpenMarker[] = [];
-  for (const { checkpoint } of listCheckpoints(project)) {
-    for (const folder of taskFolders(project, checkpoint.taskNumber)) {
-      const marker = readMarker(folder);
-      if (marker) found.push({ ...marker, checkpoint });
-    }
-  }
-  return found;
-}
-
 export function readJsonFile(path: string): unknown {
   const text = readOptional(path);
   if (text === null) return undefined;

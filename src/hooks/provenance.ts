@@ -13,6 +13,9 @@ import type { StopHookInput, ToolHookInput } from "./schema.js";
 const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
 /**
+ * Loaded by the hooks only when an in-session checkpoint is open (the delegation log's schema pulls in
+ * zod, which an ordinary tool call should not pay for).
+ *
  * The hooks' half of provenance: which sub-agent works for which in-session checkpoint, and who
  * changed which file of an open task folder. What they learn is appended to the checkpoint's
  * delegation log (state/delegation-log.ts); in-session GATE OUT reads it.
@@ -23,11 +26,6 @@ const SESSION_ID = /sess_\d+_[0-9A-Za-z]+/g;
 export interface Delegation {
   checkpoint: OpenCheckpoint;
   view: DelegationView;
-}
-
-/** The agent a checkpoint delegates to (recorded at GATE IN). */
-export function delegatedAgentOf(checkpoint: OpenCheckpoint): string | undefined {
-  return checkpoint.agent;
 }
 
 /**
@@ -187,5 +185,3 @@ export function recordStop(
     { type: "stop", at: new Date().toISOString(), agentId: input.agent_id ?? "", lastOutput, blocked },
   ]);
 }
-
-export { listCheckpoints };

@@ -1,8 +1,7 @@
 import { join, relative } from "node:path";
 import type { OpenCheckpoint } from "../state/open-checkpoint.js";
 import { allow, block, type Decision } from "./decision.js";
-import { type Project, readJsonFile, taskFolders } from "./project.js";
-import { bindStartedAgent, delegationOfAgent, recordStop } from "./provenance.js";
+import { delegationsOf, type Project, readJsonFile, taskFolders } from "./project.js";
 import type { StopHookInput } from "./schema.js";
 
 /** Blocks of one sub-agent's stop before it is let go (Claude Code itself overrides the 9th). */
@@ -51,7 +50,9 @@ function expectedShape(checkpoint: OpenCheckpoint, folder: string): string {
  * deleting the task folder's marker releases nothing. Every stop is recorded with the agent's last
  * words, which GATE OUT reads for TASK_ERROR.
  */
-export function subagentStop(input: StopHookInput, project: Project): Decision {
+export async function subagentStop(input: StopHookInput, project: Project): Promise<Decision> {
+  if (delegationsOf(project, input.session_id).length === 0) return allow();
+  const { delegationOfAgent, recordStop } = await import("./provenance.js");
   const found = delegationOfAgent(input, project);
   if (!found) return allow();
   const { checkpoint, view } = found;
@@ -81,7 +82,9 @@ export function subagentStop(input: StopHookInput, project: Project): Decision {
 }
 
 /** SubagentStart: binds the starting sub-agent to the delegation whose prompt it was launched with. */
-export function subagentStart(input: StopHookInput, project: Project): Decision {
+export async function subagentStart(input: StopHookInput, project: Project): Promise<Decision> {
+  if (delegationsOf(project, input.session_id).length === 0) return allow();
+  const { bindStartedAgent } = await import("./provenance.js");
   const task = bindStartedAgent(input, project);
   return task === undefined ? allow() : allow("bound sub-agent", task);
 }
