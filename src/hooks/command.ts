@@ -24,7 +24,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** `baton hook <event>`: the command-hook entry. Prints exactly one JSON reply, whatever happens. */
-export async function runHookCommand(event: string | undefined): Promise<void> {
+export async function runHookCommand(event: string | undefined, args: string[] = []): Promise<void> {
   if (event === "--help" || event === "-h") {
     process.stdout.write(USAGE);
     return;
@@ -35,11 +35,19 @@ export async function runHookCommand(event: string | undefined): Promise<void> {
     reply = await handleHook(event ?? "", stdin, {
       projectDir: process.env["CLAUDE_PROJECT_DIR"] || undefined,
       fallbackDir: process.cwd(),
+      servePort: portArgument(args),
     });
   } catch (error) {
     process.stderr.write(`baton hook: ${error instanceof Error ? error.message : String(error)}\n`);
   }
   writeStdout(`${JSON.stringify(reply)}\n`);
+}
+
+/** `--port N` after the event; anything else is no port (the hook still answers). */
+function portArgument(args: string[]): number | undefined {
+  const index = args.indexOf("--port");
+  const port = index === -1 ? Number.NaN : Number(args[index + 1]);
+  return Number.isInteger(port) && port > 0 && port < 65_536 ? port : undefined;
 }
 
 /** fd writes for the same reason as the reads; a pipe Claude Code closed early (timeout) is ignored. */

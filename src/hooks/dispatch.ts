@@ -23,7 +23,10 @@ export type HookEvent = keyof typeof HOOK_EVENTS;
 
 type Handler =
   | { kind: "tool"; run: (input: ToolHookInput, project: Project) => Decision | Promise<Decision> }
-  | { kind: "stop"; run: (input: StopHookInput, project: Project) => Decision | Promise<Decision> };
+  | {
+      kind: "stop";
+      run: (input: StopHookInput, project: Project, env: HookEnvironment) => Decision | Promise<Decision>;
+    };
 
 const HANDLERS: Record<HookEvent, Handler> = {
   "pre-tool-use": { kind: "tool", run: preToolUse },
@@ -46,6 +49,8 @@ export interface HookEnvironment {
   projectDir?: string | undefined;
   /** Where to log when the input names no folder. */
   fallbackDir: string;
+  /** `baton hook session-start --port N`: the port the http hooks call, where SessionStart keeps a server. */
+  servePort?: number | undefined;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -95,7 +100,7 @@ export async function handleHook(
           const project = resolveProject(input.cwd, env.projectDir);
           root = project.root;
           decision =
-            handler.kind === "tool" ? await handler.run(input, project) : await handler.run(input, project);
+            handler.kind === "tool" ? await handler.run(input, project) : await handler.run(input, project, env);
         }
       }
     }

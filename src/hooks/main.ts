@@ -5,4 +5,4 @@ import { runHookCommand } from "./command.js";
  * hook — which runs on every tool call — never pays for commander or the command table.
  */
 process.exitCode = 0;
-await runHookCommand(process.argv[3]);
+await runHookCommand(process.argv[3], process.argv.slice(4));

@@ -28,17 +28,57 @@ export function unpublishPort(file: string, port: number): void {
   }
 }
 
-async function answers(port: string): Promise<boolean> {
+/** What answers on a port: Baton's hook server, something else, or nothing. */
+async function probe(port: string | number): Promise<"baton" | "foreign" | "none"> {
   try {
     const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(300) });
-    return response.ok;
+    return response.ok && response.headers.get("x-baton-hook") === "1" ? "baton" : "foreign";
   } catch {
-    return false;
+    return "none";
   }
 }
 
+function startServer(root: string, args: string[]): boolean {
+  const bin = process.argv[1];
+  if (!bin) return false;
+  const child = spawn(process.execPath, [bin, "serve", ...args], { cwd: root, detached: true, stdio: "ignore" });
+  child.unref();
+  return true;
+}
+
+/** SessionStart's reply when the session must hear about its hooks: shown to the person and the model. */
+function warn(message: string): Decision {
+  return { decision: "allow", note: message, reply: { systemMessage: message } };
+}
+
+/**
+ * SessionStart with `--port N` (the http hooks): a Baton server must answer on that fixed port before the
+ * first tool call, because Claude Code blocks every tool call while it cannot reach it.
+ */
+async function keepFixedPort(root: string, port: number): Promise<Decision> {
+  const found = await probe(port);
+  if (found === "baton") return allow("resident server running");
+  if (found === "foreign") {
+    return warn(
+      `Baton's hooks call http://127.0.0.1:${port}, but something other than \`baton serve\` answers there: ` +
+        `tool calls will fail until it is stopped, or \`baton init --hooks http --port N\` picks another port.`,
+    );
+  }
+  if (!startServer(root, ["--port", String(port)])) return allow();
+  for (let i = 0; i < 40; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if ((await probe(port)) === "baton") return allow("resident server started");
+  }
+  return warn(`\`baton serve --port ${port}\` did not start: tool calls will be blocked until it answers.`);
+}
+
 /** SessionStart: a resident server for this repository, started detached when none answers. */
-export async function sessionStart(_input: StopHookInput, project: Project): Promise<Decision> {
+export async function sessionStart(
+  _input: StopHookInput,
+  project: Project,
+  env: { servePort?: number | undefined } = {},
+): Promise<Decision> {
+  if (env.servePort !== undefined) return keepFixedPort(project.root, env.servePort);
   const file = portFilePath(project.root);
   let port: string | undefined;
   try {
@@ -46,15 +86,9 @@ export async function sessionStart(_input: StopHookInput, project: Project): Pro
   } catch {
     port = undefined;
   }
-  if (port && (await answers(port))) return allow("resident server running");
+  if (port && (await probe(port)) === "baton") return allow("resident server running");
   rmSync(file, { force: true });
-  const bin = process.argv[1];
-  if (!bin) return allow();
-  const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--port-file", file], {
-    cwd: project.root,
-    detached: true,
-    stdio: "ignore",
-  });
-  child.unref();
-  return allow("resident server started");
+  return allow(
+    startServer(project.root, ["--port", "0", "--port-file", file]) ? "resident server started" : undefined,
+  );
 }

@@ -55,6 +55,9 @@ export async function startHookServer(
       response.writeHead(status, {
         "content-type": "application/json",
         "content-length": Buffer.byteLength(text),
+        // bin/baton-hook trusts only a reply that says it is Baton's: a port file can outlive its server
+        // and the port be taken by something else.
+        "x-baton-hook": "1",
       });
       response.end(text);
     };
@@ -75,8 +78,9 @@ export async function startHookServer(
     }
     try {
       send(200, await handleHook(match[1]!, body, { fallbackDir }));
-    } catch {
-      send(200, {});
+    } catch (error) {
+      // not 200: the forwarder then decides in-process rather than take an empty reply as an allow
+      send(500, { error: error instanceof Error ? error.message : String(error) });
     }
   });
   server.keepAliveTimeout = 60_000;

@@ -221,9 +221,9 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
     await runInit({ root, bin: TEST_BIN });
     const switched = await runInit({ root, hooks: "http", dryRun: true });
     const settingsDiff = switched.changes.find((c) => c.path === ".claude/settings.json")!.diff!;
-    expect(settingsDiff).toContain(`-            "command": "${TEST_BIN} hook stop"`);
-    expect(settingsDiff).toContain('+            "url": "http://127.0.0.1:4891/hooks/stop"');
-    expect(JSON.parse(readText(root, ".claude/settings.json")).hooks.Stop[0].hooks[0].type).toBe("command");
+    expect(settingsDiff).toContain(`-            "command": "${TEST_BIN} hook pre-tool-use"`);
+    expect(settingsDiff).toContain('+            "url": "http://127.0.0.1:4891/hooks/pre-tool-use"');
+    expect(JSON.parse(readText(root, ".claude/settings.json")).hooks.PreToolUse[0].hooks[0].type).toBe("command");
   });
 
   it("--hooks http installs HTTP hooks on the port, and switching back replaces only Baton's", async () => {
@@ -233,15 +233,16 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
     expect(s.hooks.PreToolUse).toEqual([
       {
         matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task",
-        hooks: [{ type: "http", url: "http://127.0.0.1:5123/hooks/pre-tool-use" }],
+        hooks: [{ type: "http", url: "http://127.0.0.1:5123/hooks/pre-tool-use", onFailure: "block" }],
       },
     ]);
-    expect(s.hooks.SubagentStop[0].hooks[0].url).toBe("http://127.0.0.1:5123/hooks/subagent-stop");
+    expect(s.hooks.SubagentStart[0].hooks[0].url).toBe("http://127.0.0.1:5123/hooks/subagent-start");
     expect(readManifest(root)!.manifest).toMatchObject({ hooks: "http", port: 5123 });
     expect((await runInit({ root })).upToDate).toBe(true);
 
     const back = await runInit({ root, hooks: "command" });
-    expect(back.settings.hooksRemoved).toHaveLength(6);
+    // the four HTTP hooks and the SessionStart that kept their server; Stop and SubagentStop stay as they were
+    expect(back.settings.hooksRemoved).toHaveLength(5);
     expect(settings(root).hooks.Stop).toEqual([
       { hooks: [{ type: "command", command: `${TEST_BIN} hook stop` }] },
     ]);

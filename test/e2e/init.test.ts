@@ -100,15 +100,28 @@ describe("baton init (CLI)", () => {
     expect(existsSync(join(dir, ".baton"))).toBe(false);
   });
 
-  it("--hooks http points every hook at baton serve", () => {
+  it("--hooks http points the per-tool-call hooks at baton serve, blocking when it cannot answer", () => {
     const dir = repo();
     ok(dir, ["init", "--bin", BIN, "--hooks", "http", "--port", "5999"]);
     const hooks = JSON.parse(text(dir, ".claude/settings.json")).hooks;
+    const http = (name: string) => ({
+      type: "http",
+      url: `http://127.0.0.1:5999/hooks/${name}`,
+      onFailure: "block",
+    });
     expect(hooks.PreToolUse[0]).toEqual({
       matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task",
-      hooks: [{ type: "http", url: "http://127.0.0.1:5999/hooks/pre-tool-use" }],
+      hooks: [http("pre-tool-use")],
     });
-    expect(hooks.Stop[0].hooks[0].url).toBe("http://127.0.0.1:5999/hooks/stop");
+    expect(hooks.PostToolUse[0].hooks).toEqual([http("post-tool-use")]);
+    expect(hooks.PostToolUseFailure[0].hooks).toEqual([http("post-tool-use-failure")]);
+    expect(hooks.SubagentStart[0].hooks).toEqual([http("subagent-start")]);
+    // Claude Code ignores onFailure on these two: an unreachable server would let an agent stop.
+    expect(hooks.Stop[0].hooks).toEqual([{ type: "command", command: `${BIN} hook stop` }]);
+    expect(hooks.SubagentStop[0].hooks).toEqual([{ type: "command", command: `${BIN} hook subagent-stop` }]);
+    expect(hooks.SessionStart[0].hooks).toEqual([
+      { type: "command", command: `${BIN} hook session-start --port 5999` },
+    ]);
   });
 
   it("rejects bad options with exit 2", () => {

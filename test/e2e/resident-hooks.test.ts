@@ -1,5 +1,8 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BATON_BIN } from "../support/cli.js";
@@ -9,15 +12,27 @@ const FORWARDER = join(import.meta.dirname, "../../bin/baton-hook");
 let stopServer: (() => void) | undefined;
 afterEach(() => stopServer?.());
 
-function forward(dir: string, event: string, input: object, env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(FORWARDER, [event], {
+type Reply = { hookSpecificOutput?: { permissionDecision?: string }; systemMessage?: string };
+
+/** Runs the forwarder as Claude Code does; asynchronously, so that servers in this process can answer it. */
+async function forward(
+  dir: string,
+  event: string,
+  input: object,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Reply> {
+  const child = spawn(FORWARDER, [event], {
     cwd: dir,
-    input: JSON.stringify(input),
-    encoding: "utf8",
     env: { ...process.env, CLAUDE_PROJECT_DIR: dir, ...env },
   });
-  expect(result.status, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as { hookSpecificOutput?: { permissionDecision?: string } };
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  child.stdin.end(JSON.stringify(input));
+  const [code] = (await once(child, "close")) as [number | null];
+  expect(code, stderr).toBe(0);
+  return JSON.parse(stdout) as Reply;
 }
 
 describe("resident hooks (baton init --hooks resident)", () => {
@@ -60,7 +75,7 @@ describe("resident hooks (baton init --hooks resident)", () => {
       tool_input: { command: "echo '{}' > specs/state.json" },
       tool_use_id: "toolu_1",
     };
-    expect(forward(dir, "pre-tool-use", write).hookSpecificOutput?.permissionDecision).toBe("deny");
+    expect((await forward(dir, "pre-tool-use", write)).hookSpecificOutput?.permissionDecision).toBe("deny");
     const log = readFileSync(join(dir, ".baton", "logs", "hooks.jsonl"), "utf8")
       .trim()
       .split("\n");
@@ -70,10 +85,76 @@ describe("resident hooks (baton init --hooks resident)", () => {
     stopServer();
     for (let i = 0; i < 100 && existsSync(portFile); i++) await new Promise((r) => setTimeout(r, 50));
     writeFileSync(portFile, `${port}\n`);
-    expect(forward(dir, "pre-tool-use", write).hookSpecificOutput?.permissionDecision).toBe("deny");
+    expect((await forward(dir, "pre-tool-use", write)).hookSpecificOutput?.permissionDecision).toBe("deny");
     expect(
-      forward(dir, "pre-tool-use", write, { BATON_SERVE_PORT_FILE: "/nonexistent" }).hookSpecificOutput
-        ?.permissionDecision,
+      (await forward(dir, "pre-tool-use", write, { BATON_SERVE_PORT_FILE: "/nonexistent" }))
+        .hookSpecificOutput?.permissionDecision,
     ).toBe("deny");
+  });
+
+  /** A stand-in for the port's owner: answers each request as `respond` says. */
+  async function portOwner(respond: (body: string, response: import("node:http").ServerResponse) => void) {
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (c: Buffer) => chunks.push(c));
+      request.on("end", () => respond(Buffer.concat(chunks).toString("utf8"), response));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const closeServer = () => {
+      server.closeAllConnections();
+      server.close();
+    };
+    stopServer = closeServer;
+    return (server.address() as AddressInfo).port;
+  }
+
+  const stateWrite = (dir: string, command = "echo '{}' > specs/state.json") => ({
+    session_id: "cc-1",
+    transcript_path: "/dev/null",
+    cwd: dir,
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_use_id: "toolu_1",
+  });
+
+  it("send the input byte for byte and print a Baton reply as it came", async () => {
+    const dir = oneTaskRepo();
+    let received = "";
+    const port = await portOwner((body, response) => {
+      received = body;
+      const reply = JSON.stringify({ systemMessage: "from the server: ünïcödé ✓" });
+      response.writeHead(200, { "x-baton-hook": "1", "content-length": Buffer.byteLength(reply) });
+      response.end(reply);
+    });
+    writeFileSync(join(dir, "port"), `${port}\n`);
+    const input = stateWrite(dir, "echo 'naïve – ✓ 日本' > notes.txt");
+    const reply = await forward(dir, "pre-tool-use", input, { BATON_SERVE_PORT_FILE: join(dir, "port") });
+    expect(JSON.parse(received)).toEqual(input);
+    expect(reply).toEqual({ systemMessage: "from the server: ünïcödé ✓" });
+  });
+
+  it("decide in-process when the port answers but is not Baton, fails, or hangs", async () => {
+    const dir = oneTaskRepo();
+    const env = { BATON_SERVE_PORT_FILE: join(dir, "port"), BATON_HOOK_FORWARD_TIMEOUT: "1" };
+    const owners: Array<(body: string, response: import("node:http").ServerResponse) => void> = [
+      // something else on a port a dead server left in its file: a 200 that would read as "allow"
+      (_body, response) => response.end("{}"),
+      // Baton's server failing inside its handler
+      (_body, response) => {
+        response.writeHead(500, { "x-baton-hook": "1" });
+        response.end('{"error":"boom"}');
+      },
+      // a server that takes the request and never answers
+      () => {},
+    ];
+    for (const owner of owners) {
+      const port = await portOwner(owner);
+      writeFileSync(join(dir, "port"), `${port}\n`);
+      expect(
+        (await forward(dir, "pre-tool-use", stateWrite(dir), env)).hookSpecificOutput?.permissionDecision,
+      ).toBe("deny");
+      stopServer?.();
+    }
   });
 });

@@ -12,7 +12,7 @@ export function defineSessionCommands(program: Command): void {
       .option("-f, --force", "overwrite files that are not Baton's, keeping each as <name>.bak")
       .option(
         "--hooks <type>",
-        "command | http | resident (command hooks that forward to a resident baton serve; default: command)",
+        "command | http (fastest, blocks tool calls while its server is down) | resident (forward to a resident baton serve, in-process when it is down); default: command",
       )
       .option("--port <n>", "port of `baton serve` for --hooks http (default 4891)")
       .option("--bin <command>", "how Claude Code runs Baton (default: baton if on PATH, else node <path>)")
@@ -118,8 +118,9 @@ export function defineSessionCommands(program: Command): void {
   program
     .command("hook", { hidden: true })
     .argument("<event>", "pre-tool-use | post-tool-use | stop | subagent-stop")
-    .action(async (event: string) => {
+    .option("--port <n>", "session-start: the port of the http hooks' server")
+    .action(async (event: string, opts: { port?: string }) => {
       const { runHookCommand } = await import("../../hooks/index.js");
-      await runHookCommand(event);
+      await runHookCommand(event, opts.port === undefined ? [] : ["--port", opts.port]);
     });
 }

@@ -1,0 +1,126 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { runClaude } from "../../src/testing/claude-binary.js";
+import { say, text, toolResults, toolUse } from "../../src/testing/fake-messages-api.js";
+import { startOfflineClaude } from "../../src/testing/offline-claude.js";
+import {
+  closeSessions,
+  expectResearched,
+  initialisedRepo,
+  located,
+  obedientMain,
+  researcher,
+  session,
+} from "./claude-script.js";
+
+/**
+ * `baton init --hooks http`: the per-tool-call hooks are HTTP calls to a resident `baton serve` that the
+ * SessionStart hook starts, and Claude Code blocks the tool call whenever that server cannot answer.
+ */
+let servers: number[] = [];
+afterEach(async () => {
+  for (const pid of servers) {
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      // already stopped
+    }
+  }
+  servers = [];
+  await closeSessions();
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The pid of the Baton server answering on `port`, remembered so that the test stops it. */
+async function serverPid(port: number): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${port}/health`);
+  expect(response.headers.get("x-baton-hook")).toBe("1");
+  const pid = ((await response.json()) as { pid: number }).pid;
+  servers.push(pid);
+  return pid;
+}
+
+/** The same, from a reply function of the fake API, which must answer synchronously. */
+function serverPidNow(port: number): number {
+  const script = `fetch("http://127.0.0.1:${port}/health").then((r) => r.json()).then((j) => console.log(j.pid))`;
+  const pid = Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim());
+  servers.push(pid);
+  return pid;
+}
+
+describe.skipIf(located.path === null)("Claude Code with --hooks http", () => {
+  test("SessionStart starts the server and the honest path records the result", {
+    timeout: 120_000,
+  }, async () => {
+    const port = await freePort();
+    const dir = initialisedRepo(["--hooks", "http", "--port", String(port)]);
+    const { api, run, hookLog } = await session(dir, {
+      conversations: [obedientMain("Research of task 1 is recorded."), researcher(dir)],
+    });
+    await serverPid(port);
+    expect(api.problems(), run.stdout + run.stderr).toEqual([]);
+    expectResearched(dir);
+    expect(hookLog).toContainEqual(expect.objectContaining({ event: "pre-tool-use", tool: "Agent" }));
+    expect(hookLog).toContainEqual(expect.objectContaining({ event: "post-tool-use", tool: "Write" }));
+  });
+
+  test("the server dies mid-session: the next tool call is blocked, never let through", {
+    timeout: 120_000,
+  }, async () => {
+    const port = await freePort();
+    const dir = initialisedRepo(["--hooks", "http", "--port", String(port)]);
+    let blocked = "";
+    const { api, env, close } = await startOfflineClaude({
+      conversations: [
+        {
+          name: "main",
+          match: { prompt: "Write the proof file" },
+          turns: [
+            {
+              reply: () => {
+                process.kill(serverPidNow(port), "SIGKILL");
+                return say(
+                  toolUse("Bash", { command: "echo made > proof.txt", description: "Write the proof" }),
+                );
+              },
+            },
+            {
+              reply: ({ request }) => {
+                blocked = JSON.stringify(toolResults(request));
+                return say(text("The tool call was blocked."));
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const run = await runClaude({
+      cwd: dir,
+      args: [
+        "-p",
+        "Write the proof file",
+        "--output-format",
+        "json",
+        "--permission-mode",
+        "bypassPermissions",
+      ],
+      env,
+      timeoutMs: 90_000,
+    });
+    await close();
+    expect(api.problems(), run.stdout + run.stderr).toEqual([]);
+    expect(existsSync(join(dir, "proof.txt"))).toBe(false);
+    expect(blocked).toContain('blocking because onFailure is \\"block\\"');
+    expect(blocked).toContain("ECONNREFUSED");
+  });
+});

@@ -1,0 +1,172 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { locateClaudeBinary, runClaude } from "../../src/testing/claude-binary.js";
+import {
+  lastUserText,
+  type MessagesRequest,
+  promptOf,
+  type ScriptInput,
+  say,
+  text,
+  toolResults,
+  toolUse,
+} from "../../src/testing/fake-messages-api.js";
+import { startOfflineClaude } from "../../src/testing/offline-claude.js";
+import { requireUnderCi } from "../../src/testing/requirements.js";
+import { BATON_BIN } from "../support/cli.js";
+import { git, ok, readJson, repo } from "./helpers.js";
+
+/**
+ * A whole interactive workflow with the real Claude Code binary, offline against the scripted fake
+ * Messages API: `baton init` installs commands, agents and hooks; `claude -p "/research 1"` expands the
+ * command (its `!` line runs gate-in), the scripted model delegates, and the hooks hold the line.
+ * The scripted turns shared by the session tests live here.
+ */
+export const located = locateClaudeBinary();
+requireUnderCi("the Claude Code binary", located.path === null ? located.reason : null);
+export const BIN = `node ${BATON_BIN}`;
+export const FOLDER = "specs/1_study_the_lexer";
+export const REPORT = `# Research Report: the lexer\n\n## Findings\n${"- The lexer drops the last token when the input has no trailing newline (src/lexer.ts:40).\n".repeat(5)}`;
+
+let cleanups: Array<() => unknown> = [];
+/** Stops the fake APIs of the sessions run so far: every test file's afterEach. */
+export async function closeSessions(): Promise<void> {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+}
+
+export function initialisedRepo(initArgs: string[] = []): string {
+  const dir = repo();
+  ok(dir, ["task", "add", "Study the lexer", "-l", "general"]);
+  ok(dir, ["init", "--bin", BIN, ...initArgs]);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "baton init"]);
+  return dir;
+}
+
+/** The text between two lines that hold exactly `start` and `end` (the instructions mention both words too). */
+export function between(prompt: string, start: string, end: string): string {
+  const match = new RegExp(`^${start}$\\n([\\s\\S]*?)\\n^${end}$`, "m").exec(prompt);
+  if (!match) throw new Error(`the gate-in output has no ${start} … ${end} block:\n${prompt}`);
+  return match[1]!.trim();
+}
+
+export const line = (prompt: string, label: string) => {
+  const match = new RegExp(`${label}:? (\\S+)`).exec(prompt);
+  if (!match) throw new Error(`no "${label}" in:\n${prompt}`);
+  return match[1]!;
+};
+
+/** The main thread's delegation, as gate-in told it, but without run_in_background: the hook adds it. */
+export const delegate = ({ request }: { request: MessagesRequest }) => {
+  const prompt = promptOf(request);
+  return say(
+    text("Delegating as instructed."),
+    toolUse("Agent", {
+      description: "research task 1",
+      subagent_type: line(prompt, "subagent_type"),
+      prompt: between(prompt, "BEGIN PROMPT", "END PROMPT"),
+    }),
+  );
+};
+
+export const gateOut = ({ request }: { request: MessagesRequest }) => {
+  const command = /^\s*(\S.* gate-out research 1 --session sess_\S+)\s*$/m.exec(promptOf(request))?.[1];
+  if (!command) throw new Error("no gate-out command in the expanded command");
+  return say(toolUse("Bash", { command, description: "Close the checkpoint" }));
+};
+
+export const writeReport =
+  (dir: string) =>
+  ({ request }: { request: MessagesRequest }) =>
+    say(
+      toolUse("Write", {
+        file_path: join(dir, line(promptOf(request), "Write the report to")),
+        content: REPORT,
+      }),
+    );
+
+export const writeMetadata =
+  (dir: string) =>
+  ({ request }: { request: MessagesRequest }) => {
+    const prompt = promptOf(request);
+    return say(
+      toolUse("Write", {
+        file_path: join(dir, line(prompt, "Write the return metadata, last, to")),
+        content: JSON.stringify({
+          status: "researched",
+          summary: "The lexer drops the last token.",
+          artifacts: [{ type: "research", path: line(prompt, "Write the report to") }],
+          metadata: { session_id: line(prompt, "Session id"), agent_type: "baton-researcher" },
+        }),
+      }),
+    );
+  };
+
+/** What the model was told about its last tool calls (denials included), as one text to match. */
+export const toolResultsText = (request: MessagesRequest) =>
+  toolResults(request)
+    .map((r) => JSON.stringify(r))
+    .join("\n");
+
+export type Turn = ScriptInput["conversations"][number]["turns"][number];
+
+/** The main thread's conversation: the expanded `/research 1`, recognised by gate-in's output. */
+export const mainThread = (turns: Turn[]) => ({ name: "main", match: { prompt: "GATE IN passed" }, turns });
+
+/**
+ * The end of a sub-agent that stopped before its metadata: the stop, then — once SubagentStop sent it back,
+ * which `record` is given to check — the metadata, and a last word.
+ */
+export const stopsThenWritesMetadata = (dir: string, record: (feedback: string) => void): Turn[] => [
+  say(text("Report written; I am done.")),
+  {
+    reply: (context) => {
+      record(lastUserText(context.request));
+      return writeMetadata(dir)(context);
+    },
+  },
+  say(text("Metadata written too.")),
+];
+
+/** A main thread that does what gate-in told it: delegate, close with gate-out, say so. */
+export const obedientMain = (last = "Done.") =>
+  mainThread([{ reply: delegate }, { reply: gateOut }, say(text(last))]);
+
+/** The sub-agent's usual work: report, metadata, a final word. */
+export const researcher = (dir: string) => ({
+  name: "researcher",
+  match: { subagent: true, prompt: "Baton delegates research of task 1" },
+  turns: [
+    { reply: writeReport(dir) },
+    { reply: writeMetadata(dir) },
+    say(text("Report and metadata written.")),
+  ],
+});
+
+export async function session(dir: string, script: ScriptInput) {
+  const { api, env, close } = await startOfflineClaude(script);
+  cleanups.push(close);
+  const run = await runClaude({
+    cwd: dir,
+    args: ["-p", "/research 1", "--output-format", "json", "--permission-mode", "bypassPermissions"],
+    env,
+    timeoutMs: 90_000,
+  });
+  const result = run.messages.at(-1) ?? {};
+  const hookLog = existsSync(join(dir, ".baton/logs/hooks.jsonl"))
+    ? readFileSync(join(dir, ".baton/logs/hooks.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
+  return { api, run, result, hookLog };
+}
+
+export function expectResearched(dir: string) {
+  expect(readJson(dir, "state.json").active_projects[0]).toMatchObject({ status: "researched" });
+  expect(git(dir, ["log", "-1", "--format=%s"]).trim()).toBe("task 1: complete research");
+  expect(existsSync(join(dir, FOLDER, ".postflight-pending"))).toBe(false);
+  expect(existsSync(join(dir, "specs/.baton/checkpoints/1.json"))).toBe(false);
+}
