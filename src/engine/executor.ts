@@ -124,10 +124,10 @@ export async function drive(
             artifacts: effect.verdict.artifacts,
             ...(resumePhase === undefined ? {} : { resumePhase }),
           });
+          // Control files: their content is now in state.json, and they are never committed.
+          closePostflight(tx, run.folder, { metadata: true });
           return requireTask(tx, run.taskNumber).status;
         });
-        // Control files: their content is now in state.json, and they are never committed.
-        closePostflight(run.folder, { metadata: true });
         return { type: "recorded" };
       }
       case "record_failure":
@@ -141,9 +141,9 @@ export async function drive(
             message: effect.message,
             delegationPath: run.delegationPath,
           });
+          closePostflight(tx, run.folder, { metadata: false });
           return requireTask(tx, run.taskNumber).status;
         });
-        closePostflight(run.folder, { metadata: false });
         return null;
       case "commit": {
         try {

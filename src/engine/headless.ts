@@ -48,7 +48,7 @@ export class HeadlessDelegation implements Delegation {
   constructor(private readonly options: HeadlessOptions) {}
 
   async delegate(run: Run, artifactPath: string): Promise<RunEvent> {
-    openPostflight(run.folder, {
+    await openPostflight(run.ctx, run.folder, {
       sessionId: run.sessionId,
       agent: run.route.agent.name,
       taskNumber: run.taskNumber,

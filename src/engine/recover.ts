@@ -131,16 +131,16 @@ export async function recoverCheckpoint(
         })
       : null;
   if (task && verdict?.ok) {
-    await mutateStore(ctx, { command: "baton recover" }, (tx) =>
+    await mutateStore(ctx, { command: "baton recover" }, (tx) => {
       recordResult(tx, {
         taskNumber: checkpoint.taskNumber,
         operation,
         outcome: verdict.outcome,
         metadata: verdict.metadata,
         artifacts: verdict.artifacts,
-      }),
-    );
-    if (folder) closePostflight(folder, { metadata: true });
+      });
+      if (folder) closePostflight(tx, folder, { metadata: true });
+    });
     const commit = config.commit
       ? await commitTaskChanges({
           root: config.root,
@@ -187,8 +187,8 @@ export async function recoverCheckpoint(
       suggestedAction: `run \`baton ${operation} ${checkpoint.taskNumber}\` again`,
     });
     tx.deleteFile(checkpointPath(ctx.paths.internalDir, checkpoint.taskNumber));
+    if (folder) closePostflight(tx, folder, { metadata: false });
   });
-  if (folder) closePostflight(folder, { metadata: false });
   journal.end("RUN", true, { recover: "rolled_back" });
   return {
     ...base,

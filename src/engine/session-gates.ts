@@ -68,7 +68,7 @@ export type SessionGateOut =
  */
 const handOff: Delegation = {
   async delegate(run) {
-    openPostflight(run.folder, {
+    await openPostflight(run.ctx, run.folder, {
       sessionId: run.sessionId,
       agent: run.route.agent.name,
       taskNumber: run.taskNumber,

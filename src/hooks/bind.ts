@@ -41,6 +41,7 @@ export async function bindCheckpoint(
         marker.path,
         JSON.stringify({ ...marker.marker, claude_session_id: claudeSessionId }, null, markerIndent),
       );
+      resealFile(specsPaths(project.specsDir), marker.path);
     }
     return open.checkpoint.taskNumber;
   } finally {

@@ -14,6 +14,7 @@ export type ErrorCode =
   | "LOCK_TIMEOUT"
   | "ARCHIVE_CONFLICT"
   | "PLAN_INVALID"
+  | "STORE_CHANGED"
   | "IO_FAILURE";
 
 export interface BatonErrorOptions {
@@ -95,6 +96,13 @@ export class UsageError extends BatonError {
 export class LockTimeoutError extends BatonError {
   constructor(message: string, options: BatonErrorOptions = {}) {
     super("LOCK_TIMEOUT", message, { retryable: true, ...options });
+  }
+}
+
+/** A store file edited outside Baton and not yet accepted: Baton writes nothing until a person decides. */
+export class StoreChangedError extends BatonError {
+  constructor(message: string, options: BatonErrorOptions = {}) {
+    super("STORE_CHANGED", message, options);
   }
 }
 

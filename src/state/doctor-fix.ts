@@ -34,7 +34,9 @@ export async function fixFindings(ctx: StoreContext, findings: readonly Finding[
     if (tryUnlink(f.path!)) fixed.push(f);
   }
   const storeFindings = fixable.filter((f) => STORE_CODES.has(f.code));
-  if (storeFindings.length > 0) {
+  // Markers are sealed: they go through the store, or the next hook would put them back.
+  const controlFiles = fixable.filter((f) => f.code === "STALE_MARKER" || f.code === "LEFTOVER_RETURN_META");
+  if (storeFindings.length > 0 || controlFiles.length > 0) {
     // A person's --fix adopts their own edits to the store; inside a Claude Code session nothing is adopted.
     const adopt = !process.env["CLAUDE_CODE_SESSION_ID"];
     await mutateStore(ctx, { command: "baton doctor --fix", rebuildTodo: true, adopt }, (tx) => {
@@ -61,11 +63,9 @@ export async function fixFindings(ctx: StoreContext, findings: readonly Finding[
         );
       }
       if (codes.has("ORPHAN_FOLDER") || codes.has("MISPLACED_FOLDER")) sweepTaskFolders(tx);
+      for (const f of controlFiles) tx.deleteFile(f.path!);
     });
-    fixed.push(...storeFindings);
-  }
-  for (const f of fixable.filter((f) => f.code === "STALE_MARKER" || f.code === "LEFTOVER_RETURN_META")) {
-    if (tryUnlink(f.path!)) fixed.push(f);
+    fixed.push(...storeFindings, ...controlFiles);
   }
   return { fixed, notFixed: findings.filter((f) => !fixed.includes(f)) };
 }

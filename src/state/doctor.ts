@@ -7,7 +7,7 @@ import { loadArchive, readText } from "./load.js";
 import { isProcessAlive } from "./lock.js";
 import { describeHolder, firstFreeNumber, type NumberHolders, numberHolder } from "./numbering.js";
 import type { TaskEntry } from "./schema.js";
-import { findForeignChanges } from "./seal.js";
+import { adoptable, findForeignChanges } from "./seal.js";
 import { isTaskStatus } from "./status.js";
 import type { StoreContext } from "./store.js";
 import {
@@ -269,7 +269,9 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
       code: "STORE_CHANGED_OUTSIDE_BATON",
       severity: "warning",
       message: `specs/${change.file} was ${change.kind} outside Baton since Baton last wrote it`,
-      fix: "keep the edit with `baton adopt` (a person outside a Claude Code session), or undo it with `git checkout`",
+      fix: adoptable(change)
+        ? "keep the edit with `baton adopt` (a person outside a Claude Code session), or undo it with `git checkout`"
+        : "a file only Baton writes: `baton doctor --fix` (or the next Baton command) restores Baton's last write",
       fixable: true,
       path: change.path,
     });

@@ -61,6 +61,8 @@ describe("artifact links (v1)", () => {
       t.ctx.paths.todo,
       todo.replace("research-001.md)\n", "research-001.md) (team: 3 teammates)\n"),
     );
+    // A person's note, accepted as `baton adopt` does.
+    await mutateStore(t.ctx, { command: "baton adopt", adopt: true }, () => {});
     await link([{ type: "research", path: "specs/1_wire_it/reports/research-002.md" }]);
     await link([{ type: "research", path: "specs/1_wire_it/reports/research-002.md", summary: "again" }]);
     expect(entry()).toContain(

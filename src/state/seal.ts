@@ -74,17 +74,22 @@ export function findForeignChanges(paths: SpecsPaths): ForeignChange[] {
   return changes;
 }
 
-/** Open checkpoints are Baton's too: deleting one to escape its gate is undone like any other change. */
-function isCheckpoint(paths: SpecsPaths, path: string): boolean {
-  const rel = relative(join(paths.internalDir, "checkpoints"), path);
-  return !rel.startsWith("..") && !rel.includes(sep) && rel.endsWith(".json");
+/**
+ * Open checkpoints and the postflight markers in task folders are Baton's too: deleting or editing one
+ * to escape its gate is undone like any other change.
+ */
+function isControlFile(paths: SpecsPaths, path: string): boolean {
+  const checkpoint = relative(join(paths.internalDir, "checkpoints"), path);
+  if (!checkpoint.startsWith("..") && !checkpoint.includes(sep) && checkpoint.endsWith(".json")) return true;
+  const inSpecs = relative(paths.dir, path).split(sep);
+  return inSpecs.length === 2 && /^\d+_/.test(inSpecs[0]!) && inSpecs[1] === ".postflight-pending";
 }
 
 /**
  * The seal writes that go into the same journaled commit as a store write: a copy of each sealed file
  * as it will be, and the manifest. The store files a write does not touch are sealed as they are now
- * (the first Baton write seals them all; an adopted edit is sealed this way too); checkpoints are sealed
- * as they are written and unsealed as they are closed.
+ * (the first Baton write seals them all; an adopted edit is sealed this way too); checkpoints and markers
+ * are sealed as they are written and unsealed as they are closed.
  */
 export function sealWrites(
   paths: SpecsPaths,
@@ -108,7 +113,7 @@ export function sealWrites(
     if (content !== null) seen(path, content);
   }
   for (const write of writes)
-    if (isCheckpoint(paths, write.path)) seen(write.path, Buffer.from(write.content, "utf8"));
+    if (isControlFile(paths, write.path)) seen(write.path, Buffer.from(write.content, "utf8"));
   for (const path of deletes) {
     const key = keyOf(paths, path);
     if (seal.files[key] !== undefined) {
@@ -148,7 +153,7 @@ export function describeForeignChanges(changes: readonly ForeignChange[]): strin
   return changes.map((c) => `specs/${c.file}${c.kind === "deleted" ? " (deleted)" : ""}`).join(", ");
 }
 
-/** A person adopting edits keeps the store files; a checkpoint is never adopted, only restored or closed. */
+/** A person adopting edits keeps the store files; a checkpoint or marker is never adopted, only restored or closed. */
 export function adoptable(change: ForeignChange): boolean {
-  return !change.file.startsWith(".baton/");
+  return change.file === "state.json" || change.file === "TODO.md" || change.file === "archive/state.json";
 }

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { snapshotFiles, tempStore } from "../testing/store-fixture.js";
 import { runDoctorChecks } from "./doctor.js";
@@ -156,6 +157,7 @@ describe("the canonical-form hint", () => {
     );
     expect(compact).toMatch(/"dependencies": \[\d+\]/);
     writeFileSync(t.ctx.paths.state, compact);
+    await mutateStore(t.ctx, { command: "baton adopt", adopt: true }, () => {});
     await mutateStore(t.ctx, { command: "test" }, (tx) => changeStatus(tx, 1, "not_started"));
     const after = readFileSync(t.ctx.paths.state, "utf8");
     expect(after).toMatch(/"dependencies": \[\d+\]/);
@@ -163,5 +165,59 @@ describe("the canonical-form hint", () => {
       JSON.parse(after).active_projects.find((x: { project_number: number }) => x.project_number === 1)
         .status,
     ).toBe("not_started");
+  });
+});
+
+describe("a store file changed outside Baton, outside any session", () => {
+  const git = (dir: string, args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8" });
+  const commitAll = (dir: string, message: string) => {
+    git(dir, ["add", "-A"]);
+    git(dir, ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message]);
+  };
+
+  it("stops the next write until a person accepts the edit, and loses nothing", async () => {
+    const t = await tempStore({ active: 3 });
+    cleanup = t.cleanup;
+    await mutateStore(t.ctx, { command: "test" }, (tx) => changeStatus(tx, 1, "blocked", { reason: "r" }));
+    const edited = readFileSync(t.ctx.paths.todo, "utf8").replace("[BLOCKED]", "[COMPLETED]");
+    writeFileSync(t.ctx.paths.todo, edited);
+    const before = snapshotFiles(t.ctx.paths.dir);
+    const refused = mutateStore(t.ctx, { command: "test" }, (tx) => addTask(tx, { title: "Another" }));
+    await expect(refused).rejects.toMatchObject({
+      code: "STORE_CHANGED",
+      message: expect.stringContaining("specs/TODO.md"),
+      hint: expect.stringContaining("baton adopt"),
+    });
+    expect(snapshotFiles(t.ctx.paths.dir)).toEqual(before);
+    // Reads are not writes: they still see the person's file.
+    expect(readFileSync(t.ctx.paths.todo, "utf8")).toBe(edited);
+
+    await mutateStore(t.ctx, { command: "baton adopt", adopt: true }, () => {});
+    await mutateStore(t.ctx, { command: "test" }, (tx) => addTask(tx, { title: "Another" }));
+    expect(readFileSync(t.ctx.paths.todo, "utf8")).toContain("[COMPLETED]");
+  });
+
+  it("takes in what git put there: a checkout of a committed version is not an unaccepted edit", async () => {
+    const t = await tempStore({ active: 3, archived: 2 });
+    cleanup = t.cleanup;
+    const n = t.repo.activeNumbers[0]!;
+    await mutateStore(t.ctx, { command: "test" }, (tx) => changeStatus(tx, n, "blocked", { reason: "r" }));
+    commitAll(t.dir, "blocked");
+    await mutateStore(t.ctx, { command: "test" }, (tx) => changeStatus(tx, n, "not_started"));
+    // Back to the committed version, as a checkout, a pull or a reset would leave it.
+    git(t.dir, ["checkout", "--", "specs/state.json", "specs/TODO.md"]);
+    await mutateStore(t.ctx, { command: "test" }, (tx) => addTask(tx, { title: "Another" }));
+    const tasks = readStore(t.ctx).state.tasks;
+    expect(tasks.find((x) => x.project_number === n)?.status).toBe("blocked");
+    expect(tasks.map((x) => x.project_name)).toContain("another");
+    // A deleted file that HEAD holds is an edit like any other.
+    commitAll(t.dir, "more");
+    rmSync(t.ctx.paths.archiveState);
+    await expect(
+      mutateStore(t.ctx, { command: "test" }, (tx) => addTask(tx, { title: "A third" })),
+    ).rejects.toMatchObject({
+      code: "STORE_CHANGED",
+      message: expect.stringContaining("archive/state.json (deleted)"),
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { relative } from "node:path";
 import type { BatonConfig } from "../config/schema.js";
 import {
   FileFormatError,
@@ -8,9 +9,11 @@ import {
   isoTimestamp,
   type JsonDocument,
   renderJsonDocument,
+  StoreChangedError,
   validationIssues,
 } from "../shared/index.js";
 import { addNotice } from "../shared/notices.js";
+import { uncommittedChanges } from "./committed.js";
 import { isKnownCanonical, rememberCanonical } from "./format-hint.js";
 import { commitFiles, type FileWrite, type FolderMove, recoverInterruptedCommit } from "./journal.js";
 import {
@@ -77,7 +80,8 @@ export async function readSettledStore(ctx: StoreContext): Promise<Snapshot> {
     });
     try {
       recoverInterruptedCommit(ctx.paths.journal, [ctx.paths.dir, ctx.paths.archiveDir]);
-      if (sessionActive(ctx.paths)) settleForeignChanges(ctx, false);
+      // In a session every foreign change is restored, so nothing is left to refuse.
+      if (sessionActive(ctx.paths)) await settleForeignChanges(ctx, false);
     } finally {
       release();
     }
@@ -278,25 +282,37 @@ export async function previewStore<R>(
 }
 
 /**
- * A change to a sealed file that Baton did not make: inside a Claude Code session (this command runs in
- * one, or an in-session checkpoint is open) it is undone from Baton's last write; outside, it is a
- * person's edit, kept and sealed by this write, and said so.
+ * A change to a sealed file that Baton did not make. Inside a Claude Code session (this command runs in
+ * one, or an in-session checkpoint is open) it is undone from Baton's last write. Outside, Baton's own
+ * control files are still restored, and a store file is a person's: kept and sealed when it is what git
+ * put there (a pull, a checkout, their commit), or when they accept it (`baton adopt`, `doctor --fix`);
+ * any other edit stops the write (returned, for the caller to throw once the files have been parsed), so
+ * that it is neither overwritten nor taken in without a decision.
  */
-function settleForeignChanges(ctx: StoreContext, adopt: boolean): void {
+async function settleForeignChanges(ctx: StoreContext, adopt: boolean): Promise<StoreChangedError | null> {
   const foreign = findForeignChanges(ctx.paths);
-  if (foreign.length === 0) return;
-  // Checkpoints are never a person's edit: they are always restored, the store files only in a session.
+  if (foreign.length === 0) return null;
   const restore = !adopt && sessionActive(ctx.paths) ? foreign : foreign.filter((c) => !adoptable(c));
   const kept = foreign.filter((c) => !restore.includes(c));
   if (restore.length > 0) {
     restoreSealed(ctx.paths, restore);
     addNotice(`${describeForeignChanges(restore)}: changed outside Baton; restored from Baton's last write.`);
   }
-  if (kept.length > 0) {
-    addNotice(
-      `${describeForeignChanges(kept)}: changed outside Baton since its last write; the edit is kept and sealed now.`,
+  if (kept.length === 0) return null;
+  const edits = adopt ? [] : await uncommittedChanges(ctx.config.root, kept);
+  if (edits.length > 0) {
+    const drop = edits.map((c) => relative(ctx.config.root, c.path)).join(" ");
+    return new StoreChangedError(
+      `${describeForeignChanges(edits)}: edited outside Baton since its last write, and not committed; nothing was written`,
+      {
+        hint: `Keep the edit with \`baton adopt\` (then run this command again), or drop it with \`git checkout -- ${drop}\`. \`baton doctor\` shows what changed.`,
+      },
     );
   }
+  addNotice(
+    `${describeForeignChanges(kept)}: changed outside Baton since its last write (${adopt ? "adopted" : "as committed in git"}); kept and sealed now.`,
+  );
+  return null;
 }
 
 export interface MutateOptions {
@@ -353,7 +369,8 @@ async function mutateLocked<R>(
   mutate: (tx: Transaction) => R | Promise<R>,
 ): Promise<R> {
   recoverInterruptedCommit(ctx.paths.journal, [ctx.paths.dir, ctx.paths.archiveDir]);
-  settleForeignChanges(ctx, options.adopt ?? false);
+  const unaccepted = await settleForeignChanges(ctx, options.adopt ?? false);
+  // A file that no longer parses says so with its line first: that is what the person must fix.
   const state = loadState(ctx.paths);
   const todoDoc = loadTodo(ctx.paths);
   if (!todoDoc && state.exists && state.tasks.length > 0 && !options.rebuildTodo) {
@@ -366,6 +383,7 @@ async function mutateLocked<R>(
       },
     );
   }
+  if (unaccepted) throw unaccepted;
   const todo = todoDoc ?? emptyTodo(ctx.paths.todo, state.doc.value.next_project_number);
   const tx = new Transaction(ctx, state, todo);
   const result = await mutate(tx);

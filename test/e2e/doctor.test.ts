@@ -197,6 +197,7 @@ describe("doctor", () => {
     const state = JSON.parse(read(dir, "state.json"));
     state.next_project_number = 66;
     write(dir, "state.json", `${JSON.stringify(state, null, 2)}\n`);
+    ok(dir, ["adopt"]);
     expect(okJson(dir, ["task", "add", "At the orphan", "-l", "general"]).number).toBe(67);
   });
 

@@ -213,6 +213,8 @@ describe("an interrupted commit", () => {
     // A temp file from a write that never reached the journal.
     writeFileSync(join(specs(dir), ".state.json.baton-4242-deadbeef.tmp"), "garbage");
     writeFileSync(specs(dir, ".baton", "journal.json"), JSON.stringify(journal));
+    // The seal is written in the same journaled commit; this crash came after its part had landed.
+    cpSync(specs(copy, ".baton", "seal"), specs(dir, ".baton", "seal"), { recursive: true });
     return { dir, target };
   }
 

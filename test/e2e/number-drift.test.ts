@@ -32,6 +32,8 @@ describe("next_project_number drift", () => {
     const dir = twoTasks();
     setStateNext(dir, 1);
     write(dir, "TODO.md", read(dir, "TODO.md").replace("next_project_number: 3", "next_project_number: 1"));
+    // Drift is a person's edit (or a merge) here: accepted on purpose before Baton writes again.
+    ok(dir, ["adopt"]);
     expect(okJson(dir, ["task", "add", "Gamma", "-l", "general"]).number).toBe(3);
     expect(nextNumbers(dir)).toEqual({ state: 4, todo: 4 });
   });
@@ -60,6 +62,7 @@ describe("next_project_number drift", () => {
   it("the TODO.md frontmatter is higher than state.json: the higher number wins", () => {
     const dir = twoTasks();
     write(dir, "TODO.md", read(dir, "TODO.md").replace("next_project_number: 3", "next_project_number: 7"));
+    ok(dir, ["adopt"]);
     const view = okJson(dir, ["task", "add", "Gamma", "-l", "general"]);
     expect(view.number).toBe(7);
     expect(nextNumbers(dir)).toEqual({ state: 8, todo: 8 });
@@ -119,6 +122,7 @@ describe("numbering restarted after a vault", () => {
         message: "next_project_number 81 is already held by active task 81",
       }),
     ]);
+    ok(dir, ["adopt"]);
     expect(okJson(dir, ["task", "add", "After the restart", "-l", "general"]).number).toBe(83);
     expect(nextNumbers(dir)).toEqual({ state: 84, todo: 84 });
     expect(JSON.parse(runBaton(dir, ["doctor", "--json"]).stdout).findings).toEqual([]);

@@ -124,4 +124,53 @@ describe("the sealed store", () => {
     expect(readJson(dir, "state.json").active_projects[0].language).toBe("meta");
     expect(JSON.parse(runBaton(dir, ["doctor", "--json"]).stdout).findings).toEqual([]);
   });
+
+  it("restores a deleted or rewritten marker, and closes it for good only through gate-out", () => {
+    const dir = oneTaskRepo();
+    const session = /BATON_SESSION: (\S+)/.exec(ok(dir, ["gate-in", "research", "1"]).stdout)?.[1] ?? "";
+    const marker = join(dir, "specs", "1_study_the_lexer", ".postflight-pending");
+    const before = readFileSync(marker, "utf8");
+    for (const damage of [
+      "find specs -name .postflight-pending -delete",
+      `python3 -c "import glob; [open(p, 'w').write('{}') for p in glob.glob('specs/*/.postflight-pending')]"`,
+    ]) {
+      execFileSync("bash", ["-c", damage], { cwd: dir });
+      expect(existsSync(marker) ? readFileSync(marker, "utf8") : null).not.toBe(before);
+      const reply = afterToolCall(dir, "post-tool-use", damage);
+      expect(reply.reason).toContain("specs/1_study_the_lexer/.postflight-pending");
+      expect(readFileSync(marker, "utf8")).toBe(before);
+    }
+    // A person cannot adopt it either: doctor names it as Baton's own, and adopt puts it back.
+    execFileSync("rm", [marker]);
+    const doctor = JSON.parse(runBaton(dir, ["doctor", "--json"]).stdout) as {
+      findings: Array<{ code: string; fix?: string; path?: string }>;
+    };
+    expect(doctor.findings.find((f) => f.path === marker)?.fix).toContain("a file only Baton writes");
+    ok(dir, ["adopt"]);
+    expect(readFileSync(marker, "utf8")).toBe(before);
+    // The gate that owns it closes it (here refusing a result that was never written), and then nothing
+    // brings it back.
+    expect(runBaton(dir, ["gate-out", "research", "1", "--session", session]).status).toBe(1);
+    expect(existsSync(marker)).toBe(false);
+    afterToolCall(dir, "post-tool-use", "ls");
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("outside a session an uncommitted edit stops the next write until adopted; nothing is lost", () => {
+    const dir = oneTaskRepo();
+    const edited = stateOf(dir).replace('"general"', '"meta"');
+    writeFileSync(join(dir, "specs", "state.json"), edited);
+    const todo = readFileSync(join(dir, "specs", "TODO.md"), "utf8");
+    const refused = runBaton(dir, ["task", "add", "Another task", "-l", "general"]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("specs/state.json: edited outside Baton since its last write");
+    expect(refused.stderr).toContain("baton adopt");
+    expect(stateOf(dir)).toBe(edited);
+    expect(readFileSync(join(dir, "specs", "TODO.md"), "utf8")).toBe(todo);
+    ok(dir, ["adopt"]);
+    ok(dir, ["task", "add", "Another task", "-l", "general"]);
+    expect(
+      readJson(dir, "state.json").active_projects.map((t: { language: string }) => t.language),
+    ).toContain("meta");
+  });
 });
