@@ -100,7 +100,9 @@ export async function handleHook(
           const project = resolveProject(input.cwd, env.projectDir);
           root = project.root;
           decision =
-            handler.kind === "tool" ? await handler.run(input, project) : await handler.run(input, project, env);
+            handler.kind === "tool"
+              ? await handler.run(input, project)
+              : await handler.run(input, project, env);
         }
       }
     }

@@ -41,7 +41,11 @@ async function probe(port: string | number): Promise<"baton" | "foreign" | "none
 function startServer(root: string, args: string[]): boolean {
   const bin = process.argv[1];
   if (!bin) return false;
-  const child = spawn(process.execPath, [bin, "serve", ...args], { cwd: root, detached: true, stdio: "ignore" });
+  const child = spawn(process.execPath, [bin, "serve", ...args], {
+    cwd: root,
+    detached: true,
+    stdio: "ignore",
+  });
   child.unref();
   return true;
 }

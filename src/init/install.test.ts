@@ -223,7 +223,9 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
     const settingsDiff = switched.changes.find((c) => c.path === ".claude/settings.json")!.diff!;
     expect(settingsDiff).toContain(`-            "command": "${TEST_BIN} hook pre-tool-use"`);
     expect(settingsDiff).toContain('+            "url": "http://127.0.0.1:4891/hooks/pre-tool-use"');
-    expect(JSON.parse(readText(root, ".claude/settings.json")).hooks.PreToolUse[0].hooks[0].type).toBe("command");
+    expect(JSON.parse(readText(root, ".claude/settings.json")).hooks.PreToolUse[0].hooks[0].type).toBe(
+      "command",
+    );
   });
 
   it("--hooks http installs HTTP hooks on the port, and switching back replaces only Baton's", async () => {

@@ -98,7 +98,8 @@ export function hookEntries(bin: string, mode: HookMode, port: number): HookEntr
   // SessionStart starts the resident `baton serve` the hooks call: on the configured port for http, on a
   // free port published in .baton/serve.port for the resident forwarders.
   if (mode !== "command") {
-    const command = mode === "http" ? `${bin} hook session-start --port ${port}` : `${bin} hook session-start`;
+    const command =
+      mode === "http" ? `${bin} hook session-start --port ${port}` : `${bin} hook session-start`;
     entries.unshift({ event: "SessionStart", group: { hooks: [{ type: "command", command }] } });
   }
   return entries;
