@@ -88,6 +88,7 @@ function describeRecovery(action: RecoveryAction): string {
   if (action.action === "still_running") return `${head} still running — ${action.detail}`;
   if (action.action === "recorded")
     return `${head} recorded — ${action.detail}${action.committed ? " (committed)" : ""}`;
+  if (action.action === "commit_pending") return `${head} COMMIT_FAILED — ${action.detail}`;
   return `${head} rolled back to ${action.status} — ${action.detail}`;
 }
 
@@ -108,7 +109,9 @@ export function formatOperation(report: OperationReport): string {
   } else {
     lines.push(
       `Task ${report.taskNumber}: ${report.operation} refused at ${result.checkpoint} [${result.code}]: ${result.message}`,
-      `  The task stays ${report.status}; fix the cause and run \`baton ${report.operation} ${report.taskNumber}\` again (see docs/errors.md).`,
+      result.code === "COMMIT_FAILED"
+        ? `  The result is recorded (${report.status}) but not committed, and its checkpoint stays open; fix what git said (a stale .git/index.lock: remove it if no git process runs), then run \`baton recover ${report.taskNumber}\` to commit it.`
+        : `  The task stays ${report.status}; fix the cause and run \`baton ${report.operation} ${report.taskNumber}\` again (see docs/errors.md).`,
     );
   }
   if (!report.plan)

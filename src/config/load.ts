@@ -2,7 +2,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
 import { DEFAULT_LANGUAGES, DEFAULT_PHASE_ROUTING, DEFAULT_ROUTING } from "./defaults.js";
-import { type BatonConfig, BatonConfigFile, LanguageRoute, LintConfig, SlugRules } from "./schema.js";
+import {
+  type BatonConfig,
+  BatonConfigFile,
+  CheckConfig,
+  LanguageRoute,
+  LintConfig,
+  SlugRules,
+} from "./schema.js";
 
 export const CONFIG_FILE_NAMES = ["baton.config.json", "baton.config.yaml", "baton.config.yml"] as const;
 
@@ -64,6 +71,7 @@ export async function loadConfig(cwd: string): Promise<BatonConfig> {
 function allowedKeysAt(path: ReadonlyArray<PropertyKey>): string[] {
   if (path[0] === "slug") return Object.keys(SlugRules.def.shape);
   if (path[0] === "lint") return Object.keys(LintConfig.def.shape);
+  if (path[0] === "checks" && path.length >= 2) return Object.keys(CheckConfig.def.shape);
   if (path[0] === "routing" && path.length >= 2) return Object.keys(LanguageRoute.def.shape);
   return Object.keys(BatonConfigFile.def.shape);
 }
@@ -123,6 +131,13 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
       },
       routing: file.phases?.routing ?? DEFAULT_PHASE_ROUTING,
     },
+    checks: (file.checks ?? []).map((check) => ({
+      name: check.name,
+      run: check.run,
+      timeoutMs: check.timeoutMs ?? 600_000,
+      languages: check.languages ?? null,
+      when: check.when ?? "both",
+    })),
     lint: { disable: file.lint?.disable ?? [] },
   };
 }

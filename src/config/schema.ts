@@ -57,6 +57,22 @@ export const LintConfig = z.strictObject({
   disable: z.optional(z.array(z.string().check(z.minLength(1)))),
 });
 
+/**
+ * A project's own check (`npm test`, `lake build`, `ruff check .`): run after the agent returns, in the
+ * tree where the work happened; a failing check refuses the result (CHECK_FAILED).
+ */
+export const CheckConfig = z.strictObject({
+  name: z.string().check(z.minLength(1)),
+  /** A shell command, run by /bin/sh in the work tree. */
+  run: z.string().check(z.minLength(1)),
+  timeoutMs: z.optional(z.number().check(z.int(), z.minimum(100))),
+  /** Tasks of these languages only (default: every task). */
+  languages: z.optional(z.array(z.string().check(z.minLength(1)))),
+  /** After each phase of a plan, after a whole implement operation, or both (default). */
+  when: z.optional(z.enum(["phase", "operation", "both"])),
+});
+export type CheckConfig = z.infer<typeof CheckConfig>;
+
 export const BatonConfigFile = z.strictObject({
   $schema: z.optional(z.string()),
   specsDir: z.optional(z.string().check(z.minLength(1))),
@@ -83,6 +99,7 @@ export const BatonConfigFile = z.strictObject({
   /** Commit each operation's result (COMMIT checkpoint); `--no-commit` turns it off per run. */
   commit: z.optional(z.boolean()),
   phases: z.optional(PhasesConfig),
+  checks: z.optional(z.array(CheckConfig)),
   lint: z.optional(LintConfig),
 });
 export type BatonConfigFile = z.infer<typeof BatonConfigFile>;
@@ -111,5 +128,6 @@ export interface BatonConfig {
     implementers: { lean: string; software: string };
     routing: PhaseRoutingRule[];
   };
+  checks: Array<Required<Omit<CheckConfig, "languages">> & { languages: string[] | null }>;
   lint: { disable: string[] };
 }

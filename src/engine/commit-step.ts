@@ -13,8 +13,10 @@ const COMMIT_SUBJECT: Record<GateOperation, [string, string]> = {
 export type CommitStepResult = { committed: boolean; error?: string; failed?: boolean };
 
 /**
- * COMMIT of an operation's recorded result: the task folder and state files with the session trailer.
- * A failed commit is recorded in errors.json and does not fail the operation: the result is in the store.
+ * COMMIT of an operation's recorded result: the task folder and state files with the session trailer,
+ * and errors.json, so that an error written by an earlier failed run is not left uncommitted for ever.
+ * A failed commit fails the run: it is recorded in errors.json and the checkpoint stays open with the
+ * result recorded, for `baton recover` to commit once git works again.
  */
 export async function commitOperation(request: {
   /** The store lock, held since the result was recorded; the failure note is written under it too. */
@@ -39,7 +41,7 @@ export async function commitOperation(request: {
         : partial;
   const result = await commitTaskChanges({
     root: ctx.config.root,
-    paths: [ctx.paths.state, ctx.paths.todo],
+    paths: [ctx.paths.state, ctx.paths.todo, ctx.paths.errors],
     taskFolder: existsSync(request.folder) ? request.folder : null,
     subject: `task ${taskNumber}: ${subject}`,
     sessionId,
@@ -47,9 +49,10 @@ export async function commitOperation(request: {
   if (result.ok) return result.committed ? { committed: true } : { committed: false, error: result.reason };
   await request.store.mutate({}, (tx) => {
     appendError(tx, {
-      type: "git_commit_failure",
-      severity: "medium",
+      type: "commit_failed",
+      severity: "high",
       message: result.reason,
+      suggestedAction: `fix what git said, then run \`baton recover ${taskNumber}\`: it commits the recorded result`,
       sessionId,
       command: operation,
       task: taskNumber,

@@ -2,13 +2,14 @@ import type { RunnerEvent } from "../runners/index.js";
 import { type HeldStore, holdStore, mutateStore, requireTask } from "../state/index.js";
 import { commitOperation } from "./commit-step.js";
 import type { GateOutVerdict } from "./gate-out.js";
+import { readBaseline, staleIndexLock } from "./git-baseline.js";
 import { type Effect, type RunEvent, type RunState, transition } from "./machine.js";
 import type { PlanProgressEvent } from "./phases/run.js";
 import { closePostflight } from "./postflight-marker.js";
 import { plannedArtifact } from "./prompt.js";
 import type { Run } from "./run.js";
 import type { SessionJournal } from "./session-journal.js";
-import { gateIn, recordFailure, recordResult } from "./store-steps.js";
+import { closeCheckpoint, gateIn, recordFailure, recordResult } from "./store-steps.js";
 
 export type ProgressEvent =
   | { type: "checkpoint"; step: string; phase: "begin" | "end"; ok?: boolean }
@@ -59,6 +60,7 @@ export async function drive(
   start: { state: RunState; event: RunEvent },
 ): Promise<Driven> {
   const command = `baton ${run.mode === "session" ? "gate " : ""}${run.operation} ${run.taskNumber}`;
+  const commitWanted = Boolean(io.commit) && run.config.commit;
   const driven: Driven = { state: start.state, artifactPath: "", status: undefined };
   let held: HeldStore | undefined;
 
@@ -80,8 +82,18 @@ export async function drive(
         return null;
       }
       case "gate_in": {
+        // A stale index.lock makes every later commit fail: refuse before an agent is paid to work.
+        const lock = run.config.commit ? await staleIndexLock(run.config.root) : null;
+        if (lock) {
+          return {
+            type: "gate_in_refused",
+            message: `${lock} exists: a git process was killed mid-commit, and every commit would fail; remove it if no git process is running`,
+          };
+        }
+        const baseline = await readBaseline(run.config.root);
         const verdict = await mutateStore(run.ctx, { command }, (tx) => {
           const result = gateIn(tx, {
+            baseline,
             taskNumber: run.taskNumber,
             operation: run.operation,
             sessionId: run.sessionId,
@@ -123,6 +135,7 @@ export async function drive(
             metadata: effect.verdict.metadata,
             artifacts: effect.verdict.artifacts,
             ...(resumePhase === undefined ? {} : { resumePhase }),
+            commitPending: commitWanted,
           });
           // Control files: their content is now in state.json, and they are never committed.
           closePostflight(tx, run.folder, { metadata: true });
@@ -147,8 +160,7 @@ export async function drive(
         return null;
       case "commit": {
         try {
-          if (!io.commit || !run.config.commit)
-            return { type: "commit_finished", committed: false, error: "commit disabled" };
+          if (!commitWanted) return { type: "commit_finished", committed: false, error: "commit disabled" };
           held ??= await holdStore(run.ctx, command);
           const result = await commitOperation({
             store: held,
@@ -161,6 +173,8 @@ export async function drive(
             delegationPath: run.delegationPath,
             partialDetail: delegation.partialDetail?.(),
           });
+          // The record and its commit are both in: only now does the checkpoint close.
+          if (!result.failed) await held.mutate({}, (tx) => closeCheckpoint(tx, run.taskNumber));
           return { type: "commit_finished", ...result };
         } finally {
           held?.release();

@@ -21,6 +21,7 @@ beforeEach(() => {
     taskFolder: join(root, "specs/5_task"),
     metadataPath: join(root, "specs/5_task/.return-meta.json"),
     agentOutput: "",
+    storePrefix: "specs",
     minArtifactBytes: 64,
   };
 });

@@ -1,9 +1,19 @@
+import type { CheckRun } from "./checks.js";
 import { checkAgentSignals } from "./gates/agent-signals.js";
 import { checkArtifacts } from "./gates/check-artifacts.js";
+import { checkChanges } from "./gates/check-changes.js";
+import { checkProject } from "./gates/check-project.js";
 import { checkSession, checkStatus, refuseUnfinishedStatus } from "./gates/check-status.js";
 import { checkProvenance } from "./gates/provenance.js";
 import { readReturnMetadata } from "./gates/read-metadata.js";
-import type { Gate, GateOutContext, GateOutFailure, GateOutInput, VerifiedArtifact } from "./gates/types.js";
+import type {
+  ChangeEvidence,
+  Gate,
+  GateOutContext,
+  GateOutFailure,
+  GateOutInput,
+  VerifiedArtifact,
+} from "./gates/types.js";
 import type { ReturnMetadata } from "./return-metadata.js";
 
 /** GATE OUT, in order: what the agent printed, then its metadata, then what it claims to have written. */
@@ -14,7 +24,9 @@ export const GATE_OUT: readonly Gate[] = [
   refuseUnfinishedStatus,
   checkStatus,
   checkArtifacts,
+  checkChanges,
   checkProvenance,
+  checkProject,
 ];
 
 export type GateOutVerdict =
@@ -24,6 +36,8 @@ export type GateOutVerdict =
       outcome: "done" | "partial";
       metadata: ReturnMetadata;
       artifacts: VerifiedArtifact[];
+      changes?: ChangeEvidence;
+      checkRuns?: CheckRun[];
       signals: GateOutContext["signals"];
     }
   | GateOutFailure;
@@ -43,6 +57,8 @@ export async function runGateOut(
     outcome: metadata.status === "partial" ? "partial" : "done",
     metadata,
     artifacts: ctx.artifacts ?? [],
+    ...(ctx.changes ? { changes: ctx.changes } : {}),
+    ...(ctx.checkRuns ? { checkRuns: ctx.checkRuns } : {}),
     signals: ctx.signals,
   };
 }

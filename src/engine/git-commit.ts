@@ -11,6 +11,12 @@ const CONTROL_FILES = [
   ".postflight-loop-guard",
 ];
 
+/**
+ * Temp files of Baton's atomic writes (`.<name>.baton-<pid>-<hex>.tmp`): one left by a write that was
+ * killed is never staged, wherever it lies.
+ */
+export const TEMP_FILE_EXCLUDE = ":(exclude,glob)**/.*.baton-*.tmp";
+
 export type CommitResult =
   | { ok: true; committed: true; sha: string }
   | { ok: true; committed: false; reason: string }
@@ -60,10 +66,12 @@ export async function commitTaskChanges(request: {
     const folder = relative(request.root, request.taskFolder);
     pathspecs.push(folder, ...CONTROL_FILES.map((f) => `:(exclude)${folder}/${f}`));
   }
+  const included = pathspecs.filter((p) => !p.startsWith(":("));
+  // Only exclusions would make `git add --all` take the whole tree.
+  if (included.length === 0) return { ok: true, committed: false, reason: "nothing to commit" };
+  pathspecs.push(TEMP_FILE_EXCLUDE);
   const add = await git(request.root, ["add", "--all", "--", ...pathspecs]);
   if (!add.ok) return { ok: false, reason: `git add failed: ${add.stderr.trim() || add.message}` };
-  const included = pathspecs.filter((p) => !p.startsWith(":("));
-  if (included.length === 0) return { ok: true, committed: false, reason: "nothing to commit" };
   const message = `${request.subject}\n\nSession: ${request.sessionId}\n`;
   const commit = await git(request.root, ["commit", "--quiet", "-m", message, "--", ...included]);
   if (!commit.ok) {

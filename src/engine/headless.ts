@@ -1,6 +1,7 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import type { Runner, RunOutcome, RunUsage } from "../runners/index.js";
+import { checksFor, describeFailedChecks, runChecks } from "./checks.js";
 import type { Delegation, ProgressEvent } from "./executor.js";
 import type { GateOutVerdict } from "./gate-out.js";
 import type { DelegationOutcome, RunEvent } from "./machine.js";
@@ -93,6 +94,7 @@ export class HeadlessDelegation implements Delegation {
       ctx: run.ctx,
       prepared,
       taskNumber: run.taskNumber,
+      language: run.task.language ?? run.config.defaultLanguage,
       title: run.title,
       taskFolder: relative(run.config.root, run.folder),
       sessionId: run.sessionId,
@@ -132,8 +134,11 @@ export class HeadlessDelegation implements Delegation {
   }
 }
 
-/** GATE OUT of a plan run: the barriers verified each phase; Baton writes the run's summary itself. */
-function planVerdict(run: Run, report: PlanRunReport, artifactPath: string): GateOutVerdict {
+/**
+ * GATE OUT of a plan run: the barriers verified each phase (and ran the phase checks); a run that
+ * completed every phase also passes the operation's checks. Baton writes the run's summary itself.
+ */
+async function planVerdict(run: Run, report: PlanRunReport, artifactPath: string): Promise<GateOutVerdict> {
   const plan = run.plan!;
   const { complete, total } = countComplete(report);
   if (report.outcome === "failed") {
@@ -149,6 +154,14 @@ function planVerdict(run: Run, report: PlanRunReport, artifactPath: string): Gat
       message: `no phase completed (${complete} of ${total} complete): ${reasons.join("; ")}`,
       signals: [],
     };
+  }
+  const checks =
+    report.outcome === "done"
+      ? checksFor(run.config, run.task.language ?? run.config.defaultLanguage, "operation")
+      : [];
+  const checkRuns = await runChecks(checks, run.config.root);
+  if (checkRuns.some((c) => !c.ok)) {
+    return { ok: false, code: "CHECK_FAILED", message: describeFailedChecks(checkRuns), signals: [] };
   }
   const summaryAbs = join(run.config.root, artifactPath);
   mkdirSync(dirname(summaryAbs), { recursive: true });
@@ -170,6 +183,7 @@ function planVerdict(run: Run, report: PlanRunReport, artifactPath: string): Gat
     artifacts: [
       { type: "summary", path: artifactPath, summary: metadata.summary, bytes: statSync(summaryAbs).size },
     ],
+    ...(checkRuns.length > 0 ? { checkRuns } : {}),
     signals: [],
   };
 }

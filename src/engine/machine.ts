@@ -27,6 +27,7 @@ export type FailureCode =
   | "RUNNER_CRASHED"
   | "RUNNER_SPAWN_FAILED"
   | "RUNNER_AGENT_ERROR"
+  | "COMMIT_FAILED"
   | Extract<GateOutVerdict, { ok: false }>["code"];
 
 export type RunResult =
@@ -143,6 +144,19 @@ export function transition(state: RunState, event: RunEvent): [RunState, Effect[
         ],
       ];
     case "commit_finished": {
+      // The result is recorded but git refused it: the run has not succeeded. Its checkpoint stays open as
+      // "recorded, commit pending", so `baton recover` (or the next run of the task) commits it.
+      if (event.failed) {
+        const message = event.error ?? "git commit failed";
+        return [
+          {
+            ...state,
+            phase: "finished",
+            result: { ok: false, checkpoint: "COMMIT", code: "COMMIT_FAILED", message },
+          },
+          [{ type: "journal", step: "COMMIT", phase: "end", ok: false, detail: { error: message } }],
+        ];
+      }
       const result: RunResult = { ok: true, outcome: state.outcome ?? "done", committed: event.committed };
       if (event.error !== undefined) result.commitError = event.error;
       return [
@@ -152,7 +166,7 @@ export function transition(state: RunState, event: RunEvent): [RunState, Effect[
             type: "journal",
             step: "COMMIT",
             phase: "end",
-            ok: !event.failed,
+            ok: true,
             detail: event.error ? { error: event.error } : {},
           },
         ],

@@ -6,6 +6,21 @@ export const MARKER_FILE = ".postflight-pending";
 export const LOOP_GUARD_FILE = ".postflight-loop-guard";
 export const METADATA_FILE = ".return-meta.json";
 
+/**
+ * Files a run keeps in the task folder for itself: the marker, the loop guard, return metadata (also a
+ * phase's), and temp files of atomic writes. None is ever an artifact, and none is ever committed.
+ */
+export function isControlFile(name: string): boolean {
+  return (
+    name === MARKER_FILE ||
+    name === LOOP_GUARD_FILE ||
+    /^\.return-meta(\.phase-[^/]+)?\.json$/.test(name) ||
+    /^\..+\.baton-\d+-[0-9a-f]+\.tmp$/.test(name) ||
+    // the original system's name for the metadata file
+    name === ".meta-return.json"
+  );
+}
+
 export interface PostflightMarker {
   sessionId: string;
   agent: string;

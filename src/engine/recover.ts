@@ -17,11 +17,14 @@ import {
   storeContext,
   taskFolderPath,
 } from "../state/index.js";
+import { checksFor } from "./checks.js";
 import { runGateOut } from "./gate-out.js";
 import type { GateOperation } from "./gates/types.js";
+import { storePrefix } from "./git-baseline.js";
 import { commitTaskChanges } from "./git-commit.js";
 import { settlePlanRun } from "./phases/recover-plan.js";
 import { closePostflight, METADATA_FILE } from "./postflight-marker.js";
+import { commitRecordedResult } from "./recover-commit.js";
 import {
   type Checkpoint,
   lastStep,
@@ -40,6 +43,14 @@ export type RecoveryAction =
       action: "recorded";
       detail: string;
       committed: boolean;
+    }
+  | {
+      taskNumber: number;
+      sessionId: string;
+      operation: string;
+      /** Its result is recorded, and git still refuses the commit it owes: the checkpoint stays open. */
+      action: "commit_pending";
+      detail: string;
     }
   | {
       taskNumber: number;
@@ -93,6 +104,17 @@ export async function recoverCheckpoint(
           : `pid ${checkpoint.pid} is running`,
     };
   }
+  const recorded = checkpoint.recorded;
+  if (recorded) {
+    const pending = await commitRecordedResult(config, { ...checkpoint, recorded });
+    return "failed" in pending
+      ? {
+          ...base,
+          action: "commit_pending",
+          detail: `its result is recorded but git refuses the commit: ${pending.failed}; fix that and run \`baton recover ${checkpoint.taskNumber}\` again`,
+        }
+      : { ...base, action: "recorded", detail: pending.detail, committed: pending.committed };
+  }
   const ctx = storeContext(config);
   const operation = checkpoint.operation as GateOperation;
   const task = readStore(ctx).state.tasks.find((t) => t.project_number === checkpoint.taskNumber);
@@ -125,6 +147,12 @@ export async function recoverCheckpoint(
           metadataPath,
           agentOutput: view?.lastOutput ?? "",
           minArtifactBytes: config.minArtifactBytes,
+          baseline: checkpoint.baseline ?? null,
+          storePrefix: storePrefix(config.root, ctx.paths.dir),
+          checks:
+            operation === "implement" && task
+              ? checksFor(config, task.language ?? config.defaultLanguage, "operation")
+              : [],
           ...(view
             ? { provenance: { view, agent: checkpoint.agent ?? view.agentType ?? "the delegated agent" } }
             : {}),

@@ -4,6 +4,7 @@ import type { DelegationContext } from "../runners/index.js";
 import { newSessionId, TaskNotFoundError } from "../shared/index.js";
 import {
   findEntry,
+  readOpenCheckpoint,
   readSettledStore,
   type Snapshot,
   type StoreContext,
@@ -11,9 +12,11 @@ import {
   type TaskEntry,
   taskFolderPath,
 } from "../state/index.js";
+import { checksFor } from "./checks.js";
 import { loadAgentCatalog } from "./default-agents.js";
 import { type GateOutVerdict, runGateOut } from "./gate-out.js";
 import type { GateOperation, GateOutInput } from "./gates/types.js";
+import { storePrefix } from "./git-baseline.js";
 import { type PreparedPlan, preparePlan } from "./phases/prepare.js";
 import { METADATA_FILE } from "./postflight-marker.js";
 import { buildPrompt, delegationContext } from "./prompt.js";
@@ -142,5 +145,12 @@ export function checkRunResult(
     metadataPath: run.metadataPath,
     agentOutput,
     minArtifactBytes: run.config.minArtifactBytes,
+    // GATE IN kept the work tree's baseline in the checkpoint, which is open until the result is recorded.
+    baseline: readOpenCheckpoint(run.ctx.paths.internalDir, run.taskNumber)?.baseline ?? null,
+    storePrefix: storePrefix(run.config.root, run.ctx.paths.dir),
+    checks:
+      run.operation === "implement"
+        ? checksFor(run.config, run.task.language ?? run.config.defaultLanguage, "operation")
+        : [],
   });
 }

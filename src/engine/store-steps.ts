@@ -4,6 +4,7 @@ import {
   applyStatus,
   checkOperationStart,
   checkpointPath,
+  type GitBaseline,
   isCheckpointProcessAlive,
   linkArtifacts,
   OPERATION_RULES,
@@ -94,6 +95,8 @@ export function gateIn(
     claudeSessionId?: string | undefined;
     /** The agent the run delegates to, so the closing gate-out routes the same way. */
     agent?: string | undefined;
+    /** The work tree now, for the diff evidence at GATE OUT; null outside git. */
+    baseline?: GitBaseline | null;
   },
 ): GateInVerdict {
   const task = requireTask(tx, request.taskNumber);
@@ -114,6 +117,7 @@ export function gateIn(
   if (request.mode === "session") checkpoint.mode = "session";
   if (request.claudeSessionId) checkpoint.claudeSessionId = request.claudeSessionId;
   if (request.agent) checkpoint.agent = request.agent;
+  if (request.baseline) checkpoint.baseline = request.baseline;
   if (decision.forced || open) {
     recordAudit(task, {
       timestamp: tx.timestamp,
@@ -143,6 +147,8 @@ export function recordResult(
     artifacts: VerifiedArtifact[];
     /** A plan run knows the first incomplete phase itself (phase numbers may skip). */
     resumePhase?: number;
+    /** A commit follows: the checkpoint stays open, marked recorded, until the commit closes it. */
+    commitPending?: boolean;
   },
 ): void {
   const task = requireTask(tx, request.taskNumber);
@@ -164,7 +170,19 @@ export function recordResult(
     applyStatus(tx, task, "partial");
   }
   // research, plan and revise keep their in-progress status when partial: the same operation resumes.
-  tx.deleteFile(checkpointPath(tx.paths.internalDir, request.taskNumber));
+  const path = checkpointPath(tx.paths.internalDir, request.taskNumber);
+  const open = request.commitPending ? readOpenCheckpoint(tx.paths.internalDir, request.taskNumber) : null;
+  if (!open) {
+    tx.deleteFile(path);
+    return;
+  }
+  const recorded = { at: tx.timestamp, outcome: request.outcome, pid: process.pid, hostname: hostname() };
+  tx.writeFile(path, JSON.stringify({ ...open, recorded }, null, 2));
+}
+
+/** The write after the recorded result's commit landed (or was not wanted): the checkpoint closes. */
+export function closeCheckpoint(tx: Transaction, taskNumber: number): void {
+  tx.deleteFile(checkpointPath(tx.paths.internalDir, taskNumber));
 }
 
 /** The write after a failure: the task stays retryable in its in-progress status, errors.json says why. */

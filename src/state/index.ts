@@ -52,6 +52,7 @@ export {
 } from "./naming.js";
 export {
   checkpointPath,
+  GitBaseline,
   isCheckpointProcessAlive,
   OpenCheckpoint,
   readOpenCheckpoint,

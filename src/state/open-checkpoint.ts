@@ -10,6 +10,18 @@ import { isProcessAlive } from "./lock.js";
  * store write as the in-progress status and removed in the write that records the outcome. It names
  * the session and its process, so a second run can say who holds the task and whether it still lives.
  */
+/**
+ * What the work tree held when GATE IN opened a run: the commit it stood on and the files that were
+ * already dirty, each with git's object id of its content then (null: deleted). Diff evidence is taken
+ * against it, so a file a person was editing before the run is not credited to the agent unless the
+ * agent changed it further.
+ */
+export const GitBaseline = z.object({
+  commit: z.nullable(z.string()),
+  dirty: z.record(z.string(), z.nullable(z.string())),
+});
+export type GitBaseline = z.infer<typeof GitBaseline>;
+
 export const OpenCheckpoint = z.object({
   sessionId: z.string(),
   taskNumber: z.number(),
@@ -26,6 +38,16 @@ export const OpenCheckpoint = z.object({
   claudeSessionId: z.optional(z.string()),
   /** The agent GATE IN routed to: an in-session gate-out checks and records the same route. */
   agent: z.optional(z.string()),
+  /** The work tree at GATE IN; absent outside git. */
+  baseline: z.optional(GitBaseline),
+  /**
+   * Set in the store write that records the result when a commit is to follow: the checkpoint stays
+   * open until that commit lands, so a run killed (or refused by git) between the two is found and
+   * committed by recovery — a record never runs ahead of its commit. The process is the one committing.
+   */
+  recorded: z.optional(
+    z.object({ at: z.string(), outcome: z.enum(["done", "partial"]), pid: z.number(), hostname: z.string() }),
+  ),
 });
 export type OpenCheckpoint = z.infer<typeof OpenCheckpoint>;
 
@@ -42,6 +64,9 @@ export function readOpenCheckpoint(internalDir: string, taskNumber: number): Ope
 
 /** Whether the process that opened the checkpoint is still running (unknowable on another host). */
 export function isCheckpointProcessAlive(checkpoint: OpenCheckpoint): boolean | "unknown" {
+  // After the record, the checkpoint belongs to the process committing it, in a session or not.
+  const recorded = checkpoint.recorded;
+  if (recorded) return recorded.hostname === hostname() ? isProcessAlive(recorded.pid) : "unknown";
   // gate-in exits at once; the session's life is Claude Code's, which no pid tells.
   if (checkpoint.mode === "session") return "unknown";
   if (checkpoint.hostname !== hostname()) return "unknown";

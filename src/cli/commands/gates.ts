@@ -98,7 +98,9 @@ export function formatGateOut(result: SessionGateOut): string {
   if (!result.ok) {
     return [
       `GATE OUT refused ${result.operation} of task ${result.taskNumber} [${result.code}]: ${result.message}`,
-      `The task stays ${result.status} and can be run again (see docs/errors.md). Report this to the user.`,
+      result.code === "COMMIT_FAILED"
+        ? `The result is recorded but not committed; its checkpoint stays open until \`baton recover ${result.taskNumber}\` commits it. Report this to the user.`
+        : `The task stays ${result.status} and can be run again (see docs/errors.md). Report this to the user.`,
     ].join("\n");
   }
   const commit = result.committed

@@ -19,6 +19,7 @@ export function defineMaintenance(program: Command): void {
         const { formatRecovery } = await import("../progress.js");
         const actions = await recover({ number, force: opts.force, repo: repoOf(cmd) });
         print(actions, opts, () => formatRecovery(actions));
+        if (actions.some((a) => a.action === "commit_pending")) process.exitCode = 1;
       }),
     "maintenance",
     "recover",

@@ -1,5 +1,6 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { isControlFile } from "../postflight-marker.js";
 import { type Gate, refuse, type VerifiedArtifact } from "./types.js";
 
 function isInside(folder: string, path: string): boolean {
@@ -27,6 +28,13 @@ export const checkArtifacts: Gate = (ctx) => {
         ctx,
         "ARTIFACT_OUTSIDE_TASK",
         `${artifact.path} is outside the task folder ${relative(ctx.repoRoot, ctx.taskFolder)}`,
+      );
+    }
+    if (isControlFile(basename(path))) {
+      return refuse(
+        ctx,
+        "ARTIFACT_CONTROL_FILE",
+        `${artifact.path} is one of Baton's control files (return metadata, marker, loop guard or a temp file), never an artifact: list the report the agent wrote`,
       );
     }
     let bytes: number;

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ReturnMetadata } from "../return-metadata.js";
+import { checkClaimedPaths } from "./check-changes.js";
 import { checkPhaseStatus, checkPhaseSummary, fileDigest, reportedRemaining } from "./phase.js";
 import type { GateOutContext } from "./types.js";
 
@@ -23,6 +24,7 @@ function context(meta: Partial<ReturnMetadata>, summary?: { content?: string; be
     taskFolder: root,
     metadataPath: join(root, "meta.json"),
     agentOutput: "",
+    storePrefix: "specs",
     minArtifactBytes: 100,
     signals: [],
     metadata: {
@@ -51,14 +53,23 @@ describe("phase barrier gates", () => {
     });
   });
 
-  it("refuses files_changed outside the repository", () => {
-    expect(checkPhaseStatus(context({ files_changed: ["src/a.ts", "./b/c.ts"] }))).toEqual({ ok: true });
-    expect(checkPhaseStatus(context({ files_changed: ["../elsewhere.ts"] }))).toMatchObject({
-      code: "FILE_OUTSIDE_REPO",
+  it("refuses files_changed outside the repository, or naming the repository itself", () => {
+    expect(checkClaimedPaths(context({ files_changed: ["src/a.ts", "./b/c.ts", "src/"] }))).toEqual({
+      ok: true,
     });
-    expect(checkPhaseStatus(context({ files_changed: ["/etc/passwd"] }))).toMatchObject({
-      code: "FILE_OUTSIDE_REPO",
-    });
+    for (const outside of ["../elsewhere.ts", "/etc/passwd", "src/../../up.ts"]) {
+      expect(checkClaimedPaths(context({ files_changed: [outside] }))).toMatchObject({
+        code: "FILE_OUTSIDE_REPO",
+      });
+    }
+    const absolute = context({});
+    absolute.metadata!.files_changed = [`${absolute.repoRoot}/`];
+    expect(checkClaimedPaths(absolute)).toMatchObject({ code: "FILE_IS_REPO_ROOT" });
+    for (const root of [".", "./", "", "src/.."]) {
+      expect(checkClaimedPaths(context({ files_changed: [root] })), root).toMatchObject({
+        code: "FILE_IS_REPO_ROOT",
+      });
+    }
   });
 
   it("reads what remains from work_remaining, else partial_progress.details", () => {

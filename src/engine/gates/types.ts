@@ -1,4 +1,5 @@
-import type { DelegationView } from "../../state/index.js";
+import type { DelegationView, GitBaseline } from "../../state/index.js";
+import type { CheckRun, ConfiguredCheck } from "../checks.js";
 import type { ReturnMetadata } from "../return-metadata.js";
 
 /** Every way GATE OUT can refuse an agent's result; each has its entry in docs/errors.md. */
@@ -18,10 +19,15 @@ export type GateOutCode =
   | "ARTIFACT_EMPTY"
   | "ARTIFACT_TOO_SMALL"
   | "ARTIFACT_NONE"
+  | "ARTIFACT_CONTROL_FILE"
   | "SUMMARY_MISSING"
   | "SUMMARY_TOO_SMALL"
   | "SUMMARY_UNCHANGED"
   | "FILE_OUTSIDE_REPO"
+  | "FILE_IS_REPO_ROOT"
+  | "NO_CHANGES"
+  | "CLAIMED_UNCHANGED"
+  | "CHECK_FAILED"
   | "WORK_REMAINING_MISSING"
   | "PHASES_FAILED"
   | "AGENT_NOT_RUN"
@@ -44,6 +50,20 @@ export interface GateOutInput {
   phase?: PhaseBarrierInput;
   /** In-session runs: who wrote what in the task folder, and the agent Baton delegated to. */
   provenance?: { view: DelegationView; agent: string };
+  /** The work tree at GATE IN (or at the phase call): the diff evidence is taken against it. */
+  baseline?: GitBaseline | null;
+  /** The task store's folder relative to the repository root (`specs`): never counted as work. */
+  storePrefix: string;
+  /** The project's checks that apply to this result (implement only). */
+  checks?: readonly ConfiguredCheck[];
+}
+
+/** What git says the work changed, kept as the result's evidence. */
+export interface ChangeEvidence {
+  base: string | null;
+  files: string[];
+  /** Changed but not in the agent's files_changed (empty when it listed none). */
+  unlisted: string[];
 }
 
 export interface PhaseBarrierInput {
@@ -72,6 +92,8 @@ export interface AgentSignal {
 export interface GateOutContext extends GateOutInput {
   metadata?: ReturnMetadata;
   artifacts?: VerifiedArtifact[];
+  changes?: ChangeEvidence;
+  checkRuns?: CheckRun[];
   signals: AgentSignal[];
 }
 

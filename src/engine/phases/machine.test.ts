@@ -119,6 +119,29 @@ describe("phase scheduler", () => {
     expect(run.send(recorded("1")).at(-1)).toEqual({ type: "plan_finished", outcome: "partial" });
   });
 
+  it("calls a phase again with a failed check, and fails it with that check once iterations run out", () => {
+    const run = start([spec("1"), spec("2", ["1"])], [["1"], ["2"]], { maxIterations: 2 });
+    const again = run.send(ran("1", { kind: "retry", code: "CHECK_FAILED", message: 'check "t" failed' }));
+    expect(again).toHaveLength(1);
+    expect(again[0]).toMatchObject({ type: "run_phase", id: "1", iteration: 2 });
+    expect((again[0] as { continuation: string }).continuation).toContain('check "t" failed');
+    const last = run.send(ran("1", { kind: "retry", code: "CHECK_FAILED", message: 'check "t" failed' }));
+    expect(last[0]).toMatchObject({
+      type: "record_phase",
+      verdict: { kind: "failed", code: "CHECK_FAILED", iterations: 2 },
+    });
+    // A failed check blocks dependents like any failure.
+    expect(runs(run.send(recorded("1")))).toEqual([]);
+  });
+
+  it("a retried phase that then completes is complete", () => {
+    const run = start([spec("1")], [["1"]]);
+    run.send(ran("1", { kind: "retry", code: "CHECK_FAILED", message: "x" }));
+    expect(run.send(ran("1", { kind: "complete" }))[0]).toMatchObject({
+      verdict: { kind: "complete", iterations: 2 },
+    });
+  });
+
   it("skips settled phases and treats them as satisfied dependencies (resume)", () => {
     const run = start([spec("1", [], true), spec("2", ["1"]), spec("3", ["2"])], [["1"], ["2"], ["3"]]);
     expect(runs(run.log)).toEqual(["2#1"]);

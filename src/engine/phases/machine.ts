@@ -13,7 +13,9 @@ export type PhaseOutcome =
   /** The agent verified its partial work and says what is left: the phase is called again. */
   | { kind: "remaining"; remaining: string }
   | { kind: "blocked"; code: string; message: string }
-  | { kind: "failed"; code: string; message: string };
+  | { kind: "failed"; code: string; message: string }
+  /** Refused for a reason the agent can fix (a failing check): called again with it, while iterations last. */
+  | { kind: "retry"; code: string; message: string };
 
 /** What is recorded for a phase that ran, or that could not run. */
 export type PhaseVerdict =
@@ -235,6 +237,26 @@ export function phaseTransition(state: PlanRunState, event: PlanRunEvent): [Plan
       let next: PlanRunState;
       if (outcome.kind === "complete") {
         next = finishPhase(state, event.id, { kind: "complete", iterations });
+      } else if (outcome.kind === "retry") {
+        if (iterations >= state.maxIterations || state.stopping) {
+          const after = `after ${iterations} iteration${iterations === 1 ? "" : "s"}`;
+          next = finishPhase(state, event.id, {
+            kind: "failed",
+            code: outcome.code,
+            message: `${outcome.message}\n(${after}${state.stopping ? ", stopped" : ", the maximum"})`,
+            iterations,
+          });
+        } else {
+          const iteration = iterations + 1;
+          const continuation = `The previous iteration was refused; fix this and finish the phase:\n${outcome.message}`;
+          next = withPhase(state, event.id, {
+            status: "running",
+            iteration,
+            remaining: phase.remaining,
+            unchanged: 0,
+          });
+          return [next, [{ type: "run_phase", id: event.id, iteration, continuation }]];
+        }
       } else if (outcome.kind === "blocked" || outcome.kind === "failed") {
         next = finishPhase(state, event.id, {
           kind: outcome.kind,

@@ -2,8 +2,12 @@ import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { Phase, Plan } from "../../plan/index.js";
 import type { DelegationContext, Runner, RunnerEvent, RunOutcome } from "../../runners/index.js";
+import type { GitBaseline } from "../../state/index.js";
+import type { ConfiguredCheck } from "../checks.js";
 import { runGateOut } from "../gate-out.js";
 import { checkAgentSignals } from "../gates/agent-signals.js";
+import { checkChanges } from "../gates/check-changes.js";
+import { checkProject } from "../gates/check-project.js";
 import { checkSession, refuseUnfinishedStatus } from "../gates/check-status.js";
 import { checkPhaseStatus, checkPhaseSummary, fileDigest, reportedRemaining } from "../gates/phase.js";
 import { readReturnMetadata } from "../gates/read-metadata.js";
@@ -20,6 +24,8 @@ export const PHASE_BARRIER: readonly Gate[] = [
   refuseUnfinishedStatus,
   checkPhaseStatus,
   checkPhaseSummary,
+  checkChanges,
+  checkProject,
 ];
 
 export function phaseSummaryName(id: string): string {
@@ -45,6 +51,15 @@ export interface PhaseCall {
   workRoot: string;
   /** The task folder relative to the repository root (the same inside a worktree). */
   taskFolder: string;
+  /** The task store's folder relative to the repository root (`specs`). */
+  storePrefix: string;
+  /**
+   * The tree as the phase's first call found it: every iteration's work is judged against it, so an
+   * iteration that only had to fix a check still counts the phase's earlier changes.
+   */
+  baseline: GitBaseline | null;
+  /** The project's checks that run at each phase barrier. */
+  checks: readonly ConfiguredCheck[];
   sessionId: string;
   minSummaryBytes: number;
   runner: Runner;
@@ -77,7 +92,7 @@ function phasePrompt(call: PhaseCall, context: DelegationContext): string {
     `Phase ${phase.id}: ${phase.name} (iteration ${call.iteration})`,
   ];
   if (call.continuation) {
-    lines.push("", "The previous iteration of this phase reported this work remaining:", call.continuation);
+    lines.push("", "From the previous iteration of this phase:", call.continuation);
   }
   lines.push(
     "",
@@ -145,6 +160,9 @@ export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
       metadataPath,
       agentOutput: outcome.output,
       minArtifactBytes: call.minSummaryBytes,
+      baseline: call.baseline,
+      storePrefix: call.storePrefix,
+      checks: call.checks,
       phase: {
         id: phase.id,
         summaryPath,
@@ -154,6 +172,10 @@ export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
     },
     PHASE_BARRIER,
   );
+  if (!verdict.ok && verdict.code === "CHECK_FAILED") {
+    // The work is there but breaks the project's checks: the next iteration gets the failure to fix.
+    return result({ kind: "retry", code: verdict.code, message: verdict.message }, null);
+  }
   if (!verdict.ok) {
     const kind = REFUSED_AS_BLOCKED.has(verdict.code) ? "blocked" : "failed";
     return result({ kind, code: verdict.code, message: verdict.message }, null);

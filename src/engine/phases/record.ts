@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { doneMarker, type Plan, setPhaseMarker, tickPhaseCheckboxes } from "../../plan/index.js";
-import { appendError, mutateStore, type StoreContext } from "../../state/index.js";
+import { appendError, holdStore, type StoreContext, type Transaction } from "../../state/index.js";
 import { commitTaskChanges } from "../git-commit.js";
 import type { PhaseVerdict } from "./machine.js";
 import { phaseSummaryName } from "./phase-call.js";
@@ -52,7 +52,7 @@ function stageableFiles(root: string, ctx: StoreContext, files: readonly string[
  * Records one phase's verdict: its marker (and, when complete, its checkboxes) edited in place in the
  * plan, an errors.json entry when it did not complete, and for a complete phase one commit
  * `task N phase K: name`, written and committed under the store's lock so concurrent phases never
- * interleave. In a worktree the phase's work is first brought back; if that fails the phase is not
+ * interleave. When git refuses the commit the marker goes back and the phase fails with COMMIT_FAILED. In a worktree the phase's work is first brought back; if that fails the phase is not
  * complete and its branch keeps the work.
  */
 export async function recordPhase(
@@ -75,6 +75,7 @@ export async function recordPhase(
       relative(rc.root, rc.planPath),
       `${rc.taskFolder}/.return-meta*.json`,
       `${rc.taskFolder}/.postflight-*`,
+      "**/.*.baton-*.tmp",
     ];
     const committed = await commitInWorktree(wt, {
       message: `${subject}${final.kind === "complete" ? "" : " (not complete)"}\n\nSession: ${rc.sessionId}\n`,
@@ -102,54 +103,64 @@ export async function recordPhase(
   }
   // An interrupted phase (Ctrl-C) gets back the marker it had: nothing is known about its work.
   const interrupted = final.kind === "failed" && final.code === "RUNNER_ABORTED";
-  const marker = interrupted ? (details.previousMarker ?? "NOT STARTED") : markerFor(final, rc.plan);
+  let marker = interrupted ? (details.previousMarker ?? "NOT STARTED") : markerFor(final, rc.plan);
   let commit: PhaseRecord["commit"] = null;
   const folder = join(rc.root, rc.taskFolder);
-  await mutateStore(
-    rc.ctx,
-    {
-      command: `baton implement ${rc.taskNumber} (phase ${id})`,
-      afterWrite:
-        final.kind === "complete" && rc.commit
-          ? async () => {
-              const result = await commitTaskChanges({
-                root: rc.root,
-                paths: [
-                  rc.planPath,
-                  join(folder, "summaries", phaseSummaryName(id)),
-                  ...files.map((f) => join(rc.root, f)),
-                ],
-                taskFolder: null,
-                subject,
-                sessionId: rc.sessionId,
-              });
-              commit = result.ok ? (result.committed ? { sha: result.sha } : null) : { error: result.reason };
-            }
-          : undefined,
-    },
-    (tx) => {
-      let text = readFileSync(rc.planPath, "utf8");
+  const failure = (tx: Transaction, verdict: Exclude<PhaseVerdict, { kind: "complete" }>) =>
+    appendError(tx, {
+      type: verdict.kind === "partial" ? `phase_${verdict.reason}` : "phase_not_complete",
+      severity: verdict.kind === "dependency_blocked" ? "low" : "medium",
+      message: `Phase ${id} (${phase.name}): ${describe(verdict)}`,
+      sessionId: rc.sessionId,
+      command: "implement",
+      task: rc.taskNumber,
+      checkpoint: verdict.kind === "failed" && verdict.code === "COMMIT_FAILED" ? "COMMIT" : "DELEGATE",
+      delegationPath: rc.delegationPath,
+      suggestedAction: keptBranch
+        ? `merge branch ${keptBranch} by hand, then run \`baton implement ${rc.taskNumber}\``
+        : `fix the cause, then run \`baton implement ${rc.taskNumber}\` (it resumes at the first incomplete phase)`,
+    });
+  // The marker and the phase's commit land in one locked step: a phase is [COMPLETED] only with its commit.
+  const held = await holdStore(rc.ctx, `baton implement ${rc.taskNumber} (phase ${id})`);
+  try {
+    const before = readFileSync(rc.planPath, "utf8");
+    await held.mutate({}, (tx) => {
+      let text = before;
       const marked = setPhaseMarker(text, id, marker);
       if (marked.ok) text = marked.text;
       if (final.kind === "complete") text = tickPhaseCheckboxes(text, id);
       tx.writeFile(rc.planPath, text);
-      if (final.kind !== "complete") {
-        appendError(tx, {
-          type: final.kind === "partial" ? `phase_${final.reason}` : "phase_not_complete",
-          severity: final.kind === "dependency_blocked" ? "low" : "medium",
-          message: `Phase ${id} (${phase.name}): ${describe(final)}`,
-          sessionId: rc.sessionId,
-          command: "implement",
-          task: rc.taskNumber,
-          checkpoint: "DELEGATE",
-          delegationPath: rc.delegationPath,
-          suggestedAction: keptBranch
-            ? `merge branch ${keptBranch} by hand, then run \`baton implement ${rc.taskNumber}\``
-            : `fix the cause, then run \`baton implement ${rc.taskNumber}\` (it resumes at the first incomplete phase)`,
+      if (final.kind !== "complete") failure(tx, final);
+    });
+    if (final.kind === "complete" && rc.commit) {
+      const result = await commitTaskChanges({
+        root: rc.root,
+        paths: [
+          rc.planPath,
+          rc.ctx.paths.errors,
+          join(folder, "summaries", phaseSummaryName(id)),
+          ...files.map((f) => join(rc.root, f)),
+        ],
+        taskFolder: null,
+        subject,
+        sessionId: rc.sessionId,
+      });
+      commit = result.ok ? (result.committed ? { sha: result.sha } : null) : { error: result.reason };
+      if (!result.ok) {
+        // git refused: the plan goes back to what it said before, and the phase is not complete.
+        const iterations = verdict.kind === "complete" ? verdict.iterations : 1;
+        final = { kind: "failed", code: "COMMIT_FAILED", message: result.reason, iterations };
+        marker = details.previousMarker ?? "NOT STARTED";
+        const failed = final;
+        await held.mutate({}, (tx) => {
+          tx.writeFile(rc.planPath, before);
+          failure(tx, failed);
         });
       }
-    },
-  );
+    }
+  } finally {
+    held.release();
+  }
   const record: PhaseRecord = { verdict: final, marker, commit };
   if (keptBranch) record.keptBranch = keptBranch;
   return record;

@@ -2,9 +2,31 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import { parsePlan, planStatusMarker, setPhaseMarker, setPlanStatus } from "../../plan/index.js";
+import { runProcess } from "../../shared/process.js";
 import { latestPlanFile, type TaskEntry } from "../../state/index.js";
 import type { JournalRecord } from "../session-journal.js";
 import { prunePhaseWorktrees } from "./worktree.js";
+
+/** The phases this session committed (`task N phase K: …` with its Session trailer); null without git. */
+async function phaseCommits(
+  root: string,
+  taskNumber: number,
+  sessionId: string,
+): Promise<Set<string> | null> {
+  const log = await runProcess({
+    command: "git",
+    args: ["log", "--fixed-strings", `--grep=Session: ${sessionId}`, "--format=%s"],
+    cwd: root,
+    timeoutMs: 60_000,
+  });
+  if (!log.ok) return null;
+  const prefix = `task ${taskNumber} phase `;
+  const ids = new Set<string>();
+  for (const subject of log.stdout.split("\n")) {
+    if (subject.startsWith(prefix)) ids.add(subject.slice(prefix.length).split(":")[0]!);
+  }
+  return ids;
+}
 
 export interface SettledPlanRun {
   /** Phases the dead run completed (and committed). */
@@ -66,9 +88,13 @@ export async function settlePlanRun(
         .filter((p) => !p.carried)
         .map((p) => [p.id, p.status]),
     );
+    const committed = config.commit ? await phaseCommits(config.root, task.project_number, sessionId) : null;
     for (const id of unfinished) {
       const status = current.get(id);
       if (status === "in_progress") reopened.push(id);
+      // Marked complete but killed before its commit: the record may not run ahead of the commit, so the
+      // phase is reopened; its work is still in the tree for the next run.
+      else if (status === "complete" && committed !== null && !committed.has(id)) reopened.push(id);
       else if (status === "complete" && !completed.includes(id)) completed.push(id);
     }
     let text = original;

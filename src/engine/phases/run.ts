@@ -3,8 +3,10 @@ import { join, relative } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import { type PhaseId, planStatusMarker, setPhaseMarker, setPlanStatus } from "../../plan/index.js";
 import type { DelegationContext, Runner, RunnerEvent, RunUsage } from "../../runners/index.js";
-import { mutateStore, type StoreContext } from "../../state/index.js";
+import { type GitBaseline, mutateStore, type StoreContext } from "../../state/index.js";
+import { checksFor } from "../checks.js";
 import type { VerifiedArtifact } from "../gates/types.js";
+import { readBaseline, storePrefix } from "../git-baseline.js";
 import type { Route } from "../routing.js";
 import type { SessionJournal } from "../session-journal.js";
 import {
@@ -32,6 +34,8 @@ export interface PlanRunInput {
   ctx: StoreContext;
   prepared: PreparedPlan;
   taskNumber: number;
+  /** The task's language: which configured checks apply. */
+  language: string;
   title: string;
   /** The task folder relative to the repository root. */
   taskFolder: string;
@@ -152,6 +156,7 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
 
   await writePlanStatus(input, "in_progress");
   const markStarted = markerBatch(input);
+  const baselines = new Map<PhaseId, GitBaseline | null>();
 
   const callOnce = async (
     id: PhaseId,
@@ -175,6 +180,7 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
         if (!created.ok) return { kind: "failed", code: "WORKTREE_CREATE", message: created.reason };
         worktrees.set(id, created.worktree);
       }
+      baselines.set(id, await readBaseline(worktrees.get(id)?.path ?? config.root));
     }
     input.emit({
       type: "phase_started",
@@ -195,6 +201,9 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
       title: input.title,
       workRoot: worktrees.get(id)?.path ?? config.root,
       taskFolder: input.taskFolder,
+      storePrefix: storePrefix(config.root, input.ctx.paths.dir),
+      checks: checksFor(config, input.language, "phase"),
+      baseline: baselines.get(id) ?? null,
       sessionId: input.sessionId,
       minSummaryBytes: config.phases.minSummaryBytes,
       runner: input.runner,
