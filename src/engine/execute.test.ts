@@ -84,7 +84,9 @@ describe("an operation run through the checkpoints", () => {
       "- **Research**: [research-001.md](specs/1_parser_crash/reports/research-001.md)",
     );
     const folder = join(t.dir, "specs/1_parser_crash");
-    expect(readdirSync(folder).sort()).toEqual(["reports"]);
+    // The control files are gone; the evidence of this checkpoint stays, and is committed with it.
+    expect(readdirSync(folder).sort()).toEqual(["evidence", "reports"]);
+    expect(readdirSync(join(folder, "evidence"))).toEqual([`${report.sessionId}-research.json`]);
     const log = execFileSync("git", ["log", "-1", "--format=%B", "--name-only"], {
       cwd: t.dir,
       encoding: "utf8",
@@ -92,6 +94,7 @@ describe("an operation run through the checkpoints", () => {
     expect(log).toContain(`task 1: complete research\n\nSession: ${report.sessionId}\n`);
     expect(log).toContain("specs/1_parser_crash/reports/research-001.md");
     expect(log).not.toContain(".return-meta.json");
+    expect(log).toContain(`specs/1_parser_crash/evidence/${report.sessionId}-research.json`);
     expect(existsSync(join(t.dir, "specs/.baton/checkpoints/1.json"))).toBe(false);
     const journal = readFileSync(join(t.dir, report.journal), "utf8")
       .trim()

@@ -1,6 +1,7 @@
-import type { RunnerEvent } from "../runners/index.js";
-import { type HeldStore, holdStore, mutateStore, requireTask } from "../state/index.js";
+import type { RunnerEvent, RunUsage } from "../runners/index.js";
+import { type HeldStore, holdStore, mutateStore, readOpenCheckpoint, requireTask } from "../state/index.js";
 import { commitOperation } from "./commit-step.js";
+import { writeEvidence } from "./evidence.js";
 import type { GateOutVerdict } from "./gate-out.js";
 import { readBaseline, staleIndexLock } from "./git-baseline.js";
 import { type Effect, type RunEvent, type RunState, transition } from "./machine.js";
@@ -29,6 +30,8 @@ export interface Delegation {
   resumePhase?(): number | undefined;
   /** Appended to a partial commit subject, e.g. "(3 of 4 phases)". */
   partialDetail?(): string | undefined;
+  /** What the agent reported it used, for the evidence. */
+  usage?: RunUsage | undefined;
 }
 
 export interface RunIO {
@@ -128,6 +131,8 @@ export async function drive(
         held = await holdStore(run.ctx, command);
         const resumePhase = delegation.resumePhase?.();
         driven.status = await held.mutate({}, (tx) => {
+          const open = readOpenCheckpoint(run.ctx.paths.internalDir, run.taskNumber);
+          const from = open?.previousStatus ?? requireTask(tx, run.taskNumber).status;
           recordResult(tx, {
             taskNumber: run.taskNumber,
             operation: run.operation,
@@ -139,7 +144,24 @@ export async function drive(
           });
           // Control files: their content is now in state.json, and they are never committed.
           closePostflight(tx, run.folder, { metadata: true });
-          return requireTask(tx, run.taskNumber).status;
+          const to = requireTask(tx, run.taskNumber).status;
+          writeEvidence(tx, {
+            root: run.config.root,
+            folder: run.folder,
+            session: run.sessionId,
+            task: run.taskNumber,
+            operation: run.operation,
+            agent: run.route.agent.name,
+            base: open?.baseline?.commit ?? null,
+            from,
+            to,
+            outcome: effect.verdict.outcome,
+            artifacts: effect.verdict.artifacts,
+            changes: effect.verdict.changes,
+            checks: effect.verdict.checkRuns,
+            usage: delegation.usage,
+          });
+          return to;
         });
         return { type: "recorded" };
       }

@@ -18,6 +18,7 @@ import {
   taskFolderPath,
 } from "../state/index.js";
 import { checksFor } from "./checks.js";
+import { writeEvidence } from "./evidence.js";
 import { runGateOut } from "./gate-out.js";
 import type { GateOperation } from "./gates/types.js";
 import { storePrefix } from "./git-baseline.js";
@@ -167,7 +168,24 @@ export async function recoverCheckpoint(
         metadata: verdict.metadata,
         artifacts: verdict.artifacts,
       });
-      if (folder) closePostflight(tx, folder, { metadata: true });
+      if (folder) {
+        closePostflight(tx, folder, { metadata: true });
+        writeEvidence(tx, {
+          root: config.root,
+          folder,
+          session: checkpoint.sessionId,
+          task: checkpoint.taskNumber,
+          operation,
+          agent: checkpoint.agent ?? verdict.metadata.metadata.agent_type,
+          base: checkpoint.baseline?.commit ?? null,
+          from: checkpoint.previousStatus,
+          to: requireTask(tx, checkpoint.taskNumber).status,
+          outcome: verdict.outcome,
+          artifacts: verdict.artifacts,
+          changes: verdict.changes,
+          checks: verdict.checkRuns,
+        });
+      }
     });
     const commit = config.commit
       ? await commitTaskChanges({

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { resolveBin } from "./bin.js";
+import { type CiProvider, ciFiles } from "./ci.js";
 import { type InitManifest, MANIFEST_PATH, readManifest, renderManifest, sha256 } from "./manifest.js";
 import type { Conflict, FileChange, InitPlan } from "./plan.js";
 import {
@@ -19,6 +20,8 @@ export interface InstallOptions {
   bin?: string | undefined;
   hooks?: HookMode | undefined;
   port?: number | undefined;
+  /** Also write a CI workflow that runs `baton verify`. */
+  ci?: CiProvider | undefined;
   force?: boolean | undefined;
 }
 
@@ -45,7 +48,8 @@ export async function planInstall(options: InstallOptions): Promise<InitPlan> {
   const hooks = options.hooks ?? prev?.hooks ?? "command";
   const port = hooks === "http" ? (options.port ?? prev?.port ?? DEFAULT_HOOK_PORT) : undefined;
 
-  const templates: TemplateFile[] = [...commandFiles(bin), ...agentFiles()];
+  const ci = options.ci ?? prev?.ci;
+  const templates: TemplateFile[] = [...commandFiles(bin), ...agentFiles(), ...ciFiles(ci)];
   const backups: FileChange[] = [];
   const writes: FileChange[] = [];
   const conflicts: Conflict[] = [];
@@ -108,8 +112,16 @@ export async function planInstall(options: InstallOptions): Promise<InitPlan> {
     bin,
     hooks,
     ...(port === undefined ? {} : { port }),
+    ...(ci === undefined ? {} : { ci }),
     files: records.map(({ backup, ...rest }) => (backup ? { ...rest, backup } : rest)),
-    dirs: [...new Set([...(prev?.dirs ?? []), ...DIRS.filter((d) => !existsSync(join(root, d)))])],
+    dirs: [
+      ...new Set([
+        ...(prev?.dirs ?? []),
+        ...[...DIRS, ...(ci ? [".github", ".github/workflows"] : [])].filter(
+          (d) => !existsSync(join(root, d)),
+        ),
+      ]),
+    ],
     settings: settings.record,
   };
   const manifestText = renderManifest(manifest);

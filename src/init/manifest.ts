@@ -18,6 +18,7 @@ export const InitManifest = z.object({
   bin: z.string(),
   hooks: z.enum(["command", "http", "resident"]),
   port: z.optional(z.number()),
+  ci: z.optional(z.enum(["github"])),
   files: z.array(
     z.object({
       path: z.string(),

@@ -112,6 +112,16 @@ describe("diff evidence at the phase barrier", () => {
     expect(result.status, result.stderr).toBe(0);
     expect(subjects(dir)).toContain("task 1 phase 1: Step 1.1");
     expect(readJson(dir, "state.json").active_projects[0].status).toBe("completed");
+    // The operation's evidence is in its commit, and verify accepts the history.
+    const evidence = git(dir, ["show", "--name-only", "--format=", "HEAD"])
+      .split("\n")
+      .find((p) => p.includes("/evidence/"));
+    expect(evidence).toBeDefined();
+    expect(JSON.parse(git(dir, ["show", `HEAD:${evidence}`]))).toMatchObject({
+      task: 1,
+      status: { to: "completed" },
+    });
+    expect(ok(dir, ["verify"]).stdout).toContain("0 phantom(s)");
   });
 
   it("does not credit the agent with a file a person was already editing", () => {

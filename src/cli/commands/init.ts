@@ -8,6 +8,7 @@ import { UsageError } from "../../shared/index.js";
 const InitArgs = z.object({
   hooks: z.optional(z.enum(["command", "http", "resident"])),
   port: z.optional(z.string().check(z.regex(/^\d{1,5}$/))),
+  ci: z.optional(z.enum(["github"])),
 });
 
 export interface InitCommandOptions {
@@ -19,11 +20,15 @@ export interface InitCommandOptions {
   hooks?: string | undefined;
   port?: string | undefined;
   bin?: string | undefined;
+  ci?: string | undefined;
 }
 
 /** `baton init [dir]`: installs (or removes) the slash commands, agents and hooks for Claude Code. */
 export async function init(options: InitCommandOptions): Promise<InitResult> {
-  const args = InitArgs.safeParse({ hooks: options.hooks, port: options.port });
+  if (options.ci !== undefined && options.ci !== "github") {
+    throw new UsageError(`--ci must be "github", got "${options.ci}"`);
+  }
+  const args = InitArgs.safeParse({ hooks: options.hooks, port: options.port, ci: options.ci });
   if (!args.success) {
     const field = args.error.issues[0]?.path[0] === "port" ? "--port" : "--hooks";
     throw new UsageError(
@@ -58,6 +63,7 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
     bin: options.bin,
     hooks: args.data.hooks,
     port,
+    ci: args.data.ci,
     force: options.force,
     dryRun: options.dryRun,
     uninstall: options.uninstall,

@@ -27,6 +27,25 @@ export function defineMaintenance(program: Command): void {
 
   described(
     program
+      .command("verify")
+      .description(
+        "audit history: every task that reached a done status has the Baton commit and evidence that moved it",
+      )
+      .argument("[numbers...]", "only these tasks (12, 14-16)")
+      .option("--since <rev>", "check completions after this revision (default: since Baton was adopted)")
+      .option("--json", "print JSON")
+      .action(async (numbers: string[], opts, cmd: Command) => {
+        const { formatVerify, verify } = await import("../commands/verify.js");
+        const report = await verify({ repo: repoOf(cmd), numbers, since: opts.since });
+        print(report, opts, () => formatVerify(report));
+        if (report.phantoms.length > 0) process.exitCode = 1;
+      }),
+    "maintenance",
+    "verify",
+  );
+
+  described(
+    program
       .command("archive")
       .description(
         "move completed and abandoned tasks and their folders into specs/archive/, record orphan folders",

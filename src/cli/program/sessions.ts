@@ -15,6 +15,10 @@ export function defineSessionCommands(program: Command): void {
         "command | http (fastest, blocks tool calls while its server is down) | resident (forward to a resident baton serve, in-process when it is down); default: command",
       )
       .option("--port <n>", "port of `baton serve` for --hooks http (default 4891)")
+      .option(
+        "--ci <provider>",
+        "also write a CI workflow that runs `baton verify` on pull requests (github)",
+      )
       .option("--bin <command>", "how Claude Code runs Baton (default: baton if on PATH, else node <path>)")
       .option("--json", "print JSON")
       .action(async (dir: string | undefined, opts, cmd: Command) => {

@@ -1,0 +1,181 @@
+// Crash loop: `baton implement` killed with SIGKILL at random moments, again and again, on a real git
+// repository with scripted phase agents. After each kill `baton recover` runs, then the invariants are
+// checked: no phase is [COMPLETED] in a plan without its commit, and git tracks no stray file (temp files
+// of atomic writes, return metadata, markers). At the end `baton verify` must pass on the whole history.
+// Usage: node bench/crash-loop.mjs [--kills 200] [--quick]
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { BIN, machine, numberFlag, QUICK, ROOT, tempDir } from "./common.mjs";
+
+const KILLS = numberFlag("kills", QUICK ? 40 : 200);
+const SEED = numberFlag("seed", 7);
+const { generatePlan, layeredPlanPhases } = await import(
+  pathToFileURL(join(ROOT, "dist", "testing", "generate-plan.js")).href
+);
+
+let rng = SEED;
+const random = () => {
+  rng = (rng * 1103515245 + 12345) % 2147483648;
+  return rng / 2147483648;
+};
+
+const repo = tempDir("crash");
+const dir = repo.dir;
+const git = (...args) => execFileSync("git", args, { cwd: dir, encoding: "utf8" });
+const baton = (...args) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: "utf8" });
+
+git("init", "-q");
+git("config", "user.email", "crash@example.com");
+git("config", "user.name", "Crash Loop");
+writeFileSync(join(dir, "README.md"), "crash loop\n");
+git("add", "-A");
+git("commit", "-qm", "start");
+// Each call writes content with its session and iteration, so a rerun of a reopened phase is a real change.
+const agent = join(dir, ".git", "agent.json");
+writeFileSync(
+  agent,
+  JSON.stringify({
+    phases: {
+      "*": {
+        steps: [
+          { sleepMs: 40 },
+          {
+            write: "src/phase-{phase_id}.ts",
+            content: "export const phase = '{phase_id}'; // {session_id} {iteration}\n",
+          },
+          { sleepMs: 20 },
+          {
+            write: "{summary_file}",
+            content: `# Phase {phase_id}\n\nSession {session_id}, iteration {iteration}.\n\n${"Implemented and verified. ".repeat(6)}\n`,
+          },
+          {
+            writeMetadata: {
+              status: "implemented",
+              summary: "Phase {phase_id} implemented",
+              artifacts: [{ type: "summary", path: "{summary_file}" }],
+              files_changed: ["src/phase-{phase_id}.ts"],
+              completion_data: { completion_summary: "Phase {phase_id} done." },
+              metadata: { session_id: "{session_id}", agent_type: "crash-loop-agent" },
+            },
+          },
+        ],
+      },
+    },
+  }),
+);
+
+let task = 0;
+/** A new task, planned through `baton plan` by a scripted planner, so its history carries evidence too. */
+function newPlannedTask() {
+  const added = JSON.parse(baton("task", "add", `Crash task ${task + 1}`, "-l", "general", "--json").stdout);
+  task = added.number;
+  const plan = generatePlan({
+    style: "task",
+    taskNumber: task,
+    title: `Crash task ${task}`,
+    phases: layeredPlanPhases(2, 2),
+  });
+  const planner = join(dir, ".git", `planner-${task}.json`);
+  writeFileSync(
+    planner,
+    JSON.stringify({
+      steps: [
+        { write: "{task_folder}/plans/implementation-001.md", content: plan },
+        {
+          writeMetadata: {
+            status: "planned",
+            summary: "Four phases in two waves",
+            artifacts: [{ type: "plan", path: "{task_folder}/plans/implementation-001.md" }],
+            metadata: { session_id: "{session_id}", agent_type: "crash-loop-planner" },
+          },
+        },
+      ],
+    }),
+  );
+  const planned = baton("plan", String(task), "--script", planner);
+  if (planned.status !== 0) throw new Error(`baton plan ${task} failed: ${planned.stdout}${planned.stderr}`);
+}
+
+const tracked = () => git("ls-files").split("\n");
+const STRAY =
+  /(\.baton-\d+-[0-9a-f]+\.tmp|\.return-meta(\.phase-[^/]+)?\.json|\.postflight-(pending|loop-guard))$/;
+
+/** Phases marked [COMPLETED] in any plan without their `task N phase K:` commit. */
+function uncommittedCompletedPhases() {
+  const subjects = new Set(git("log", "--format=%s").split("\n"));
+  const found = [];
+  for (const folder of readdirSync(join(dir, "specs"))) {
+    const match = /^(\d+)_/.exec(folder);
+    if (!match) continue;
+    let plan;
+    try {
+      plan = readFileSync(join(dir, "specs", folder, "plans", "implementation-001.md"), "utf8");
+    } catch {
+      continue;
+    }
+    for (const m of plan.matchAll(/^### Phase (\S+): (.*) \[COMPLETED\]$/gm)) {
+      if (![...subjects].some((s) => s.startsWith(`task ${match[1]} phase ${m[1]}:`))) {
+        found.push(`task ${match[1]} phase ${m[1]}`);
+      }
+    }
+  }
+  return found;
+}
+
+console.log(`# Crash loop: ${KILLS} SIGKILLs during \`baton implement\` (seed ${SEED})`);
+console.log(`machine: ${machine()}\n`);
+const started = Date.now();
+let kills = 0;
+let finished = 0;
+let violations = 0;
+let strays = 0;
+newPlannedTask();
+try {
+  while (kills < KILLS) {
+    const child = spawn(process.execPath, [BIN, "implement", String(task), "--script", agent], {
+      cwd: dir,
+      stdio: "ignore",
+    });
+    const delay = 30 + Math.floor(random() * 700);
+    const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    const outcome = await Promise.race([exited, new Promise((r) => setTimeout(() => r(null), delay))]);
+    if (outcome === null) {
+      child.kill("SIGKILL");
+      await exited;
+      kills++;
+    } else finished++;
+    baton("recover");
+    const open = uncommittedCompletedPhases();
+    const stray = tracked().filter((p) => STRAY.test(p));
+    if (open.length > 0) {
+      violations += open.length;
+      console.log(`  after kill ${kills}: completed but uncommitted: ${open.join(", ")}`);
+    }
+    if (stray.length > 0) {
+      strays += stray.length;
+      console.log(`  after kill ${kills}: stray files in git: ${stray.join(", ")}`);
+    }
+    const state = JSON.parse(readFileSync(join(dir, "specs", "state.json"), "utf8"));
+    const current = state.active_projects.find((t) => t.project_number === task);
+    if (current?.status === "completed") newPlannedTask();
+  }
+  const verify = baton("verify", "--json");
+  const report = JSON.parse(verify.stdout || "{}");
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  console.log(
+    `kills: ${kills}, runs that finished before their kill: ${finished}, tasks completed: ${task - 1}`,
+  );
+  console.log(
+    `completed-but-uncommitted phases: ${violations} (target 0: ${violations === 0 ? "PASS" : "FAIL"})`,
+  );
+  console.log(`stray files in git: ${strays} (target 0: ${strays === 0 ? "PASS" : "FAIL"})`);
+  console.log(
+    `baton verify: ${report.verified?.length ?? "?"} verified, ${report.phantoms?.length ?? "?"} phantom(s) (exit ${verify.status})`,
+  );
+  console.log(`${seconds} s`);
+  process.exitCode = violations === 0 && strays === 0 && verify.status === 0 ? 0 : 1;
+} finally {
+  repo.cleanup();
+}
