@@ -138,6 +138,7 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
       languages: check.languages ?? null,
       when: check.when ?? "both",
     })),
+    research: { sections: file.research?.sections ?? [] },
     lint: { disable: file.lint?.disable ?? [] },
   };
 }

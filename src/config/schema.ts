@@ -100,6 +100,8 @@ export const BatonConfigFile = z.strictObject({
   commit: z.optional(z.boolean()),
   phases: z.optional(PhasesConfig),
   checks: z.optional(z.array(CheckConfig)),
+  /** Sections a research report must have, by heading (`["Summary", "Findings"]`); none by default. */
+  research: z.optional(z.strictObject({ sections: z.optional(z.array(z.string().check(z.minLength(1)))) })),
   lint: z.optional(LintConfig),
 });
 export type BatonConfigFile = z.infer<typeof BatonConfigFile>;
@@ -129,5 +131,6 @@ export interface BatonConfig {
     routing: PhaseRoutingRule[];
   };
   checks: Array<Required<Omit<CheckConfig, "languages">> & { languages: string[] | null }>;
+  research: { sections: string[] };
   lint: { disable: string[] };
 }

@@ -136,3 +136,12 @@ export function readSkillDelegations(root: string): Map<string, string> {
   }
   return delegations;
 }
+
+/** The Markdown templates an agent's instructions hold (fenced `markdown`/`md` blocks of some length). */
+export function agentTemplates(agent: AgentDefinition): Array<{ source: string; text: string }> {
+  const out: Array<{ source: string; text: string }> = [];
+  for (const match of agent.systemPrompt.matchAll(/^```(?:markdown|md)\s*\n([\s\S]*?)^```/gm)) {
+    if (match[1]!.split(/\s+/).length >= 30) out.push({ source: agent.source, text: match[1]! });
+  }
+  return out;
+}

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { appendError, type HeldStore, type StoreContext } from "../state/index.js";
 import type { GateOperation } from "./gates/types.js";
 import { commitTaskChanges } from "./git-commit.js";
@@ -30,6 +31,8 @@ export async function commitOperation(request: {
   delegationPath: string[];
   /** Appended to a partial subject, e.g. "(3 of 4 phases)". */
   partialDetail?: string | undefined;
+  /** Repository-relative files the work changed (an implementation's verified files_changed). */
+  files?: readonly string[] | undefined;
 }): Promise<CommitStepResult> {
   const { ctx, operation, taskNumber, sessionId } = request;
   const [done, partial] = COMMIT_SUBJECT[operation];
@@ -41,7 +44,12 @@ export async function commitOperation(request: {
         : partial;
   const result = await commitTaskChanges({
     root: ctx.config.root,
-    paths: [ctx.paths.state, ctx.paths.todo, ctx.paths.errors],
+    paths: [
+      ctx.paths.state,
+      ctx.paths.todo,
+      ctx.paths.errors,
+      ...(request.files ?? []).map((f) => join(ctx.config.root, f)),
+    ],
     taskFolder: existsSync(request.folder) ? request.folder : null,
     subject: `task ${taskNumber}: ${subject}`,
     sessionId,

@@ -194,6 +194,7 @@ export async function drive(
             sessionId: run.sessionId,
             delegationPath: run.delegationPath,
             partialDetail: delegation.partialDetail?.(),
+            files: committedFiles(driven.verdict),
           });
           // The record and its commit are both in: only now does the checkpoint close.
           if (!result.failed) await held.mutate({}, (tx) => closeCheckpoint(tx, run.taskNumber));
@@ -221,4 +222,14 @@ export async function drive(
   } finally {
     held?.release();
   }
+}
+
+/**
+ * The work files an operation's commit carries besides the task folder: an implementation's listed
+ * files_changed, each verified by GATE OUT to have changed (a plan run committed them phase by phase).
+ */
+function committedFiles(verdict: Driven["verdict"]): string[] {
+  const changes = verdict?.changes;
+  if (!changes) return [];
+  return changes.files.filter((f) => !changes.unlisted.includes(f));
 }

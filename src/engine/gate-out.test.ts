@@ -201,3 +201,61 @@ describe("GATE OUT", () => {
     ]);
   });
 });
+
+describe("GATE OUT: substance of research and plans", () => {
+  const FINDINGS = Array.from(
+    { length: 12 },
+    (_, i) => `Finding ${i}: the lexer drops token ${i} at src/lexer.ts:${40 + i}.`,
+  ).join("\n");
+
+  it("refuses a report without the configured sections, naming them", async () => {
+    input.researchSections = ["Summary", "Findings"];
+    report(`# Research Report\n\n## Findings\n\n${FINDINGS}\n`);
+    meta();
+    const refused = await refusal();
+    expect(refused.code).toBe("REPORT_SECTIONS_MISSING");
+    expect(refused.message).toContain('"Summary"');
+    report(`# Research Report\n\n**Summary**\n\nShort.\n\n## Findings\n\n${FINDINGS}\n`);
+    expect((await runGateOut(input)).ok).toBe(true);
+  });
+
+  it("refuses a near copy of an earlier artifact of the task, or of the agent's template", async () => {
+    const earlier = "specs/5_task/reports/research-000.md";
+    writeFileSync(join(root, earlier), `# Research Report\n\n${FINDINGS}\n`);
+    report(`# Research Report (again)\n\n${FINDINGS}\n`);
+    meta();
+    input.earlierArtifacts = [earlier];
+    expect(await refusal()).toMatchObject({ code: "ARTIFACT_NEAR_COPY" });
+    input.earlierArtifacts = [];
+    input.templates = [
+      { source: join(root, ".claude/agents/r.md"), text: `# Research Report\n\n${FINDINGS}\n` },
+    ];
+    const refused = await refusal();
+    expect(refused.message).toContain(".claude/agents/r.md");
+    // New work about the same subject passes.
+    input.templates = [];
+    input.earlierArtifacts = [earlier];
+    report(`# Research Report\n\n${FINDINGS.replaceAll("drops", "keeps").replaceAll("lexer", "parser")}\n`);
+    expect((await runGateOut(input)).ok).toBe(true);
+  });
+
+  it("refuses a plan that does not parse into phases that can run in waves", async () => {
+    const PLAN = "specs/5_task/plans/implementation-001.md";
+    mkdirSync(join(root, "specs/5_task/plans"), { recursive: true });
+    input.operation = "plan";
+    const planMeta = () => meta({ status: "planned" }, [{ type: "plan", path: PLAN }]);
+    const phase = (n: number, deps: string) =>
+      `### Phase ${n}: Step ${n} [NOT STARTED]\n\n- **Dependencies**: ${deps}\n\n**Tasks**:\n- [ ] Do step ${n}\n`;
+    const head =
+      "# Implementation Plan: Task #5\n\n- **Status**: [NOT STARTED]\n\n## Implementation Phases\n\n";
+    writeFileSync(join(root, PLAN), `${head}${"Prose without any phase at all. ".repeat(10)}\n`);
+    planMeta();
+    expect(await refusal()).toMatchObject({ code: "PLAN_UNPARSABLE" });
+    writeFileSync(join(root, PLAN), `${head}${phase(1, "Phase 2")}\n${phase(2, "Phase 1")}`);
+    const cycle = await refusal();
+    expect(cycle.code).toBe("PLAN_UNPARSABLE");
+    expect(cycle.message).toContain("cycle");
+    writeFileSync(join(root, PLAN), `${head}${phase(1, "None")}\n${phase(2, "Phase 1")}`);
+    expect(await runGateOut(input)).toMatchObject({ ok: true });
+  });
+});

@@ -4,6 +4,7 @@ import { checkArtifacts } from "./gates/check-artifacts.js";
 import { checkChanges } from "./gates/check-changes.js";
 import { checkProject } from "./gates/check-project.js";
 import { checkSession, checkStatus, refuseUnfinishedStatus } from "./gates/check-status.js";
+import { checkSubstance } from "./gates/check-substance.js";
 import { checkProvenance } from "./gates/provenance.js";
 import { readReturnMetadata } from "./gates/read-metadata.js";
 import type {
@@ -24,6 +25,7 @@ export const GATE_OUT: readonly Gate[] = [
   refuseUnfinishedStatus,
   checkStatus,
   checkArtifacts,
+  checkSubstance,
   checkChanges,
   checkProvenance,
   checkProject,

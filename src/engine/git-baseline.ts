@@ -25,19 +25,38 @@ export function blobId(path: string): string | null {
   }
 }
 
-/** Paths git reports as changed or untracked (`status --porcelain -z`), renames as both ends. */
-async function dirtyPaths(root: string): Promise<string[] | null> {
-  const status = await git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]);
+/**
+ * One `git status` (porcelain v2): the commit HEAD is on (null before the first commit) and the paths
+ * that are changed or untracked. One process, where HEAD and the paths once took two.
+ */
+async function treeStatus(root: string): Promise<{ head: string | null; paths: string[] } | null> {
+  const status = await git(root, [
+    "status",
+    "--porcelain=v2",
+    "--branch",
+    "-z",
+    "--untracked-files=all",
+    "--no-renames",
+  ]);
   if (!status.ok) return null;
-  return status.stdout
-    .split("\0")
-    .filter((record) => record.length > 3)
-    .map((record) => record.slice(3));
+  let head: string | null = null;
+  const paths: string[] = [];
+  for (const entry of status.stdout.split("\0")) {
+    if (entry.startsWith("# branch.oid ")) {
+      const oid = entry.slice("# branch.oid ".length).trim();
+      head = /^[0-9a-f]{40,64}$/.test(oid) ? oid : null;
+    } else if (entry.startsWith("1 ")) paths.push(fieldsAfter(entry, 8));
+    else if (entry.startsWith("u ")) paths.push(fieldsAfter(entry, 10));
+    else if (entry.startsWith("? ")) paths.push(entry.slice(2));
+  }
+  return { head, paths };
 }
 
-export async function isGitRepository(root: string): Promise<boolean> {
-  if (existsSync(join(root, ".git"))) return true;
-  return (await git(root, ["rev-parse", "--is-inside-work-tree"])).ok;
+/** What follows the first `count` space-separated fields (a path may hold spaces). */
+function fieldsAfter(entry: string, count: number): string {
+  let at = 0;
+  for (let i = 0; i < count; i++) at = entry.indexOf(" ", at) + 1;
+  return entry.slice(at);
 }
 
 /**
@@ -54,13 +73,11 @@ export async function staleIndexLock(root: string): Promise<string | null> {
 
 /** The baseline of a run about to start in `root` (the repository, or a phase's worktree); null without git. */
 export async function readBaseline(root: string): Promise<GitBaseline | null> {
-  if (!(await isGitRepository(root))) return null;
-  const head = await git(root, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-  const paths = await dirtyPaths(root);
-  if (paths === null) return null;
+  const status = await treeStatus(root);
+  if (status === null) return null;
   const dirty: Record<string, string | null> = {};
-  for (const path of paths) dirty[path] = blobId(join(root, path));
-  return { commit: head.ok ? head.stdout.trim() : null, dirty };
+  for (const path of status.paths) dirty[path] = blobId(join(root, path));
+  return { commit: status.head, dirty };
 }
 
 /**
@@ -73,12 +90,11 @@ export async function changedSince(
   baseline: GitBaseline,
   ignore: (path: string) => boolean,
 ): Promise<string[]> {
-  const now = await dirtyPaths(root);
-  const candidates = new Set(now ?? []);
-  if (baseline.commit !== null) {
-    const head = await git(root, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const now = await treeStatus(root);
+  const candidates = new Set(now?.paths ?? []);
+  if (baseline.commit !== null && now !== null) {
     // The agent committed on its own: what its commits changed counts as well.
-    if (head.ok && head.stdout.trim() !== baseline.commit) {
+    if (now.head !== null && now.head !== baseline.commit) {
       const committed = await git(root, [
         "diff",
         "--name-only",

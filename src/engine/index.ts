@@ -1,9 +1,12 @@
 /** The checkpoint engine: operations through GATE IN → DELEGATE → GATE OUT → COMMIT, and recovery. */
 
+export { type CheckRun, checksFor, runChecks } from "./checks.js";
 export { type DryRunPlan, planOperation } from "./dry-run.js";
+export { Evidence, evidencePath, sha256Of } from "./evidence.js";
 export { type OperationReport, type OperationRequest, type ProgressEvent, runOperation } from "./execute.js";
 export { type GateOutVerdict, runGateOut } from "./gate-out.js";
 export type { GateOperation } from "./gates/types.js";
+export { changedSince, readBaseline, staleIndexLock } from "./git-baseline.js";
 export type { RunResult } from "./machine.js";
 export type { PhaseVerdict } from "./phases/machine.js";
 export type { PhaseRecord } from "./phases/record.js";
@@ -16,3 +19,4 @@ export {
   type SessionGateIn,
   type SessionGateOut,
 } from "./session-gates.js";
+export { type Completion, DONE_STATUSES, type VerifyReport, verifyHistory } from "./verify.js";

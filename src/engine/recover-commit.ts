@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { BatonConfig } from "../config/index.js";
 import { runProcess } from "../shared/process.js";
 import {
@@ -9,6 +10,7 @@ import {
   taskFolderPath,
 } from "../state/index.js";
 import { commitOperation } from "./commit-step.js";
+import { Evidence, evidencePath } from "./evidence.js";
 import type { GateOperation } from "./gates/types.js";
 import { closeCheckpoint } from "./store-steps.js";
 
@@ -56,6 +58,7 @@ export async function commitRecordedResult(
       sessionId: checkpoint.sessionId,
       delegationPath: [],
       partialDetail: "(recovered)",
+      files: evidencedFiles(folder, checkpoint.sessionId, checkpoint.operation),
     });
     if (result.failed) outcome = { failed: result.error ?? "git commit failed" };
     else {
@@ -71,4 +74,17 @@ export async function commitRecordedResult(
     held.release();
   }
   return outcome;
+}
+
+/** The work files the recorded result's evidence names as its own (listed by the agent, or all when it listed none). */
+function evidencedFiles(folder: string, sessionId: string, operation: string): string[] {
+  try {
+    const parsed = Evidence.safeParse(
+      JSON.parse(readFileSync(evidencePath(folder, sessionId, operation), "utf8")),
+    );
+    const changes = parsed.success ? parsed.data.changes : undefined;
+    return changes ? changes.files.filter((f) => !changes.unlisted.includes(f)) : [];
+  } catch {
+    return [];
+  }
 }

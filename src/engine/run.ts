@@ -12,6 +12,7 @@ import {
   type TaskEntry,
   taskFolderPath,
 } from "../state/index.js";
+import { agentTemplates } from "./agent-files.js";
 import { checksFor } from "./checks.js";
 import { loadAgentCatalog } from "./default-agents.js";
 import { type GateOutVerdict, runGateOut } from "./gate-out.js";

@@ -30,7 +30,7 @@ const STORE_CODES = new Set([
 export async function fixFindings(ctx: StoreContext, findings: readonly Finding[]): Promise<FixReport> {
   const fixable = findings.filter((f) => f.fixable);
   const fixed: Finding[] = [];
-  for (const f of fixable.filter((f) => f.code === "STALE_LOCK")) {
+  for (const f of fixable.filter((f) => f.code === "STALE_LOCK" || f.code === "STALE_GIT_LOCK")) {
     if (tryUnlink(f.path!)) fixed.push(f);
   }
   const storeFindings = fixable.filter((f) => STORE_CODES.has(f.code));

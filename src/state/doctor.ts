@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { hostname } from "node:os";
+import { join } from "node:path";
 import { isBatonError, parseJsonDocument } from "../shared/index.js";
 import { checkTaskFolders, rel } from "./doctor-folders.js";
 
@@ -37,6 +38,7 @@ export type FindingCode =
   | "MISSING_ARTIFACT"
   | "INTERRUPTED_COMMIT"
   | "STALE_LOCK"
+  | "STALE_GIT_LOCK"
   | "STORE_CHANGED_OUTSIDE_BATON";
 
 export interface Finding {
@@ -91,6 +93,17 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
         path: paths.lock,
       });
     }
+  }
+  const gitLock = staleGitLock(ctx.config.root);
+  if (gitLock) {
+    add({
+      code: "STALE_GIT_LOCK",
+      severity: "warning",
+      message: `${gitLock} is ${GIT_LOCK_AGE_S} s old or more: a git process killed mid-commit left it, and every commit fails until it goes`,
+      fix: "remove it (only when no git process is running in this repository)",
+      fixable: true,
+      path: gitLock,
+    });
   }
 
   let tasks: TaskEntry[] | null = null;
@@ -282,4 +295,16 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
 function messageOf(error: unknown): string {
   if (isBatonError(error)) return error.message;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A git command holds index.lock for milliseconds; one this old was left by a process that died. */
+const GIT_LOCK_AGE_S = 60;
+
+function staleGitLock(root: string): string | null {
+  const path = join(root, ".git", "index.lock");
+  try {
+    return Date.now() - statSync(path).mtimeMs >= GIT_LOCK_AGE_S * 1000 ? path : null;
+  } catch {
+    return null;
+  }
 }

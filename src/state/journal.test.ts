@@ -73,6 +73,31 @@ describe("multi-file commit", () => {
   });
 });
 
+describe("temp files outside the scanned folders", () => {
+  it("are named before they are written, so a kill before the journal leaves none behind", async () => {
+    mkdirSync(join(dir, "5_task", "evidence"), { recursive: true });
+    const journal = join(dir, "journal.json");
+    // The kill came after the temps and before the journal: only the list names them.
+    const temp = join(dir, "5_task", "evidence", ".s.json.baton-9-0badf00d.tmp");
+    writeFileSync(temp, "half");
+    writeFileSync(`${journal}.temps`, JSON.stringify([temp]));
+    expect(recoverInterruptedCommit(journal, [dir])).toBe(false);
+    expect(existsSync(temp)).toBe(false);
+    expect(existsSync(`${journal}.temps`)).toBe(false);
+    // A commit that completes leaves neither list nor temps.
+    await commitFiles(
+      journal,
+      [
+        { path: join(dir, "5_task", "evidence", "s.json"), content: "{}" },
+        { path: join(dir, "a"), content: "a" },
+      ],
+      [],
+    );
+    expect(readdirSync(join(dir, "5_task", "evidence"))).toEqual(["s.json"]);
+    expect(existsSync(`${journal}.temps`)).toBe(false);
+  });
+});
+
 describe("symlinked files", () => {
   let root: string;
   beforeEach(() => {

@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import {
   fsyncDirectory,
@@ -44,6 +53,10 @@ export async function commitFiles(
   const targets = writes.map((w) => resolveWriteTarget(w.path));
   const staged = writes.map((_, i) => ({ path: targets[i]!, temp: tempPathFor(targets[i]!) }));
   for (const target of targets) mkdirSync(dirname(target), { recursive: true });
+  // Temps land in task folders too, where no cleanup scans: a kill before the journal names them would
+  // leave them for a later commit to stage. This list names them first (a cheap, non-durable write).
+  const intent = `${journalPath}.temps`;
+  writeFileSync(intent, JSON.stringify(staged.map((s) => s.temp)));
   try {
     await Promise.all(writes.map((w, i) => writeFileDurableAsync(staged[i]!.temp, w.content)));
   } catch (error) {
@@ -63,6 +76,7 @@ export async function commitFiles(
   }
   applyJournal(staged, moves, pendingDeletes);
   if (!single) unlinkSync(journalPath);
+  rmSync(intent, { force: true });
 }
 
 function applyJournal(writes: Journal["writes"], moves: FolderMove[], deletes: readonly string[] = []): void {
@@ -96,6 +110,16 @@ export function recoverInterruptedCommit(journalPath: string, tempDirs: string[]
     applyJournal(journal.writes, journal.moves, journal.deletes ?? []);
     unlinkSync(journalPath);
     recovered = true;
+  }
+  // Temps of a commit killed before its journal: whatever the journal did not rename away goes.
+  const intent = `${journalPath}.temps`;
+  if (existsSync(intent)) {
+    try {
+      for (const temp of JSON.parse(readFileSync(intent, "utf8")) as string[]) rmSync(temp, { force: true });
+    } catch {
+      // a torn list: the directory scan below still clears specs/
+    }
+    rmSync(intent, { force: true });
   }
   for (const dir of tempDirs) {
     let names: string[];

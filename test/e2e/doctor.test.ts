@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   activeTasks,
@@ -100,6 +101,20 @@ function findings(
 }
 
 describe("doctor", () => {
+  it("finds a stale .git/index.lock, which --fix removes; a fresh one is left to its git", () => {
+    const { dir } = generatedRepo({ active: 2, archived: 0, folders: false });
+    const lock = join(dir, ".git", "index.lock");
+    writeFileSync(lock, "");
+    expect(findings(dir).findings.map((f) => f.code)).not.toContain("STALE_GIT_LOCK");
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(lock, old, old);
+    expect(findings(dir).findings).toContainEqual(
+      expect.objectContaining({ code: "STALE_GIT_LOCK", path: lock, fixable: true }),
+    );
+    runBaton(dir, ["doctor", "--fix"]);
+    expect(existsSync(lock)).toBe(false);
+  });
+
   it("is clean (exit 0) on a consistent repository", () => {
     const { dir } = generatedRepo({ active: 12, archived: 3, naming: "mixed", folders: true });
     expect(ok(dir, ["doctor"]).stdout).toBe("All invariants hold: state.json and TODO.md agree.\n");

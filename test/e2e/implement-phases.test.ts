@@ -70,13 +70,24 @@ describe("baton implement N runs the plan phase by phase", () => {
     expect(log.indexOf("task 1 phase 4: Step 2.2")).toBeLessThan(log.indexOf("task 1 phase 1: Step 1.1"));
     const body = git(dir, ["log", "-1", "--format=%B", "--grep", "phase 1:"]);
     expect(body).toMatch(/Session: sess_\d{10}_[0-9a-f]{6}/);
-    // A phase commit holds the plan, that phase's summary and the files it reported, nothing else.
+    // A phase commit holds the plan, that phase's summary and evidence, and the files it reported, nothing else.
     const phase1 = git(dir, ["log", "--format=%H", "--grep", "^task 1 phase 1:"]).trim();
+    const session = /Session: (\S+)/.exec(body)![1]!;
     expect(git(dir, ["show", "--name-only", "--format=", phase1]).trim().split("\n").sort()).toEqual([
+      `${FOLDER}/evidence/${session}-implement-phase-1.json`,
       PLAN,
       `${FOLDER}/summaries/phase-1-summary.md`,
       "src/phase-1.ts",
     ]);
+    const evidence = JSON.parse(
+      git(dir, ["show", `${phase1}:${FOLDER}/evidence/${session}-implement-phase-1.json`]),
+    );
+    expect(evidence).toMatchObject({ task: 1, phase: "1", status: { from: "NOT STARTED", to: "COMPLETED" } });
+    // Phases of one wave share this tree: a neighbour's file may show in the diff, never as this phase's own.
+    expect(evidence.changes.files).toContain("src/phase-1.ts");
+    expect(evidence.changes.unlisted).not.toContain("src/phase-1.ts");
+    expect(evidence.changes.unlisted.every((f: string) => /^src\/phase-[234]\.ts$/.test(f))).toBe(true);
+    expect(evidence.artifacts[0].path).toBe(`${FOLDER}/summaries/phase-1-summary.md`);
     expect(readJson(dir, "state.json").active_projects[0].status).toBe("completed");
     expect(git(dir, ["status", "--porcelain"])).toBe("");
   });

@@ -201,3 +201,77 @@ describe("provenance: the result must be the delegated sub-agent's own work", ()
     expect(closed.message).toContain("the sources could not be reached");
   });
 });
+
+describe("in-session implement: the diff since gate-in, not the agent's word", () => {
+  const PLAN = `${FOLDER}/plans/implementation-001.md`;
+  const plannedRepo = () => {
+    const dir = taskRepo();
+    ok(dir, ["task", "status", "1", "planned", "--force"]);
+    mkdirSync(join(dir, FOLDER, "plans"), { recursive: true });
+    writeFileSync(
+      join(dir, PLAN),
+      "# Implementation Plan: Task #1\n\n- **Status**: [NOT STARTED]\n\n## Implementation Phases\n\n### Phase 1: Flag [NOT STARTED]\n\n**Tasks**:\n- [ ] Turn the flag on\n",
+    );
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "planned"]);
+    return dir;
+  };
+  const implementer = (dir: string, session: string, code: boolean) =>
+    asSubagent(
+      dir,
+      session,
+      () => {
+        if (code) {
+          mkdirSync(join(dir, "src"), { recursive: true });
+          writeFileSync(join(dir, "src/feature.txt"), "on\n");
+        }
+        const summary = `${FOLDER}/summaries/implementation-summary-001.md`;
+        mkdirSync(join(dir, FOLDER, "summaries"), { recursive: true });
+        writeFileSync(
+          join(dir, summary),
+          `# Summary\n\n${"Turned the flag on and tested it. ".repeat(10)}\n`,
+        );
+        writeFileSync(
+          join(dir, FOLDER, ".return-meta.json"),
+          JSON.stringify({
+            status: "implemented",
+            summary: "The flag is on.",
+            artifacts: [{ type: "summary", path: summary }],
+            files_changed: ["src/feature.txt"],
+            completion_data: { completion_summary: "Flag on." },
+            metadata: { session_id: session, agent_type: "baton-implementer" },
+          }),
+        );
+      },
+      { agentType: "baton-implementer" },
+    );
+  const gateIn = (dir: string) =>
+    /BATON_SESSION: (\S+)/.exec(ok(dir, ["gate-in", "implement", "1"]).stdout)?.[1] ?? "";
+
+  it("refuses implemented with no change to the code (NO_CHANGES), recording nothing", () => {
+    const dir = plannedRepo();
+    const session = gateIn(dir);
+    implementer(dir, session, false);
+    const closed = JSON.parse(
+      runBaton(dir, ["gate-out", "implement", "1", "--session", session, "--json"]).stdout,
+    );
+    expect(closed).toMatchObject({ ok: false, code: "NO_CHANGES" });
+    expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
+  });
+
+  it("records a real change with its evidence, and verify accepts it", () => {
+    const dir = plannedRepo();
+    const session = gateIn(dir);
+    implementer(dir, session, true);
+    const closed = runBaton(dir, ["gate-out", "implement", "1", "--session", session, "--json"]);
+    expect(JSON.parse(closed.stdout), closed.stderr).toMatchObject({ ok: true });
+    const evidence = JSON.parse(git(dir, ["show", `HEAD:${FOLDER}/evidence/${session}-implement.json`]));
+    expect(evidence).toMatchObject({ status: { to: "completed" }, changes: { files: ["src/feature.txt"] } });
+    const committed = git(dir, ["show", "--name-only", "--format=", "HEAD"]);
+    expect(committed).toContain(`${FOLDER}/evidence/`);
+    // The code the agent changed and listed is in the same commit as the record.
+    expect(committed).toContain("src/feature.txt");
+    expect(git(dir, ["status", "--porcelain"])).toBe("");
+    expect(ok(dir, ["verify"]).stdout).toContain("0 phantom(s)");
+  });
+});

@@ -28,6 +28,9 @@ export type GateOutCode =
   | "NO_CHANGES"
   | "CLAIMED_UNCHANGED"
   | "CHECK_FAILED"
+  | "PLAN_UNPARSABLE"
+  | "REPORT_SECTIONS_MISSING"
+  | "ARTIFACT_NEAR_COPY"
   | "WORK_REMAINING_MISSING"
   | "PHASES_FAILED"
   | "AGENT_NOT_RUN"
@@ -56,6 +59,12 @@ export interface GateOutInput {
   storePrefix: string;
   /** The project's checks that apply to this result (implement only). */
   checks?: readonly ConfiguredCheck[];
+  /** Sections a research report must have (`research.sections` in baton.config.*). */
+  researchSections?: readonly string[];
+  /** Repository-relative paths of the task's artifacts recorded before this run: a near copy is a stub. */
+  earlierArtifacts?: readonly string[];
+  /** Report templates in the agent's own instructions: filling one in is not writing a report. */
+  templates?: ReadonlyArray<{ source: string; text: string }>;
 }
 
 /** What git says the work changed, kept as the result's evidence. */

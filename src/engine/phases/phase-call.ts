@@ -3,7 +3,7 @@ import { dirname, join, relative } from "node:path";
 import type { Phase, Plan } from "../../plan/index.js";
 import type { DelegationContext, Runner, RunnerEvent, RunOutcome } from "../../runners/index.js";
 import type { GitBaseline } from "../../state/index.js";
-import type { ConfiguredCheck } from "../checks.js";
+import type { CheckRun, ConfiguredCheck } from "../checks.js";
 import { runGateOut } from "../gate-out.js";
 import { checkAgentSignals } from "../gates/agent-signals.js";
 import { checkChanges } from "../gates/check-changes.js";
@@ -11,7 +11,7 @@ import { checkProject } from "../gates/check-project.js";
 import { checkSession, refuseUnfinishedStatus } from "../gates/check-status.js";
 import { checkPhaseStatus, checkPhaseSummary, fileDigest, reportedRemaining } from "../gates/phase.js";
 import { readReturnMetadata } from "../gates/read-metadata.js";
-import type { Gate } from "../gates/types.js";
+import type { ChangeEvidence, Gate } from "../gates/types.js";
 import type { ReturnMetadata } from "../return-metadata.js";
 import type { Route } from "../routing.js";
 import type { PhaseOutcome } from "./machine.js";
@@ -69,6 +69,8 @@ export interface PhaseCall {
 }
 
 export interface PhaseCallResult {
+  /** What the barrier established about an accepted call: the diff and the checks, for the evidence. */
+  evidence?: { changes?: ChangeEvidence | undefined; checkRuns?: CheckRun[] | undefined };
   outcome: PhaseOutcome;
   metadata: ReturnMetadata | null;
   /** Absolute path of the summary in the tree the agent worked in. */
@@ -186,5 +188,8 @@ export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
       verdict.metadata,
     );
   }
-  return result({ kind: "complete" }, verdict.metadata);
+  return {
+    ...result({ kind: "complete" }, verdict.metadata),
+    evidence: { changes: verdict.changes, checkRuns: verdict.checkRuns },
+  };
 }

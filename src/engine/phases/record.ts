@@ -2,6 +2,9 @@ import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { doneMarker, type Plan, setPhaseMarker, tickPhaseCheckboxes } from "../../plan/index.js";
 import { appendError, holdStore, type StoreContext, type Transaction } from "../../state/index.js";
+import type { CheckRun } from "../checks.js";
+import { writeEvidence } from "../evidence.js";
+import type { ChangeEvidence } from "../gates/types.js";
 import { commitTaskChanges } from "../git-commit.js";
 import type { PhaseVerdict } from "./machine.js";
 import { phaseSummaryName } from "./phase-call.js";
@@ -18,6 +21,14 @@ export interface RecordContext {
   sessionId: string;
   delegationPath: string[];
   commit: boolean;
+}
+
+/** What the barrier established about the phase's accepted call, for its evidence file. */
+export interface PhaseEvidence {
+  changes?: ChangeEvidence | undefined;
+  checkRuns?: CheckRun[] | undefined;
+  base: string | null;
+  agent: string;
 }
 
 export interface PhaseRecord {
@@ -59,7 +70,12 @@ export async function recordPhase(
   rc: RecordContext,
   id: string,
   verdict: PhaseVerdict,
-  details: { filesChanged: readonly string[]; worktree: PhaseWorktree | null; previousMarker: string | null },
+  details: {
+    filesChanged: readonly string[];
+    worktree: PhaseWorktree | null;
+    previousMarker: string | null;
+    evidence?: PhaseEvidence | undefined;
+  },
 ): Promise<PhaseRecord> {
   const phase = rc.plan.phases.find((p) => p.id === id && !p.carried)!;
   const subject = `task ${rc.taskNumber} phase ${id}: ${phase.name}`;
@@ -124,6 +140,8 @@ export async function recordPhase(
   const held = await holdStore(rc.ctx, `baton implement ${rc.taskNumber} (phase ${id})`);
   try {
     const before = readFileSync(rc.planPath, "utf8");
+    const summary = join(folder, "summaries", phaseSummaryName(id));
+    let evidencePath: string | null = null;
     await held.mutate({}, (tx) => {
       let text = before;
       const marked = setPhaseMarker(text, id, marker);
@@ -131,6 +149,24 @@ export async function recordPhase(
       if (final.kind === "complete") text = tickPhaseCheckboxes(text, id);
       tx.writeFile(rc.planPath, text);
       if (final.kind !== "complete") failure(tx, final);
+      else {
+        evidencePath = writeEvidence(tx, {
+          root: rc.root,
+          folder,
+          session: rc.sessionId,
+          task: rc.taskNumber,
+          operation: "implement",
+          phase: id,
+          agent: details.evidence?.agent ?? "unknown",
+          base: details.evidence?.base ?? null,
+          from: details.previousMarker ?? "NOT STARTED",
+          to: marker,
+          outcome: "done",
+          artifacts: [{ type: "summary", path: relative(rc.root, summary), bytes: 0 }],
+          changes: details.evidence?.changes,
+          checks: details.evidence?.checkRuns,
+        });
+      }
     });
     if (final.kind === "complete" && rc.commit) {
       const result = await commitTaskChanges({
@@ -138,7 +174,8 @@ export async function recordPhase(
         paths: [
           rc.planPath,
           rc.ctx.paths.errors,
-          join(folder, "summaries", phaseSummaryName(id)),
+          summary,
+          ...(evidencePath ? [evidencePath] : []),
           ...files.map((f) => join(rc.root, f)),
         ],
         taskFolder: null,
@@ -154,6 +191,7 @@ export async function recordPhase(
         const failed = final;
         await held.mutate({}, (tx) => {
           tx.writeFile(rc.planPath, before);
+          if (evidencePath) tx.deleteFile(evidencePath);
           failure(tx, failed);
         });
       }

@@ -20,7 +20,7 @@ import {
 } from "./machine.js";
 import { callPhase, phaseMetadataName } from "./phase-call.js";
 import type { PreparedPlan } from "./prepare.js";
-import { type PhaseRecord, recordPhase } from "./record.js";
+import { type PhaseEvidence, type PhaseRecord, recordPhase } from "./record.js";
 import { createPhaseWorktree, headSha, type PhaseWorktree } from "./worktree.js";
 
 export type PlanProgressEvent =
@@ -150,6 +150,7 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
   }
   const worktrees = new Map<PhaseId, PhaseWorktree>();
   const filesChanged = new Map<PhaseId, string[]>();
+  const evidence = new Map<PhaseId, PhaseEvidence>();
   const summaries: VerifiedArtifact[] = [];
   const completionSummaries: string[] = [];
   let usage: RunUsage | undefined;
@@ -223,6 +224,13 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
     if (result.metadata?.files_changed) {
       filesChanged.set(id, [...new Set([...(filesChanged.get(id) ?? []), ...result.metadata.files_changed])]);
     }
+    if (result.evidence) {
+      evidence.set(id, {
+        ...result.evidence,
+        base: baselines.get(id)?.commit ?? null,
+        agent: route.agent.name,
+      });
+    }
     if (result.outcome.kind === "complete") {
       const completion = result.metadata?.completion_data?.completion_summary;
       if (completion) completionSummaries.push(`Phase ${id}: ${completion}`);
@@ -248,6 +256,7 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
       verdict,
       {
         filesChanged: filesChanged.get(id) ?? [],
+        evidence: evidence.get(id),
         worktree: worktrees.get(id) ?? null,
         previousMarker: phase.marker,
       },
