@@ -79,9 +79,7 @@ try {
   console.log(
     `\nper barrier: ${own.toFixed(1)} ms, ${(own / median(bare)).toFixed(2)}x a bare git diff --stat (target <= ${TARGET_MS} ms: ${own <= TARGET_MS ? "PASS" : "FAIL"})`,
   );
-  console.log(
-    `changed files found in the last run: ${changed.length} (the agent changed 5 and added 1)`,
-  );
+  console.log(`changed files found in the last run: ${changed.length} (the agent changed 5 and added 1)`);
 } finally {
   repo.cleanup();
 }

@@ -4,7 +4,15 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { machine, QUICK } from "./common.mjs";
 
-const BENCHES = ["concurrency.mjs", "scale.mjs", "waves.mjs", "hooks.mjs", "lint.mjs", "evidence.mjs", "crash-loop.mjs"];
+const BENCHES = [
+  "concurrency.mjs",
+  "scale.mjs",
+  "waves.mjs",
+  "hooks.mjs",
+  "lint.mjs",
+  "evidence.mjs",
+  "crash-loop.mjs",
+];
 const extra = QUICK ? ["--quick"] : [];
 
 console.log(`Baton benchmarks${QUICK ? " (quick)" : ""} on ${machine()}\n`);

@@ -26,6 +26,7 @@ import { commitTaskChanges } from "./git-commit.js";
 import { settlePlanRun } from "./phases/recover-plan.js";
 import { closePostflight, METADATA_FILE } from "./postflight-marker.js";
 import { commitRecordedResult } from "./recover-commit.js";
+import { artifactPaths } from "./run.js";
 import {
   type Checkpoint,
   lastStep,
@@ -154,6 +155,8 @@ export async function recoverCheckpoint(
             operation === "implement" && task
               ? checksFor(config, task.language ?? config.defaultLanguage, "operation")
               : [],
+          researchSections: config.research.sections,
+          earlierArtifacts: task ? artifactPaths(task) : [],
           ...(view
             ? { provenance: { view, agent: checkpoint.agent ?? view.agentType ?? "the delegated agent" } }
             : {}),

@@ -153,5 +153,13 @@ export function checkRunResult(
       run.operation === "implement"
         ? checksFor(run.config, run.task.language ?? run.config.defaultLanguage, "operation")
         : [],
+    researchSections: run.config.research.sections,
+    earlierArtifacts: artifactPaths(run.task),
+    templates: agentTemplates(run.route.agent),
   });
+}
+
+/** The task's recorded artifacts as repository-relative paths (the original format also keeps bare strings). */
+export function artifactPaths(task: TaskEntry): string[] {
+  return (task.artifacts ?? []).map((a) => (typeof a === "string" ? a : a.path));
 }

@@ -294,4 +294,37 @@ describe("a record never runs ahead of its commit", () => {
     expect(committed).not.toContain(".tmp");
     expect(git(dir, ["ls-files"])).not.toContain(".tmp");
   });
+
+  it("refuses a research report that is a near copy of the task's earlier report", () => {
+    const dir = oneTaskRepo();
+    const report = `# Research Report\n\n${Array.from({ length: 15 }, (_, i) => `- Finding ${i}: token ${i} is dropped at src/lexer.ts:${40 + i} when the input ends early.`).join("\n")}\n`;
+    const first = join(dir, ".git", "first.json");
+    const firstSteps = [
+      { write: "{task_folder}/reports/research-001.md", content: report },
+      GOOD_RESEARCH[1],
+    ];
+    writeFileSync(first, JSON.stringify({ steps: firstSteps }));
+    ok(dir, ["research", "1", "--script", first]);
+    const again = join(dir, ".git", "again.json");
+    writeFileSync(
+      again,
+      JSON.stringify({
+        steps: [
+          { write: "{task_folder}/reports/research-002.md", content: `${report}\nOne more line.\n` },
+          {
+            writeMetadata: {
+              status: "researched",
+              summary: "found it again",
+              artifacts: [{ type: "research", path: "{task_folder}/reports/research-002.md" }],
+              metadata: { session_id: "{session_id}", agent_type: "scripted" },
+            },
+          },
+        ],
+      }),
+    );
+    const refused = runBaton(dir, ["research", "1", "--force", "--script", again]);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toContain("ARTIFACT_NEAR_COPY");
+    expect(refused.stdout).toContain("research-001.md");
+  });
 });
