@@ -1,19 +1,10 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { runProcess } from "../shared/process.js";
+import { runGit } from "../shared/git.js";
 import type { GitBaseline } from "../state/index.js";
 
-async function git(root: string, args: string[]) {
-  return runProcess({
-    command: "git",
-    args,
-    cwd: root,
-    env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
-    timeoutMs: 60_000,
-    tailBytes: 64 << 20,
-  });
-}
+const git = (root: string, args: string[]) => runGit(root, args, { env: { GIT_OPTIONAL_LOCKS: "0" } });
 
 /** git's object id of a file's bytes (what `git hash-object` prints); null when it does not exist. */
 export function blobId(path: string): string | null {

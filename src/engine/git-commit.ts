@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
-// Not re-exported by shared/index.js on purpose: task commands load that barrel and never spawn.
-import { runProcess } from "../shared/process.js";
+import { runGit } from "../shared/git.js";
 
 /** Control files live in task folders while a run is open; they are never part of a commit. */
 const CONTROL_FILES = [
@@ -22,16 +21,7 @@ export type CommitResult =
   | { ok: true; committed: false; reason: string }
   | { ok: false; reason: string };
 
-async function git(root: string, args: string[]) {
-  return runProcess({
-    command: "git",
-    args,
-    cwd: root,
-    // Messages in English: "nothing to commit" is read from them.
-    env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", LANGUAGE: "C" },
-    timeoutMs: 60_000,
-  });
-}
+const git = (root: string, args: string[]) => runGit(root, args, { timeoutMs: 60_000 });
 
 /** Paths that exist, or that git tracks (a deletion to commit); anything else would fail `git add`. */
 async function existingOrTracked(root: string, paths: string[]): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { BatonConfig } from "../config/index.js";
-import { runProcess } from "../shared/process.js";
+import { runGit } from "../shared/git.js";
 import {
   holdStore,
   mutateStore,
@@ -18,12 +18,7 @@ export type PendingCommitOutcome = { committed: boolean; detail: string } | { fa
 
 /** Whether a commit of this session for this task's operation is already in history (the kill came after it). */
 async function alreadyCommitted(root: string, taskNumber: number, sessionId: string): Promise<boolean> {
-  const log = await runProcess({
-    command: "git",
-    args: ["log", "--fixed-strings", `--grep=Session: ${sessionId}`, "--format=%s"],
-    cwd: root,
-    timeoutMs: 60_000,
-  });
+  const log = await runGit(root, ["log", "--fixed-strings", `--grep=Session: ${sessionId}`, "--format=%s"]);
   return log.ok && log.stdout.split("\n").some((s) => s.startsWith(`task ${taskNumber}: `));
 }
 

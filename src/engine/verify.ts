@@ -1,5 +1,5 @@
 import type { BatonConfig } from "../config/index.js";
-import { runProcess } from "../shared/process.js";
+import { runGit } from "../shared/git.js";
 import { EVIDENCE_DIR, Evidence } from "./evidence.js";
 import { storePrefix } from "./git-baseline.js";
 
@@ -26,14 +26,7 @@ export interface VerifyReport {
 }
 
 async function git(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
-  const result = await runProcess({
-    command: "git",
-    args,
-    cwd: root,
-    env: { ...process.env, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0" },
-    timeoutMs: 120_000,
-    tailBytes: 256 << 20,
-  });
+  const result = await runGit(root, args);
   return { ok: result.ok, out: result.stdout };
 }
 

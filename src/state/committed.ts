@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { relative, sep } from "node:path";
-import { runProcess } from "../shared/process.js";
+import { runGit } from "../shared/git.js";
 import type { ForeignChange } from "./seal.js";
 
 /** git's object id of a file's bytes, as `git hash-object` computes it (SHA-1 repositories). */
@@ -11,12 +11,7 @@ function blobId(bytes: Buffer): string {
 
 /** The blob ids HEAD holds for these repository-relative paths; a path HEAD lacks maps to null. */
 async function committedBlobs(root: string, rels: string[]): Promise<Map<string, string | null> | null> {
-  const result = await runProcess({
-    command: "git",
-    args: ["ls-tree", "-z", "HEAD", "--", ...rels],
-    cwd: root,
-    timeoutMs: 10_000,
-  });
+  const result = await runGit(root, ["ls-tree", "-z", "HEAD", "--", ...rels], { timeoutMs: 10_000 });
   if (!result.ok) return null;
   const blobs = new Map<string, string | null>(rels.map((rel) => [rel, null]));
   for (const record of result.stdout.split("\0")) {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import { parsePlan, planStatusMarker, setPhaseMarker, setPlanStatus } from "../../plan/index.js";
-import { runProcess } from "../../shared/process.js";
+import { runGit } from "../../shared/git.js";
 import { latestPlanFile, type TaskEntry } from "../../state/index.js";
 import type { JournalRecord } from "../session-journal.js";
 import { prunePhaseWorktrees } from "./worktree.js";
@@ -13,12 +13,7 @@ async function phaseCommits(
   taskNumber: number,
   sessionId: string,
 ): Promise<Set<string> | null> {
-  const log = await runProcess({
-    command: "git",
-    args: ["log", "--fixed-strings", `--grep=Session: ${sessionId}`, "--format=%s"],
-    cwd: root,
-    timeoutMs: 60_000,
-  });
+  const log = await runGit(root, ["log", "--fixed-strings", `--grep=Session: ${sessionId}`, "--format=%s"]);
   if (!log.ok) return null;
   const prefix = `task ${taskNumber} phase `;
   const ids = new Set<string>();

@@ -1,0 +1,53 @@
+// Not re-exported by shared/index.js on purpose: task commands load that barrel and never spawn.
+import { runProcess } from "./process.js";
+
+/**
+ * The one way Baton runs git: in `cwd` whatever the environment says (variables that point git at another
+ * repository are dropped), never prompting, messages in English (some are read), output whole or a failure.
+ */
+const TIMEOUT_MS = 120_000;
+const OUTPUT_LIMIT = 64 * 1024 * 1024;
+// Variables that point git at another repository, index or work tree; they would override `cwd`.
+const REPO_ENV = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_COMMON_DIR",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_NAMESPACE",
+  "GIT_PREFIX",
+  "GIT_LITERAL_PATHSPECS",
+  "GIT_GLOB_PATHSPECS",
+  "GIT_NOGLOB_PATHSPECS",
+  "GIT_ICASE_PATHSPECS",
+];
+
+export interface GitOptions {
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export async function runGit(cwd: string, args: string[], options: GitOptions = {}) {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", LANGUAGE: "C" };
+  for (const name of REPO_ENV) delete env[name];
+  const result = await runProcess({
+    command: "git",
+    args,
+    cwd,
+    env: { ...env, ...options.env },
+    timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
+    tailBytes: OUTPUT_LIMIT,
+  });
+  // File lists must arrive whole: a truncated one would silently skip files.
+  if (result.ok && result.truncated.stdout) {
+    return {
+      ...result,
+      ok: false as const,
+      reason: "exit" as const,
+      exitCode: null,
+      message: "output too large",
+    };
+  }
+  return result;
+}
