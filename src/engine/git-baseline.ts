@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { runGit } from "../shared/git.js";
+import { gitLockWaitMs, runGit } from "../shared/git.js";
 import type { GitBaseline } from "../state/index.js";
 
 const git = (root: string, args: string[]) => runGit(root, args, { env: { GIT_OPTIONAL_LOCKS: "0" } });
@@ -52,6 +52,7 @@ function fieldsAfter(entry: string, count: number): string {
 
 /**
  * `.git/index.lock` left by a git process that was killed: every later `git add` fails until it goes.
+ * A lock another git process holds for its moment (an editor's `git status`) is waited out, up to 10 s.
  * Null when there is none (or no repository).
  */
 export async function staleIndexLock(root: string): Promise<string | null> {
@@ -59,7 +60,11 @@ export async function staleIndexLock(root: string): Promise<string | null> {
   if (!path.ok) return null;
   const lock = path.stdout.trim();
   const absolute = isAbsolute(lock) ? lock : join(root, lock);
-  return existsSync(absolute) ? absolute : null;
+  for (let waited = 0; existsSync(absolute); waited += 100) {
+    if (waited >= gitLockWaitMs()) return absolute;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return null;
 }
 
 /** The baseline of a run about to start in `root` (the repository, or a phase's worktree); null without git. */

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
-import { runGit } from "../shared/git.js";
+import { runGit, runGitWaitingForLock } from "../shared/git.js";
 
 /** Control files live in task folders while a run is open; they are never part of a commit. */
 const CONTROL_FILES = [
@@ -22,6 +22,8 @@ export type CommitResult =
   | { ok: false; reason: string };
 
 const git = (root: string, args: string[]) => runGit(root, args, { timeoutMs: 60_000 });
+// add and commit take the index lock: a concurrent `git status` (an editor, Claude Code) is waited out.
+const gitWrite = (root: string, args: string[]) => runGitWaitingForLock(root, args, { timeoutMs: 60_000 });
 
 /** Paths that exist, or that git tracks (a deletion to commit); anything else would fail `git add`. */
 async function existingOrTracked(root: string, paths: string[]): Promise<string[]> {
@@ -60,10 +62,10 @@ export async function commitTaskChanges(request: {
   // Only exclusions would make `git add --all` take the whole tree.
   if (included.length === 0) return { ok: true, committed: false, reason: "nothing to commit" };
   pathspecs.push(TEMP_FILE_EXCLUDE);
-  const add = await git(request.root, ["add", "--all", "--", ...pathspecs]);
+  const add = await gitWrite(request.root, ["add", "--all", "--", ...pathspecs]);
   if (!add.ok) return { ok: false, reason: `git add failed: ${add.stderr.trim() || add.message}` };
   const message = `${request.subject}\n\nSession: ${request.sessionId}\n`;
-  const commit = await git(request.root, ["commit", "--quiet", "-m", message, "--", ...included]);
+  const commit = await gitWrite(request.root, ["commit", "--quiet", "-m", message, "--", ...included]);
   if (!commit.ok) {
     // Nothing staged under these paths is not a failure: there is no commit, never an empty one.
     const said = `${commit.stdout}\n${commit.stderr}`;

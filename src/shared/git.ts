@@ -51,3 +51,27 @@ export async function runGit(cwd: string, args: string[], options: GitOptions = 
   }
   return result;
 }
+
+/**
+ * How long a write waits for another git process's index.lock (an editor's or Claude Code's `git status`);
+ * BATON_GIT_LOCK_WAIT_MS changes it (tests of a stale lock need not wait 10 s).
+ */
+export function gitLockWaitMs(): number {
+  const set = Number(process.env["BATON_GIT_LOCK_WAIT_MS"]);
+  return Number.isFinite(set) && set >= 0 ? set : 10_000;
+}
+const LOCKED = /index\.lock': File exists|Unable to create '.*\.lock'/;
+
+/**
+ * A git command that writes the index (add, commit): when another git process holds index.lock for its
+ * moment, it is tried again with a growing pause, up to gitLockWaitMs(); a lock that outlives that is stale, and the
+ * failure is returned with git's own message.
+ */
+export async function runGitWaitingForLock(cwd: string, args: string[], options: GitOptions = {}) {
+  const deadline = Date.now() + gitLockWaitMs();
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1000)) {
+    const result = await runGit(cwd, args, options);
+    if (result.ok || !LOCKED.test(result.stderr) || Date.now() + pause > deadline) return result;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}

@@ -400,7 +400,8 @@ describe.skipIf(located.path === null)(
         project_number: number;
         status: string;
       }>;
-      expect(tasks.map((t) => [t.project_number, t.status]).sort()).toEqual([
+      const closed = JSON.stringify(closing?.body ? toolResults(closing.body) : null);
+      expect(tasks.map((t) => [t.project_number, t.status]).sort(), closed).toEqual([
         [1, "researched"],
         [2, "researched"],
       ]);

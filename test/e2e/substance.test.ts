@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generatePlan, layeredPlanPhases, phaseScriptSteps } from "../../src/testing/generate-plan.js";
-import { GOOD_RESEARCH, git, ok, oneTaskRepo, readJson, repo, runBaton } from "./helpers.js";
+import { GOOD_RESEARCH, git, ok, oneTaskRepo, readJson, repo, runBaton, runBatonAsync } from "./helpers.js";
 
 /**
  * A result is judged by what git says changed and by the project's own checks, not by the agent's
@@ -201,6 +201,39 @@ describe("the project's checks", () => {
 });
 
 describe("a record never runs ahead of its commit", () => {
+  // A lock another git holds for its moment is waited out (10 s); these locks are stale, so wait little.
+  process.env["BATON_GIT_LOCK_WAIT_MS"] = "300";
+  it("waits out a lock another git holds for its moment, at GATE IN and at COMMIT", async () => {
+    const wait = process.env["BATON_GIT_LOCK_WAIT_MS"];
+    delete process.env["BATON_GIT_LOCK_WAIT_MS"];
+    try {
+      const dir = oneTaskRepo();
+      const lock = join(dir, ".git", "index.lock");
+      writeFileSync(lock, "");
+      const agent = join(dir, ".git", "agent.json");
+      // The agent's last act takes the lock again, as an editor's `git status` might while Baton commits.
+      writeFileSync(
+        agent,
+        JSON.stringify({ steps: [...GOOD_RESEARCH, { write: ".git/index.lock", content: "" }] }),
+      );
+      const run = runBatonAsync(dir, ["research", "1", "--script", agent]);
+      let released = 0;
+      const releaser = setInterval(() => {
+        if (existsSync(lock)) {
+          rmSync(lock);
+          released++;
+        }
+      }, 700);
+      const result = await run;
+      clearInterval(releaser);
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+      expect(released).toBeGreaterThanOrEqual(2);
+      expect(subjects(dir)[0]).toBe("task 1: complete research");
+    } finally {
+      if (wait !== undefined) process.env["BATON_GIT_LOCK_WAIT_MS"] = wait;
+    }
+  }, 60_000);
+
   it("a stale .git/index.lock refuses GATE IN before any agent runs", () => {
     const dir = oneTaskRepo();
     writeFileSync(join(dir, ".git", "index.lock"), "");

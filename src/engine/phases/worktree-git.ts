@@ -1,6 +1,6 @@
 import { lstat, realpath } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
-import { runGit as git } from "../../shared/git.js";
+import { runGitWaitingForLock as git } from "../../shared/git.js";
 
 /** The git runner and small path and list helpers shared by worktree.ts and worktree-apply.ts. */
 
