@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
 import { ClaudeRunner, ClaudeRunnerOptions } from "./claude.js";
 import { CommandRunner, CommandTemplate } from "./command.js";
+import { OpencodeRunner, OpencodeRunnerOptions } from "./opencode.js";
 import { ScriptedRunner } from "./scripted.js";
 import type { Runner } from "./types.js";
 
@@ -20,8 +21,12 @@ export type ScriptedRunnerConfig = z.infer<typeof ScriptedRunnerConfig>;
 export const ClaudeRunnerConfig = z.extend(ClaudeRunnerOptions, { type: z.literal("claude") });
 export type ClaudeRunnerConfig = z.infer<typeof ClaudeRunnerConfig>;
 
+export const OpencodeRunnerConfig = z.extend(OpencodeRunnerOptions, { type: z.literal("opencode") });
+export type OpencodeRunnerConfig = z.infer<typeof OpencodeRunnerConfig>;
+
 export const RunnerConfig = z.discriminatedUnion("type", [
   ClaudeRunnerConfig,
+  OpencodeRunnerConfig,
   CommandRunnerConfig,
   ScriptedRunnerConfig,
 ]);
@@ -37,6 +42,10 @@ export function createRunner(config: RunnerConfig, options: { baseDir?: string }
   if (config.type === "claude") {
     const { type: _type, ...claude } = config;
     return new ClaudeRunner(claude, options.baseDir !== undefined ? { baseDir: options.baseDir } : {});
+  }
+  if (config.type === "opencode") {
+    const { type: _type, ...opencode } = config;
+    return new OpencodeRunner(opencode, options.baseDir !== undefined ? { baseDir: options.baseDir } : {});
   }
   if (config.type === "command") {
     const { type: _type, ...template } = config;

@@ -245,3 +245,21 @@ describe("runProcess when Baton itself is stopped", () => {
     });
   }
 });
+
+describe("the child's directory", () => {
+  it("is its cwd in PWD too, whatever PWD the caller inherited", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "baton-pwd-"));
+    try {
+      const result = await runProcess({
+        command: "sh",
+        args: ["-c", 'printf %s "$PWD"'],
+        cwd: dir,
+        env: { ...process.env, PWD: "/somewhere/else" },
+        timeoutMs: 10_000,
+      });
+      expect(result.stdout).toBe(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LineSplitter, TailBuffer } from "./lines.js";
 import { groupAlive, signalGroup, trackGroup, untrackGroup } from "./process-group.js";
@@ -96,7 +97,9 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   try {
     child = spawn(options.command, options.args ?? [], {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      // PWD is what a shell would set for this directory: programs that trust it over getcwd() (opencode
+      // does) would otherwise work in Baton's own directory instead of `cwd`.
+      env: { ...(options.env ?? process.env), PWD: resolvePath(options.cwd) },
       detached: true,
       shell: options.shell ?? false,
       stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],

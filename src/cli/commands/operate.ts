@@ -51,11 +51,12 @@ function runnerConfig(
 ): RunnerConfig {
   if (options.script) return { type: "scripted", script: options.script };
   const type = options.runner ?? configured.type;
-  if (!["claude", "command", "scripted"].includes(type)) {
-    throw new UsageError(`unknown runner "${type}"`, { hint: "Use claude, command or scripted." });
+  if (!["claude", "opencode", "command", "scripted"].includes(type)) {
+    throw new UsageError(`unknown runner "${type}"`, { hint: "Use claude, opencode, command or scripted." });
   }
   if (type !== configured.type) {
-    if (type === "claude") return { type: "claude" } as unknown as RunnerConfig;
+    // These two run with their defaults; the others have nothing to run without settings.
+    if (type === "claude" || type === "opencode") return { type } as unknown as RunnerConfig;
     throw new UsageError(
       `--runner ${type} needs its settings in baton.config.json ("runner": {"type": "${type}", …})`,
       {

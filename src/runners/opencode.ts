@@ -1,0 +1,172 @@
+import { accessSync, constants, existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import * as z from "zod/mini";
+import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
+import { failBeforeStart, runAgentProcess } from "./agent-process.js";
+import { findOnPath } from "./claude-binary.js";
+import { delegationEnv } from "./context.js";
+import { OpencodeEventInterpreter } from "./opencode-stream.js";
+import type { AgentDefinition, Runner, RunOptions, RunOutcome, RunRequest, RunUsage } from "./types.js";
+
+export const OpencodeRunnerOptions = z.strictObject({
+  /** A path (relative to the repository root) or a command name on PATH; default: PATH, then the `opencode-ai` package. */
+  binary: z.optional(z.string().check(z.minLength(1))),
+  /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5`; default: the agent's, else opencode's own. */
+  model: z.optional(z.string().check(z.minLength(1))),
+  /** Appended after Baton's own arguments. */
+  args: z.optional(z.array(z.string())),
+  env: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/)), z.string())),
+  /**
+   * `opencode run` exits at the agent's first stop; when the return metadata is not there yet, Baton
+   * prompts it again in the same session, this many times (contract 5.4: no stop hook can hold it).
+   */
+  reprompts: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(5))),
+  killGraceMs: z.optional(z.number().check(z.int(), z.minimum(0))),
+});
+export type OpencodeRunnerOptions = z.infer<typeof OpencodeRunnerOptions>;
+
+const PACKAGE_BINARY = "opencode-ai/bin/opencode.exe";
+
+/** The opencode binary: the configured one, else `opencode` on PATH, else the `opencode-ai` package's. */
+export function locateOpencode(options: {
+  binary?: string | undefined;
+  baseDir: string;
+  pathValue: string | undefined;
+}): { path: string } | { path: null; message: string } {
+  const { binary } = options;
+  if (binary !== undefined) {
+    if (!binary.includes("/")) {
+      const found = findOnPath(binary, options.pathValue);
+      return found ? { path: found } : { path: null, message: `opencode binary "${binary}" is not on PATH` };
+    }
+    const path = resolve(options.baseDir, binary);
+    return existsSync(path) ? { path } : { path: null, message: `opencode binary ${path} does not exist` };
+  }
+  const onPath = findOnPath("opencode", options.pathValue);
+  if (onPath) return { path: onPath };
+  for (const from of [join(options.baseDir, "package.json"), import.meta.url]) {
+    try {
+      const path = createRequire(from).resolve(PACKAGE_BINARY);
+      accessSync(path, constants.X_OK);
+      return { path };
+    } catch {
+      // not installed there
+    }
+  }
+  return {
+    path: null,
+    message: 'no opencode binary: install it (npm install opencode-ai) or set the runner\'s "binary"',
+  };
+}
+
+/**
+ * The agent, defined inline for this run (OPENCODE_CONFIG_CONTENT is merged over the project's config)
+ * as a primary agent: `opencode run --agent` falls back to `build` for a `subagent`-mode agent (contract 2.1).
+ */
+function agentConfig(agent: AgentDefinition, model: string | undefined): string | null {
+  if (agent.systemPrompt === undefined) return null;
+  const tools = agent.tools ? Object.fromEntries(agent.tools.map((t) => [t.toLowerCase(), true])) : undefined;
+  const definition = {
+    mode: "primary",
+    description: agent.description ?? `Baton agent ${agent.name}`,
+    prompt: agent.systemPrompt,
+    ...(model ? { model } : {}),
+    ...(tools && agent.tools?.some((t) => /^[a-z]+$/.test(t)) ? { tools } : {}),
+  };
+  return JSON.stringify({ agent: { [agent.name]: definition } });
+}
+
+export class OpencodeRunner implements Runner {
+  readonly kind = "opencode";
+  readonly options: OpencodeRunnerOptions;
+
+  constructor(
+    options: unknown = {},
+    private readonly context: { baseDir?: string; baseEnv?: NodeJS.ProcessEnv } = {},
+  ) {
+    const issues = validationIssues(OpencodeRunnerOptions, options);
+    if (issues) {
+      throw new ConfigError(`opencode runner: ${formatIssues(issues)}`, {
+        hint: 'Example: { "type": "opencode", "model": "anthropic/claude-sonnet-4-5", "reprompts": 2 }',
+      });
+    }
+    this.options = options as OpencodeRunnerOptions;
+  }
+
+  async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
+    const cwd = resolve(request.cwd);
+    const env: NodeJS.ProcessEnv = {
+      ...delegationEnv(request, this.context.baseEnv ?? process.env),
+      ...this.options.env,
+    };
+    const binary = locateOpencode({
+      binary: this.options.binary,
+      baseDir: this.context.baseDir ?? cwd,
+      pathValue: env["PATH"],
+    });
+    if (binary.path === null) return failBeforeStart("spawn_failed", binary.message, options);
+    const model = this.options.model ?? request.agent?.model;
+    const inline = request.agent ? agentConfig(request.agent, model) : null;
+    if (inline) env["OPENCODE_CONFIG_CONTENT"] = mergeConfig(env["OPENCODE_CONFIG_CONTENT"], inline);
+    const started = Date.now();
+    const metadata = join(cwd, request.context.metadata_file_path);
+    let sessionId: string | undefined;
+    let usage: RunUsage | undefined;
+    let prompt = request.prompt;
+    for (let attempt = 0; ; attempt++) {
+      const interpreter = new OpencodeEventInterpreter();
+      const args = ["run", "--format", "json"];
+      if (inline && request.agent) args.push("--agent", request.agent.name);
+      else if (request.agent && request.agent.systemPrompt === undefined)
+        args.push("--agent", request.agent.name);
+      if (model) args.push("--model", model);
+      if (sessionId) args.push("--session", sessionId);
+      args.push(...(this.options.args ?? []), "--", prompt);
+      const remaining = options.timeoutMs - (Date.now() - started);
+      const outcome = await runAgentProcess(
+        "opencode",
+        {
+          command: binary.path,
+          args,
+          cwd,
+          env,
+          interpreter,
+          ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),
+        },
+        { ...options, timeoutMs: Math.max(remaining, 1) },
+      );
+      usage = addUsage(usage, outcome.usage);
+      if (usage) outcome.usage = usage;
+      sessionId ??= interpreter.sessionId;
+      // An agent that stopped before its last write is asked again, in the same session, with what is owed.
+      const owed = outcome.ok && !existsSync(metadata) && sessionId !== undefined;
+      if (!owed || attempt >= (this.options.reprompts ?? 2) || options.signal.aborted) return outcome;
+      prompt = `You stopped before writing the return metadata. Baton records nothing without it: write it now to ${request.context.metadata_file_path}, as your instructions say, then stop.`;
+    }
+  }
+}
+
+function mergeConfig(existing: string | undefined, inline: string): string {
+  if (!existing) return inline;
+  try {
+    const base = JSON.parse(existing) as Record<string, unknown>;
+    const add = JSON.parse(inline) as { agent: Record<string, unknown> };
+    return JSON.stringify({ ...base, agent: { ...((base["agent"] as object) ?? {}), ...add.agent } });
+  } catch {
+    return inline;
+  }
+}
+
+function addUsage(a: RunUsage | undefined, b: RunUsage | undefined): RunUsage | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const sum = (x?: number, y?: number) =>
+    x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0);
+  const out: RunUsage = {};
+  for (const key of ["inputTokens", "outputTokens", "costUsd", "turns", "durationMs"] as const) {
+    const value = sum(a[key], b[key]);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
