@@ -60,7 +60,10 @@ export class OpencodeEventInterpreter implements OutputInterpreter {
       return;
     }
     const event = Event.safeParse(value);
-    if (!event.success) return this.keep(line, emit);
+    if (!event.success) {
+      this.keep(line, emit);
+      return;
+    }
     this.sessionId ??= event.data.sessionID;
     switch (event.data.type) {
       case "text": {
