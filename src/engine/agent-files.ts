@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import * as z from "zod/mini";
 import { parseFrontmatter } from "../shared/frontmatter.js";
 import { ConfigError, formatIssues } from "../shared/index.js";
+import { addOpencodeAgents } from "./opencode-agents.js";
 
 /** Claude Code's agent file: YAML frontmatter (name, description, tools, model) and the system prompt. */
 export const AgentFrontmatter = z.looseObject({
@@ -76,12 +77,25 @@ function declaredName(path: string, text: string): string {
  * route picks it, so a broken agent file that no route uses never blocks a run.
  */
 export class RepoAgents {
-  private readonly files = new Map<string, { path: string; text: string }>();
+  private readonly files = new Map<
+    string,
+    { path: string; text: string; parse: (path: string, text: string) => AgentDefinition }
+  >();
   private readonly parsed = new Map<string, AgentDefinition>();
 
+  /** A Claude Code agent file, by the name it declares; the first file of a name wins. */
   add(path: string, text: string): void {
-    const name = declaredName(path, text);
-    if (!this.files.has(name)) this.files.set(name, { path, text });
+    this.addNamed(declaredName(path, text), path, text, parseAgentFile);
+  }
+
+  /** An agent of another host (opencode names an agent by its path), with that host's reader. */
+  addNamed(
+    name: string,
+    path: string,
+    text: string,
+    parse: (path: string, text: string) => AgentDefinition,
+  ): void {
+    if (!this.files.has(name)) this.files.set(name, { path, text, parse });
   }
 
   keys(): IterableIterator<string> {
@@ -98,23 +112,25 @@ export class RepoAgents {
     if (cached) return cached;
     const file = this.files.get(name);
     if (!file) return undefined;
-    const agent = parseAgentFile(file.path, file.text);
+    const agent = { ...file.parse(file.path, file.text), name };
     this.parsed.set(name, agent);
     return agent;
   }
 }
 
-/** `.claude/agents/*.md` of a repository. */
+/** `.claude/agents/*.md` of a repository, then opencode's `.opencode/agent(s)/**\/*.md`. */
 export function readRepoAgents(root: string): RepoAgents {
   const dir = join(root, ".claude", "agents");
   const agents = new RepoAgents();
-  if (!existsSync(dir)) return agents;
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith(".md"))
-    .sort()) {
-    const path = join(dir, file);
-    agents.add(path, readFileSync(path, "utf8"));
+  if (existsSync(dir)) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith(".md"))
+      .sort()) {
+      const path = join(dir, file);
+      agents.add(path, readFileSync(path, "utf8"));
+    }
   }
+  addOpencodeAgents(root, agents);
   return agents;
 }
 

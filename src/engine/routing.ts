@@ -50,7 +50,7 @@ export function resolveRoute(config: BatonConfig, catalog: AgentCatalog, request
     const builtIn = Object.values(catalog.defaults).find((a) => a.name === agentName);
     if (builtIn) return { agent: builtIn, target, reason, language };
     const known = [...catalog.repoAgents.keys(), ...catalog.skills.keys()];
-    throw new UsageError(`no agent or skill named "${request.agentOverride}" in .claude/`, {
+    throw new UsageError(`no agent or skill named "${request.agentOverride}" in .claude/ or .opencode/`, {
       hint:
         known.length > 0
           ? `Known: ${known.join(", ")}.`
