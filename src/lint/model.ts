@@ -5,10 +5,12 @@
  * test's texts is normalised exactly like one read from disk. Hook `scripts` hold repository paths only;
  * `~/…`, `$HOME/…` and absolute paths outside the root go to `externalScripts`, as written.
  */
+
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseFrontmatter } from "../shared/frontmatter.js";
 import { classify, fileName, splitTree, TREES } from "./parse/classify.js";
+import { parseJsonc } from "./parse/jsonc.js";
 import { parseSettings } from "./parse/settings.js";
 import { normalizePath } from "./paths.js";
 import { gitFacts, readTrees } from "./read-tree.js";
@@ -99,6 +101,8 @@ function assembleModel(root: string, raws: RawFile[], facts: Facts): LintModel {
       const name = typeof declared === "string" && declared.trim() !== "" ? declared.trim() : stem;
       const list = file.kind === "agent" ? agents : file.kind === "skill" ? skills : commands;
       list.push({ name, file, fileName: stem });
+    } else if (file.kind === "opencode-config") {
+      file.json = parseJsonc(file);
     } else if (file.kind === "settings") {
       const parsed = parseSettings(file, root);
       file.json = parsed.json;

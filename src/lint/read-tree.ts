@@ -10,11 +10,21 @@ const SKIP_DIRS = new Set([".git", "node_modules"]);
 // Larger files are data, not configuration; reading them would only slow the lint down.
 const MAX_BYTES = 2 * 1024 * 1024;
 
-/** Every file under `<root>/.claude` and `<root>/.opencode`, read once, in parallel. */
+/** Every file under `<root>/.claude` and `<root>/.opencode` (and `opencode.json`), read once, in parallel. */
 export async function readTrees(root: string): Promise<RawFile[]> {
   const paths: string[] = [];
   const seen = new Set<string>();
   for (const tree of TREES) await walk(root, tree, paths, seen);
+  // opencode's project config sits at the root, beside its tree.
+  for (const name of ["opencode.json", "opencode.jsonc"]) {
+    if (
+      await stat(join(root, name)).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      paths.push(name);
+  }
   return Promise.all(paths.map((path) => readRaw(root, path)));
 }
 

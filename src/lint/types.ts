@@ -37,6 +37,8 @@ export type FileKind =
   | "rule"
   | "script"
   | "doc"
+  | "plugin"
+  | "opencode-config"
   | "other";
 
 export interface LintFile {

@@ -19,6 +19,7 @@ export function splitTree(path: string): { tree: string; inner: string[] } | nul
 
 /** What Claude Code (or opencode) makes of a file, from its place in the tree alone. */
 export function classify(path: string): FileKind {
+  if (path === "opencode.json" || path === "opencode.jsonc") return "opencode-config";
   const split = splitTree(path);
   if (!split) return "other";
   const { inner } = split;
@@ -33,6 +34,10 @@ export function classify(path: string): FileKind {
   if (COMMAND_DIRS.has(top)) return name.endsWith(".md") || name.endsWith(".sh") ? "command" : "other";
   // Only `skills/<name>/SKILL.md` defines a skill; the rest of the folder is its supporting material.
   if (SKILL_DIRS.has(top)) return inner.length === 3 && name === "SKILL.md" ? "skill" : "other";
+  // opencode imports every script of plugin/ (contract 5.1).
+  if (split.tree === ".opencode" && (top === "plugin" || top === "plugins") && inner.length === 2) {
+    return /\.(js|mjs|ts|mts)$/.test(name) ? "plugin" : "other";
+  }
   if (top === "hooks") return HOOK_SCRIPT.test(name) ? "hook-script" : name.endsWith(".md") ? "doc" : "other";
   if (top === "context") return "context";
   if (top === "rules") return "rule";

@@ -3,6 +3,7 @@ import { delegationRules } from "./delegation/index.js";
 import { frontmatterRules } from "./frontmatter/index.js";
 import { gitRules } from "./git/index.js";
 import { hooksRules } from "./hooks/index.js";
+import { opencodeRules } from "./opencode/index.js";
 import { referencesRules } from "./references/index.js";
 import { stateRules } from "./state/index.js";
 
@@ -14,4 +15,5 @@ export const RULES: Rule[] = [
   ...delegationRules,
   ...hooksRules,
   ...gitRules,
+  ...opencodeRules,
 ];

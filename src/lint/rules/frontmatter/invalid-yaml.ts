@@ -1,10 +1,11 @@
+import { hostName } from "../../host.js";
 import { type Finding, finding, type Rule } from "../../types.js";
 import { definitionFiles, kindLabel } from "./definitions.js";
 
 export const invalidYaml: Rule = {
   id: "frontmatter/invalid-yaml",
   severity: "error",
-  description: "frontmatter Claude Code cannot parse, so it drops it (and skips the agent)",
+  description: "frontmatter the host cannot parse, so it drops it (and skips the agent)",
   check(model) {
     const findings: Finding[] = [];
     for (const file of definitionFiles(model)) {
@@ -12,10 +13,11 @@ export const invalidYaml: Rule = {
       const first = fm?.errors[0];
       if (!fm || !first || fm.recovered) continue;
       const more = fm.errors.length > 1 ? ` (+${fm.errors.length - 1} more)` : "";
+      const host = hostName(file.path);
       const consequence =
         file.kind === "agent"
-          ? "Claude Code silently skips this agent: it is not listed and a call to it fails"
-          : `Claude Code loads this ${kindLabel(file)} with no frontmatter: its description, allowed-tools and model are ignored`;
+          ? `${host} silently skips this agent: it is not listed and a call to it fails`
+          : `${host} loads this ${kindLabel(file)} with no frontmatter: its description and settings are ignored`;
       findings.push(
         finding(
           this,

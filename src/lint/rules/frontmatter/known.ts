@@ -1,3 +1,4 @@
+import { hostOf } from "../../host.js";
 import type { LintFile } from "../../types.js";
 
 /**
@@ -49,25 +50,32 @@ const SKILL_KEYS = [
   "metadata",
   "compatibility",
 ];
-// opencode's own agent and command keys (`.opencode/agent/*.md`, `.opencode/command/*.md`).
+// opencode's agent and command keys (`AgentConfig`, `CommandV2.Info`; opencode contract 3.2, 3.4): its own
+// vocabulary, not Claude Code's. An agent's name is its path, so `name` is not one of them.
 const OPENCODE_AGENT_KEYS = [
+  "description",
   "mode",
+  "model",
+  "variant",
   "temperature",
   "top_p",
-  "permission",
   "prompt",
+  "tools",
+  "permission",
   "disable",
   "hidden",
+  "options",
+  "color",
   "steps",
   "maxSteps",
 ];
-const OPENCODE_COMMAND_KEYS = ["agent", "subtask", "template"];
+const OPENCODE_COMMAND_KEYS = ["description", "agent", "model", "subtask", "template"];
 
 export function knownKeys(file: LintFile): ReadonlySet<string> {
-  const opencode = file.path.startsWith(".opencode/");
-  if (file.kind === "agent") return new Set([...AGENT_KEYS, ...(opencode ? OPENCODE_AGENT_KEYS : [])]);
+  const opencode = hostOf(file.path) === "opencode";
+  if (file.kind === "agent") return new Set(opencode ? OPENCODE_AGENT_KEYS : AGENT_KEYS);
   if (file.kind === "skill") return new Set(SKILL_KEYS);
-  return new Set([...COMMAND_KEYS, ...(opencode ? OPENCODE_COMMAND_KEYS : [])]);
+  return new Set(opencode ? OPENCODE_COMMAND_KEYS : COMMAND_KEYS);
 }
 
 /** Tool names: contract §6.5 (main-thread and deferred tools) plus the long-standing built-ins. */

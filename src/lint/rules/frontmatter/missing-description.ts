@@ -1,3 +1,4 @@
+import { hostName } from "../../host.js";
 import { type Finding, finding, type Rule } from "../../types.js";
 
 /**
@@ -23,7 +24,7 @@ export const missingDescription: Rule = {
           fm?.keyLines["description"] ?? 1,
           1,
           fm ? "command frontmatter lacks `description`" : "command has no frontmatter, so no `description`",
-          "Add `description: <what it does>` in a `---` block at the top; Claude Code lists commands to the model by it.",
+          `Add \`description: <what it does>\` in a \`---\` block at the top; ${hostName(file.path)} lists commands by it.`,
         ),
       );
     }

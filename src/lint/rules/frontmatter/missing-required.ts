@@ -1,8 +1,14 @@
+import { hostOf } from "../../host.js";
 import { fileName } from "../../parse/classify.js";
 import { type Finding, finding, type Rule } from "../../types.js";
 import { definitionFiles, kindLabel } from "./definitions.js";
 
 const REQUIRED: Record<string, string[]> = { agent: ["name", "description"], skill: ["name", "description"] };
+// opencode names an agent by its path; without a description a sub-agent is listed to the model blank.
+const OPENCODE_REQUIRED: Record<string, string[]> = {
+  agent: ["description"],
+  skill: ["name", "description"],
+};
 
 /**
  * An agent without `name` and `description` is not loaded at all; a skill without them is listed to the
@@ -15,13 +21,16 @@ export const missingRequired: Rule = {
   check(model) {
     const findings: Finding[] = [];
     for (const file of definitionFiles(model)) {
-      const required = REQUIRED[file.kind];
+      const opencode = hostOf(file.path) === "opencode";
+      const required = (opencode ? OPENCODE_REQUIRED : REQUIRED)[file.kind];
       if (!required) continue;
       const fm = file.frontmatter;
       const consequence =
-        file.kind === "agent"
-          ? "Claude Code skips this agent"
-          : "the model cannot tell when to use this skill";
+        file.kind !== "agent"
+          ? "the model cannot tell when to use this skill"
+          : opencode
+            ? "opencode lists it to the model with no description, so the model cannot tell when to use it"
+            : "Claude Code skips this agent";
       if (!fm) {
         findings.push(
           finding(

@@ -1,3 +1,4 @@
+import { hostOf } from "../../host.js";
 import { closest } from "../../suggest.js";
 import { type Finding, finding, type Rule } from "../../types.js";
 import { definitionFiles, kindLabel } from "./definitions.js";
@@ -7,7 +8,8 @@ import { knownKeys } from "./known.js";
 export const unknownKey: Rule = {
   id: "frontmatter/unknown-key",
   severity: "warning",
-  description: "frontmatter keys Claude Code does not read (often a typo that silently does nothing)",
+  description:
+    "frontmatter keys the host (Claude Code or opencode) does not read (often a typo that silently does nothing)",
   check(model) {
     const findings: Finding[] = [];
     for (const file of definitionFiles(model)) {
@@ -23,7 +25,11 @@ export const unknownKey: Rule = {
             file.path,
             file.frontmatter?.keyLines[key] ?? 1,
             1,
-            `unknown ${kindLabel(file)} frontmatter key \`${key}\`; Claude Code ignores it`,
+            `unknown ${kindLabel(file)} frontmatter key \`${key}\`; ${
+              hostOf(file.path) === "opencode"
+                ? "opencode does not read it (it passes it to the model provider as an option)"
+                : "Claude Code ignores it"
+            }`,
             suggestion
               ? `Did you mean \`${suggestion}\`?`
               : `Known keys: ${[...known].join(", ")}. Remove it, or disable this rule if a tool of yours reads it.`,
