@@ -11,7 +11,8 @@ const TREE: Record<string, string> = {
     "---\ndescription: Researches\nmode: subagent\nmodel: anthropic/claude-haiku-4-5\ntools:\n  webfetch: false\npermission:\n  edit: allow\n---\nResearch.\n",
   ".opencode/agent/bad.md": "---\ndescription: bad\nmode: sideways\ntools: [bash]\n---\nBody.\n",
   ".opencode/agent/nameless.md": "---\nmode: subagent\nname: nameless\n---\nNo description.\n",
-  ".opencode/agent/odd-yaml.md": "---\ndescription: Use this agent when: things happen\nmode: subagent\n---\nBody.\n",
+  ".opencode/agent/odd-yaml.md":
+    "---\ndescription: Use this agent when: things happen\nmode: subagent\n---\nBody.\n",
   ".opencode/agent/broken.md": "---\ndescription: [unclosed\n  - oops: {\n---\nBody.\n",
   ".opencode/command/research.md":
     "---\ndescription: Research\nagent: build\nsubtask: true\n---\nResearch $1 ($ARGUMENTS); wrong: $0.\n",
@@ -51,7 +52,9 @@ describe("opencode rules", () => {
     for (const rule of ["frontmatter/unknown-key", "frontmatter/missing-required", "opencode/definitions"]) {
       expect(rules, [...rules].join(", ")).toContain(rule);
     }
-    expect([...rules].some((r) => r === "frontmatter/invalid-yaml" || r === "frontmatter/nonstandard-yaml")).toBe(true);
+    expect(
+      [...rules].some((r) => r === "frontmatter/invalid-yaml" || r === "frontmatter/nonstandard-yaml"),
+    ).toBe(true);
     for (const f of onOpencode)
       expect(`${f.message} ${f.hint}`, `${f.rule} on ${f.file}`).not.toMatch(/Claude/);
     expect(all.filter((f) => f.file === ".opencode/agent/subagents/researcher.md")).toEqual([]);
