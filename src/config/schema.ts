@@ -84,7 +84,7 @@ export const BatonConfigFile = z.strictObject({
   newTaskPosition: z.optional(z.enum(["top", "bottom"])),
   lockTimeoutMs: z.optional(z.number().check(z.int(), z.minimum(100))),
   /** Which agent runner operations use; its own schema (src/runners) validates the rest. */
-  runner: z.optional(z.looseObject({ type: z.enum(["claude", "opencode", "command", "scripted"]) })),
+  runner: z.optional(z.looseObject({ type: z.enum(["claude", "opencode", "codex", "command", "scripted"]) })),
   /** Per-operation timeouts; the originals were research 3600 s, plan 1800 s, implement 7200 s. */
   timeoutsMs: z.optional(
     z.strictObject({
@@ -119,7 +119,7 @@ export interface BatonConfig {
   slug: { maxLength: number; separator: "_" | "-" };
   newTaskPosition: "top" | "bottom";
   lockTimeoutMs: number;
-  runner: { type: "claude" | "opencode" | "command" | "scripted"; [key: string]: unknown };
+  runner: { type: "claude" | "opencode" | "codex" | "command" | "scripted"; [key: string]: unknown };
   timeoutsMs: { research: number; plan: number; implement: number; revise: number };
   minArtifactBytes: number;
   commit: boolean;

@@ -148,7 +148,12 @@ export function delegationOfAgent(input: StopHookInput, project: Project): Deleg
  * what changed since the last look is recorded with this call's actor. A failing command's writes
  * count like any other.
  */
+const DELEGATION_TOOLS = new Set(["Agent", "Task"]);
+
 export function observeToolCall(input: ToolHookInput, project: Project): void {
+  // The main thread's Agent call writes nothing itself: it ends when its sub-agent does, while parallel
+  // sub-agents may be between a write and their own hook. What changed then is theirs to record.
+  if (!input.agent_id && DELEGATION_TOOLS.has(input.tool_name)) return;
   const open = listCheckpoints(project).filter((c) => c.checkpoint.mode === "session");
   if (open.length === 0) return;
   const actor = input.agent_id ? `agent:${input.agent_id}` : "main";

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
 import { ClaudeRunner, ClaudeRunnerOptions } from "./claude.js";
+import { CodexRunner, CodexRunnerOptions } from "./codex.js";
 import { CommandRunner, CommandTemplate } from "./command.js";
 import { OpencodeRunner, OpencodeRunnerOptions } from "./opencode.js";
 import { ScriptedRunner } from "./scripted.js";
@@ -24,8 +25,12 @@ export type ClaudeRunnerConfig = z.infer<typeof ClaudeRunnerConfig>;
 export const OpencodeRunnerConfig = z.extend(OpencodeRunnerOptions, { type: z.literal("opencode") });
 export type OpencodeRunnerConfig = z.infer<typeof OpencodeRunnerConfig>;
 
+export const CodexRunnerConfig = z.extend(CodexRunnerOptions, { type: z.literal("codex") });
+export type CodexRunnerConfig = z.infer<typeof CodexRunnerConfig>;
+
 export const RunnerConfig = z.discriminatedUnion("type", [
   ClaudeRunnerConfig,
+  CodexRunnerConfig,
   OpencodeRunnerConfig,
   CommandRunnerConfig,
   ScriptedRunnerConfig,
@@ -46,6 +51,10 @@ export function createRunner(config: RunnerConfig, options: { baseDir?: string }
   if (config.type === "opencode") {
     const { type: _type, ...opencode } = config;
     return new OpencodeRunner(opencode, options.baseDir !== undefined ? { baseDir: options.baseDir } : {});
+  }
+  if (config.type === "codex") {
+    const { type: _type, ...codex } = config;
+    return new CodexRunner(codex, options.baseDir !== undefined ? { baseDir: options.baseDir } : {});
   }
   if (config.type === "command") {
     const { type: _type, ...template } = config;

@@ -65,7 +65,7 @@ export interface RunRequest {
   agent?: AgentDefinition;
 }
 
-export type RunnerKind = "command" | "scripted" | "claude" | "opencode";
+export type RunnerKind = "command" | "scripted" | "claude" | "opencode" | "codex";
 
 /** Every field is optional: a runner reports what its agent tells it (a plain command tells nothing). */
 export const RunUsage = z.object({

@@ -190,6 +190,34 @@ describe("provenance: the result must be the delegated sub-agent's own work", ()
     expect(unseen.message).toContain("changed after the last tool call Baton saw");
   });
 
+  it("never credits the main thread with a sub-agent's write that its Agent call's end saw first", () => {
+    const dir = taskRepo();
+    const session = open(dir);
+    // Parallel sub-agents: another Agent call of the main thread ends between this agent's write and its hook.
+    const mainAgentCallEnds = () =>
+      spawnSync(process.execPath, [BATON_BIN, "hook", "post-tool-use"], {
+        cwd: dir,
+        input: JSON.stringify({
+          session_id: "cc-1",
+          transcript_path: "/dev/null",
+          cwd: dir,
+          hook_event_name: "PostToolUse",
+          tool_name: "Agent",
+          tool_input: { description: "the other task", prompt: "…", subagent_type: "baton-researcher" },
+          tool_use_id: "toolu_other_agent",
+        }),
+        encoding: "utf8",
+      });
+    asSubagent(dir, session, () => {
+      writeResult(dir, session, REPORT);
+      expect(mainAgentCallEnds().status).toBe(0);
+    });
+    const closed = JSON.parse(
+      runBaton(dir, ["gate-out", "research", "1", "--session", session, "--json"]).stdout,
+    );
+    expect(closed).toMatchObject({ ok: true });
+  });
+
   it("honours the sub-agent's TASK_ERROR in session as headless runs do", () => {
     const dir = taskRepo();
     const session = open(dir);

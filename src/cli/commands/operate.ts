@@ -51,12 +51,15 @@ function runnerConfig(
 ): RunnerConfig {
   if (options.script) return { type: "scripted", script: options.script };
   const type = options.runner ?? configured.type;
-  if (!["claude", "opencode", "command", "scripted"].includes(type)) {
-    throw new UsageError(`unknown runner "${type}"`, { hint: "Use claude, opencode, command or scripted." });
+  if (!["claude", "opencode", "codex", "command", "scripted"].includes(type)) {
+    throw new UsageError(`unknown runner "${type}"`, {
+      hint: "Use claude, opencode, codex, command or scripted.",
+    });
   }
   if (type !== configured.type) {
-    // These two run with their defaults; the others have nothing to run without settings.
-    if (type === "claude" || type === "opencode") return { type } as unknown as RunnerConfig;
+    // These run with their defaults; the others have nothing to run without settings.
+    if (type === "claude" || type === "opencode" || type === "codex")
+      return { type } as unknown as RunnerConfig;
     throw new UsageError(
       `--runner ${type} needs its settings in baton.config.json ("runner": {"type": "${type}", …})`,
       {

@@ -21,7 +21,7 @@ export function defineOperations(program: Command): void {
       .option("--language <language>", "route as if the task had this language (e.g. lean, latex)")
       .option(
         "--runner <type>",
-        "claude | opencode | command | scripted (default: baton.config.json, else claude)",
+        "claude | opencode | codex | command | scripted (default: baton.config.json, else claude)",
       )
       .option("--script <file>", "run a scripted agent from this JSON script (dry runs, demos, tests)")
       .option("--timeout <seconds>", "kill the agent's whole process group after this long")

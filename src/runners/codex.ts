@@ -1,0 +1,121 @@
+import { accessSync, constants, existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import * as z from "zod/mini";
+import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
+import { failBeforeStart, runAgentProcess } from "./agent-process.js";
+import { findOnPath } from "./claude-binary.js";
+import { CodexEventInterpreter } from "./codex-stream.js";
+import { delegationEnv } from "./context.js";
+import type { Runner, RunOptions, RunOutcome, RunRequest } from "./types.js";
+
+export const CodexRunnerOptions = z.strictObject({
+  /** A path (relative to the repository root) or a command name on PATH; default: PATH, then `@openai/codex`. */
+  binary: z.optional(z.string().check(z.minLength(1))),
+  model: z.optional(z.string().check(z.minLength(1))),
+  /** `-s`: what the agent's shell may touch; default workspace-write (the repository). */
+  sandbox: z.optional(z.enum(["read-only", "workspace-write", "danger-full-access"])),
+  /** `-c key=value` overrides (TOML values), e.g. a model provider for an offline run. */
+  config: z.optional(z.record(z.string().check(z.minLength(1)), z.string())),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/)), z.string())),
+  killGraceMs: z.optional(z.number().check(z.int(), z.minimum(0))),
+});
+export type CodexRunnerOptions = z.infer<typeof CodexRunnerOptions>;
+
+/** The codex binary: configured, else `codex` on PATH, else the `@openai/codex` package's launcher. */
+export function locateCodex(options: {
+  binary?: string | undefined;
+  baseDir: string;
+  pathValue: string | undefined;
+}): { path: string } | { path: null; message: string } {
+  const { binary } = options;
+  if (binary !== undefined) {
+    if (!binary.includes("/")) {
+      const found = findOnPath(binary, options.pathValue);
+      return found ? { path: found } : { path: null, message: `codex binary "${binary}" is not on PATH` };
+    }
+    const path = resolve(options.baseDir, binary);
+    return existsSync(path) ? { path } : { path: null, message: `codex binary ${path} does not exist` };
+  }
+  const onPath = findOnPath("codex", options.pathValue);
+  if (onPath) return { path: onPath };
+  for (const from of [join(options.baseDir, "package.json"), import.meta.url]) {
+    try {
+      const path = createRequire(from).resolve("@openai/codex/bin/codex.js");
+      accessSync(path, constants.R_OK);
+      return { path };
+    } catch {
+      // not installed there
+    }
+  }
+  return {
+    path: null,
+    message: 'no codex binary: install it (npm install @openai/codex) or set the runner\'s "binary"',
+  };
+}
+
+/**
+ * `codex exec --json` with stdin closed (a piped stdin would be appended to the prompt) and Baton's own
+ * timeout: Codex retries an unreachable server for ever (contract 11.1). Codex has no agent definitions,
+ * so the routed agent's instructions lead the prompt. It has no re-prompt either: an agent that stops before
+ * its metadata is refused at GATE OUT (META_MISSING).
+ */
+export class CodexRunner implements Runner {
+  readonly kind = "codex";
+  readonly options: CodexRunnerOptions;
+
+  constructor(
+    options: unknown = {},
+    private readonly context: { baseDir?: string; baseEnv?: NodeJS.ProcessEnv } = {},
+  ) {
+    const issues = validationIssues(CodexRunnerOptions, options);
+    if (issues) {
+      throw new ConfigError(`codex runner: ${formatIssues(issues)}`, {
+        hint: 'Example: { "type": "codex", "model": "gpt-5-codex", "sandbox": "workspace-write" }',
+      });
+    }
+    this.options = options as CodexRunnerOptions;
+  }
+
+  async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
+    const cwd = resolve(request.cwd);
+    const env = { ...delegationEnv(request, this.context.baseEnv ?? process.env), ...this.options.env };
+    const binary = locateCodex({
+      binary: this.options.binary,
+      baseDir: this.context.baseDir ?? cwd,
+      pathValue: env["PATH"],
+    });
+    if (binary.path === null) return failBeforeStart("spawn_failed", binary.message, options);
+    const launcher = binary.path.endsWith(".js");
+    const args = [
+      "exec",
+      "--json",
+      "--skip-git-repo-check",
+      "--cd",
+      cwd,
+      "-s",
+      this.options.sandbox ?? "workspace-write",
+    ];
+    if (this.options.model ?? request.agent?.model)
+      args.push("-m", (this.options.model ?? request.agent?.model)!);
+    for (const [key, value] of Object.entries(this.options.config ?? {})) args.push("-c", `${key}=${value}`);
+    args.push(...(this.options.args ?? []));
+    const instructions = request.agent?.systemPrompt;
+    const prompt = instructions ? `${instructions}\n\n---\n\n${request.prompt}` : request.prompt;
+    // Codex would read a prompt starting with "-" as an option.
+    args.push("--", prompt);
+    return runAgentProcess(
+      "codex",
+      {
+        command: launcher ? process.execPath : binary.path,
+        args: launcher ? [binary.path, ...args] : args,
+        cwd,
+        env,
+        interpreter: new CodexEventInterpreter(),
+        ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),
+      },
+      options,
+    );
+  }
+}
