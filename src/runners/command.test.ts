@@ -202,6 +202,8 @@ describe("command runner", () => {
     expect(() => createRunner({ type: "command", command: "echo", shell: true } as never)).toThrow(
       'runner: (top level): unknown key "shell"',
     );
-    expect(() => createRunner({ type: "codex" } as never)).toThrow(ConfigError);
+    expect(() => createRunner({ type: "gemini" } as never)).toThrow(ConfigError);
+    expect(createRunner({ type: "codex" }).kind).toBe("codex");
+    expect(createRunner({ type: "opencode" }).kind).toBe("opencode");
   });
 });
