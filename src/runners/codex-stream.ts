@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { TailBuffer } from "../shared/lines.js";
+import { clipLabel as clip, EventText, readEvent } from "./agent-cli.js";
 import type { AgentFailure, OutputInterpreter } from "./agent-process.js";
 import type { RunnerEvent, RunUsage } from "./types.js";
 
@@ -27,11 +27,8 @@ const Usage = z.looseObject({
 });
 const Failed = z.looseObject({ error: z.catch(z.optional(z.looseObject({ message: str })), undefined) });
 
-const OUTPUT_TAIL_BYTES = 64 * 1024;
-const clip = (text: string) => (text.length > 120 ? `${text.slice(0, 119)}…` : text);
-
 export class CodexEventInterpreter implements OutputInterpreter {
-  private readonly text = new TailBuffer(OUTPUT_TAIL_BYTES);
+  private readonly text = new EventText();
   private inputTokens = 0;
   private outputTokens = 0;
   private turns = 0;
@@ -39,20 +36,11 @@ export class CodexEventInterpreter implements OutputInterpreter {
   threadId: string | undefined;
 
   line(line: string, emit: (event: RunnerEvent) => void): void {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      this.keep(line, emit);
-      return;
-    }
-    const event = Event.safeParse(value);
-    if (!event.success) {
-      this.keep(line, emit);
-      return;
-    }
-    const { type } = event.data;
-    if (type === "thread.started") this.threadId = event.data.thread_id;
+    const read = readEvent(line, Event, this.text, emit);
+    if (!read) return;
+    const { value, event } = read;
+    const { type } = event;
+    if (type === "thread.started") this.threadId = event.thread_id;
     else if (type === "item.completed") this.item(value, emit);
     else if (type === "turn.completed") {
       const usage = Usage.safeParse(value).data?.usage;
@@ -61,9 +49,9 @@ export class CodexEventInterpreter implements OutputInterpreter {
       this.outputTokens += usage?.output_tokens ?? 0;
     } else if (type === "turn.failed") {
       this.failed = Failed.safeParse(value).data?.error?.message ?? "the turn failed";
-      this.keep(`turn failed: ${this.failed}`, emit);
-    } else if (type === "error" && event.data.message) {
-      emit({ type: "step", label: clip(event.data.message) });
+      this.text.keep(`turn failed: ${this.failed}`, emit);
+    } else if (type === "error" && event.message) {
+      emit({ type: "step", label: clip(event.message) });
     }
   }
 
@@ -71,7 +59,7 @@ export class CodexEventInterpreter implements OutputInterpreter {
     const item = Item.safeParse(value).data?.item;
     if (!item) return;
     if (item.type === "agent_message" && item.text) {
-      for (const l of item.text.split("\n")) this.keep(l, emit);
+      for (const l of item.text.split("\n")) this.text.keep(l, emit);
     } else if (item.type === "command_execution" && item.command) {
       const status = item.exit_code ? ` (exit ${item.exit_code})` : "";
       emit({ type: "step", label: clip(`shell: ${item.command}${status}`), tool: "shell" });
@@ -81,11 +69,6 @@ export class CodexEventInterpreter implements OutputInterpreter {
     } else if (item.type === "error" && item.message) {
       emit({ type: "step", label: clip(`warning: ${item.message}`) });
     }
-  }
-
-  private keep(line: string, emit: (event: RunnerEvent) => void): void {
-    this.text.push(Buffer.from(`${line}\n`, "utf8"));
-    emit({ type: "output", stream: "stdout", line });
   }
 
   result(): { output: string; usage: RunUsage; failure?: AgentFailure } {

@@ -1,10 +1,7 @@
-import { accessSync, constants, existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import * as z from "zod/mini";
-import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
+import { locateAgentCli, validRunnerOptions } from "./agent-cli.js";
 import { failBeforeStart, runAgentProcess } from "./agent-process.js";
-import { findOnPath } from "./claude-binary.js";
 import { CodexEventInterpreter } from "./codex-stream.js";
 import { delegationEnv } from "./context.js";
 import type { Runner, RunOptions, RunOutcome, RunRequest } from "./types.js";
@@ -28,31 +25,13 @@ export function locateCodex(options: {
   binary?: string | undefined;
   baseDir: string;
   pathValue: string | undefined;
-}): { path: string } | { path: null; message: string } {
-  const { binary } = options;
-  if (binary !== undefined) {
-    if (!binary.includes("/")) {
-      const found = findOnPath(binary, options.pathValue);
-      return found ? { path: found } : { path: null, message: `codex binary "${binary}" is not on PATH` };
-    }
-    const path = resolve(options.baseDir, binary);
-    return existsSync(path) ? { path } : { path: null, message: `codex binary ${path} does not exist` };
-  }
-  const onPath = findOnPath("codex", options.pathValue);
-  if (onPath) return { path: onPath };
-  for (const from of [join(options.baseDir, "package.json"), import.meta.url]) {
-    try {
-      const path = createRequire(from).resolve("@openai/codex/bin/codex.js");
-      accessSync(path, constants.R_OK);
-      return { path };
-    } catch {
-      // not installed there
-    }
-  }
-  return {
-    path: null,
-    message: 'no codex binary: install it (npm install @openai/codex) or set the runner\'s "binary"',
-  };
+}) {
+  return locateAgentCli({
+    ...options,
+    command: "codex",
+    packageFile: "@openai/codex/bin/codex.js",
+    install: "npm install @openai/codex",
+  });
 }
 
 /**
@@ -69,13 +48,12 @@ export class CodexRunner implements Runner {
     options: unknown = {},
     private readonly context: { baseDir?: string; baseEnv?: NodeJS.ProcessEnv } = {},
   ) {
-    const issues = validationIssues(CodexRunnerOptions, options);
-    if (issues) {
-      throw new ConfigError(`codex runner: ${formatIssues(issues)}`, {
-        hint: 'Example: { "type": "codex", "model": "gpt-5-codex", "sandbox": "workspace-write" }',
-      });
-    }
-    this.options = options as CodexRunnerOptions;
+    this.options = validRunnerOptions(
+      CodexRunnerOptions,
+      options,
+      "codex",
+      '{ "type": "codex", "model": "gpt-5-codex", "sandbox": "workspace-write" }',
+    );
   }
 
   async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {

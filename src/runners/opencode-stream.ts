@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { TailBuffer } from "../shared/lines.js";
+import { clipLabel as clip, EventText, readEvent } from "./agent-cli.js";
 import type { AgentFailure, OutputInterpreter } from "./agent-process.js";
 import type { RunnerEvent, RunUsage } from "./types.js";
 
@@ -36,13 +36,8 @@ const ErrorEvent = z.looseObject({
   ),
 });
 
-const OUTPUT_TAIL_BYTES = 64 * 1024;
-const LABEL_MAX = 120;
-
-const clip = (text: string) => (text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX - 1)}…` : text);
-
 export class OpencodeEventInterpreter implements OutputInterpreter {
-  private readonly text = new TailBuffer(OUTPUT_TAIL_BYTES);
+  private readonly text = new EventText();
   private inputTokens = 0;
   private outputTokens = 0;
   private cost = 0;
@@ -52,23 +47,14 @@ export class OpencodeEventInterpreter implements OutputInterpreter {
   sessionId: string | undefined;
 
   line(line: string, emit: (event: RunnerEvent) => void): void {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      this.keep(line, emit);
-      return;
-    }
-    const event = Event.safeParse(value);
-    if (!event.success) {
-      this.keep(line, emit);
-      return;
-    }
-    this.sessionId ??= event.data.sessionID;
-    switch (event.data.type) {
+    const read = readEvent(line, Event, this.text, emit);
+    if (!read) return;
+    const { value, event } = read;
+    this.sessionId ??= event.sessionID;
+    switch (event.type) {
       case "text": {
         const text = TextPart.safeParse(value).data?.part.text;
-        if (text) for (const l of text.split("\n")) this.keep(l, emit);
+        if (text) for (const l of text.split("\n")) this.text.keep(l, emit);
         return;
       }
       case "tool_use": {
@@ -93,15 +79,10 @@ export class OpencodeEventInterpreter implements OutputInterpreter {
       case "error": {
         const error = ErrorEvent.safeParse(value).data?.error;
         this.error = `${error?.name ?? "error"}: ${error?.data?.message ?? "opencode reported an error"}`;
-        this.keep(this.error, emit);
+        this.text.keep(this.error, emit);
         return;
       }
     }
-  }
-
-  private keep(line: string, emit: (event: RunnerEvent) => void): void {
-    this.text.push(Buffer.from(`${line}\n`, "utf8"));
-    emit({ type: "output", stream: "stdout", line });
   }
 
   result(): { output: string; usage: RunUsage; failure?: AgentFailure } {

@@ -1,10 +1,8 @@
-import { accessSync, constants, existsSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as z from "zod/mini";
-import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
+import { locateAgentCli, validRunnerOptions } from "./agent-cli.js";
 import { failBeforeStart, runAgentProcess } from "./agent-process.js";
-import { findOnPath } from "./claude-binary.js";
 import { delegationEnv } from "./context.js";
 import { OpencodeEventInterpreter } from "./opencode-stream.js";
 import type { AgentDefinition, Runner, RunOptions, RunOutcome, RunRequest, RunUsage } from "./types.js";
@@ -26,38 +24,18 @@ export const OpencodeRunnerOptions = z.strictObject({
 });
 export type OpencodeRunnerOptions = z.infer<typeof OpencodeRunnerOptions>;
 
-const PACKAGE_BINARY = "opencode-ai/bin/opencode.exe";
-
 /** The opencode binary: the configured one, else `opencode` on PATH, else the `opencode-ai` package's. */
 export function locateOpencode(options: {
   binary?: string | undefined;
   baseDir: string;
   pathValue: string | undefined;
-}): { path: string } | { path: null; message: string } {
-  const { binary } = options;
-  if (binary !== undefined) {
-    if (!binary.includes("/")) {
-      const found = findOnPath(binary, options.pathValue);
-      return found ? { path: found } : { path: null, message: `opencode binary "${binary}" is not on PATH` };
-    }
-    const path = resolve(options.baseDir, binary);
-    return existsSync(path) ? { path } : { path: null, message: `opencode binary ${path} does not exist` };
-  }
-  const onPath = findOnPath("opencode", options.pathValue);
-  if (onPath) return { path: onPath };
-  for (const from of [join(options.baseDir, "package.json"), import.meta.url]) {
-    try {
-      const path = createRequire(from).resolve(PACKAGE_BINARY);
-      accessSync(path, constants.X_OK);
-      return { path };
-    } catch {
-      // not installed there
-    }
-  }
-  return {
-    path: null,
-    message: 'no opencode binary: install it (npm install opencode-ai) or set the runner\'s "binary"',
-  };
+}) {
+  return locateAgentCli({
+    ...options,
+    command: "opencode",
+    packageFile: "opencode-ai/bin/opencode.exe",
+    install: "npm install opencode-ai",
+  });
 }
 
 /**
@@ -85,13 +63,12 @@ export class OpencodeRunner implements Runner {
     options: unknown = {},
     private readonly context: { baseDir?: string; baseEnv?: NodeJS.ProcessEnv } = {},
   ) {
-    const issues = validationIssues(OpencodeRunnerOptions, options);
-    if (issues) {
-      throw new ConfigError(`opencode runner: ${formatIssues(issues)}`, {
-        hint: 'Example: { "type": "opencode", "model": "anthropic/claude-sonnet-4-5", "reprompts": 2 }',
-      });
-    }
-    this.options = options as OpencodeRunnerOptions;
+    this.options = validRunnerOptions(
+      OpencodeRunnerOptions,
+      options,
+      "opencode",
+      '{ "type": "opencode", "model": "anthropic/claude-sonnet-4-5", "reprompts": 2 }',
+    );
   }
 
   async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
