@@ -5,6 +5,8 @@ import { type CiProvider, ciFiles } from "./ci.js";
 import { type InitManifest, MANIFEST_PATH, readManifest, renderManifest, sha256 } from "./manifest.js";
 import type { Conflict, FileChange, InitPlan } from "./plan.js";
 import {
+  CODEX_HOOKS_PATH,
+  codexHookEntries,
   DEFAULT_HOOK_PORT,
   type HookMode,
   hookEntries,
@@ -22,6 +24,8 @@ export interface InstallOptions {
   port?: number | undefined;
   /** Also write a CI workflow that runs `baton verify`. */
   ci?: CiProvider | undefined;
+  /** Also install Baton's hooks for Codex CLI (`.codex/hooks.json`). */
+  codex?: boolean | undefined;
   force?: boolean | undefined;
 }
 
@@ -107,17 +111,35 @@ export async function planInstall(options: InstallOptions): Promise<InitPlan> {
     });
   }
 
+  // Codex CLI: the same hooks in its own hooks file, recorded beside the Claude Code settings.
+  const codex = options.codex || prev?.codex !== undefined;
+  let codexRecord: InitManifest["codex"];
+  if (codex) {
+    const file = readSettings(root, CODEX_HOOKS_PATH);
+    const planned = await planSettingsInstall(file, codexHookEntries(bin), [], prev?.codex, CODEX_HOOKS_PATH);
+    if (planned.changed) {
+      writes.push({
+        path: CODEX_HOOKS_PATH,
+        action: file.exists ? "update" : "create",
+        before: file.text,
+        after: planned.after,
+      });
+    }
+    codexRecord = planned.record;
+  }
+
   const manifest: InitManifest = {
     version: 1,
     bin,
     hooks,
     ...(port === undefined ? {} : { port }),
     ...(ci === undefined ? {} : { ci }),
+    ...(codexRecord ? { codex: codexRecord } : {}),
     files: records.map(({ backup, ...rest }) => (backup ? { ...rest, backup } : rest)),
     dirs: [
       ...new Set([
         ...(prev?.dirs ?? []),
-        ...[...DIRS, ...(ci ? [".github", ".github/workflows"] : [])].filter(
+        ...[...DIRS, ...(ci ? [".github", ".github/workflows"] : []), ...(codex ? [".codex"] : [])].filter(
           (d) => !existsSync(join(root, d)),
         ),
       ]),

@@ -13,6 +13,16 @@ export type HookEntry = z.infer<typeof HookEntry>;
  * What `baton init` added, so `--uninstall` removes exactly that: files with the hash of what was
  * written, settings entries by value, and the containers (keys, folders) it had to create.
  */
+/** What init added to one JSON settings file (Claude Code's settings.json, Codex's hooks.json). */
+const SettingsRecord = z.object({
+  path: z.string(),
+  created: z.boolean(),
+  /** Object/array keys Baton created (e.g. ["hooks","Stop"]); removed on uninstall when left empty. */
+  keys: z.array(z.array(z.string())),
+  hooks: z.array(HookEntry),
+  permissions: z.array(z.string()),
+});
+
 export const InitManifest = z.object({
   version: z.literal(1),
   bin: z.string(),
@@ -29,14 +39,9 @@ export const InitManifest = z.object({
   ),
   /** Folders that did not exist before; removed on uninstall when empty. */
   dirs: z.array(z.string()),
-  settings: z.object({
-    path: z.string(),
-    created: z.boolean(),
-    /** Object/array keys Baton created (e.g. ["hooks","Stop"]); removed on uninstall when left empty. */
-    keys: z.array(z.array(z.string())),
-    hooks: z.array(HookEntry),
-    permissions: z.array(z.string()),
-  }),
+  settings: SettingsRecord,
+  /** `--host codex`: Baton's hooks in `.codex/hooks.json`, recorded like the Claude Code settings. */
+  codex: z.optional(SettingsRecord),
 });
 export type InitManifest = z.infer<typeof InitManifest>;
 

@@ -52,8 +52,8 @@ export interface SettingsFile {
   value: Json;
 }
 
-export function readSettings(root: string): SettingsFile {
-  const path = join(root, SETTINGS_PATH);
+export function readSettings(root: string, rel: string = SETTINGS_PATH): SettingsFile {
+  const path = join(root, rel);
   if (!existsSync(path)) return { path, exists: false, doc: null, text: null, value: {} };
   const text = readFileSync(path, "utf8");
   if (text.trim() === "") return { path, exists: true, doc: null, text, value: {} };
@@ -85,6 +85,22 @@ function handlerFor(bin: string, mode: HookMode, port: number, event: string, na
     return { type: "command", command: `${shellQuote(join(packageRoot(), "bin", "baton-hook"))} ${name}` };
   }
   return { type: "command", command: `${bin} hook ${name}` };
+}
+
+export const CODEX_HOOKS_PATH = ".codex/hooks.json";
+
+/**
+ * Codex CLI runs Claude-Code-shaped command hooks (opencode contract 11.4): Baton's PreToolUse and
+ * PostToolUse, for every tool, guard the task store in a Codex session as they do in Claude Code.
+ */
+export function codexHookEntries(bin: string): HookEntry[] {
+  return [
+    ["PreToolUse", "pre-tool-use"],
+    ["PostToolUse", "post-tool-use"],
+  ].map(([event, name]) => ({
+    event: event!,
+    group: { matcher: "*", hooks: [{ type: "command", command: `${bin} hook ${name}` }] },
+  }));
 }
 
 export function hookEntries(bin: string, mode: HookMode, port: number): HookEntry[] {
@@ -170,6 +186,7 @@ export async function planSettingsInstall(
   hooks: HookEntry[],
   permissions: string[],
   previous: ManifestSettings | undefined,
+  rel: string = SETTINGS_PATH,
 ): Promise<SettingsInstall> {
   const keys: string[][] = [...(previous?.keys ?? [])];
   const cleaned = structuredClone(file.value);
@@ -211,7 +228,7 @@ export async function planSettingsInstall(
     removed: stale.removedHooks,
     permissionsAdded,
     record: {
-      path: SETTINGS_PATH,
+      path: rel,
       created: previous?.created ?? !file.exists,
       keys: uniqueKeys,
       hooks: ours.hooks,

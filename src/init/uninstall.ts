@@ -68,6 +68,18 @@ export async function planUninstall(root: string): Promise<InitPlan> {
     base.settings.hooksRemoved = plan.removed;
     base.settings.permissionsRemoved = plan.permissionsRemoved;
   }
+  const codexFile = manifest.codex ? readSettings(root, manifest.codex.path) : null;
+  if (manifest.codex && codexFile?.exists) {
+    const plan = await planSettingsUninstall(codexFile, manifest.codex);
+    if (plan.after !== codexFile.text) {
+      changes.push({
+        path: manifest.codex.path,
+        action: plan.after === null ? "delete" : "update",
+        before: codexFile.text,
+        after: plan.after,
+      });
+    }
+  }
   changes.push({ path: MANIFEST_PATH, action: "delete", before: text, after: null });
   return {
     ...base,

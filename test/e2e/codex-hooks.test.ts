@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,12 +7,12 @@ import { runProcess } from "../../src/shared/process.js";
 import { startFakeResponsesApi } from "../../src/testing/fake-responses-api.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
 import { BATON_BIN } from "../support/cli.js";
-import { oneTaskRepo } from "./helpers.js";
+import { ok, oneTaskRepo, runBaton } from "./helpers.js";
 
 /**
  * Codex CLI's hooks take Claude Code's shape (opencode contract 11.4), so Baton's own `baton hook` commands
- * guard a live Codex session too: this runs the real binary with Baton's PreToolUse hook in
- * `.codex/hooks.json` and a model that tries to overwrite the task store.
+ * guard a live Codex session too: `baton init --host codex` writes them to `.codex/hooks.json`, and the real
+ * binary runs them against a model that tries to overwrite the task store.
  */
 const located = locateCodex({ baseDir: process.cwd(), pathValue: "" });
 requireUnderCi("the Codex CLI", located.path === null ? located.message : null);
@@ -33,17 +33,11 @@ describe.skipIf(located.path === null)("Baton's hooks in a Codex session (real b
     const home = mkdtempSync(join(tmpdir(), "baton-codex-home-"));
     cleanups.push(() => rmSync(home, { recursive: true, force: true }));
     const dir = oneTaskRepo();
-    mkdirSync(join(dir, ".codex"));
-    const hook = (event: string) => ({ type: "command", command: `node ${BATON_BIN} hook ${event}` });
-    writeFileSync(
-      join(dir, ".codex", "hooks.json"),
-      JSON.stringify({
-        hooks: {
-          PreToolUse: [{ matcher: "*", hooks: [hook("pre-tool-use")] }],
-          PostToolUse: [{ matcher: "*", hooks: [hook("post-tool-use")] }],
-        },
-      }),
-    );
+    ok(dir, ["init", "--host", "codex", "--bin", `node ${BATON_BIN}`]);
+    const installed = JSON.parse(readFileSync(join(dir, ".codex", "hooks.json"), "utf8"));
+    expect(installed.hooks.PreToolUse).toEqual([
+      { matcher: "*", hooks: [{ type: "command", command: `node ${BATON_BIN} hook pre-tool-use` }] },
+    ]);
     const before = readFileSync(join(dir, "specs", "state.json"), "utf8");
     // Asynchronously: the fake API answers from this process.
     const run = await runProcess({
@@ -82,5 +76,10 @@ describe.skipIf(located.path === null)("Baton's hooks in a Codex session (real b
     expect(told).toContain("blocked by PreToolUse hook");
     expect(told).toContain("specs/state.json is written only by Baton");
     expect(api.problems()).toEqual([]);
+    // Remembered by a plain re-run, and removed by uninstall with the folder Baton created for it.
+    expect(ok(dir, ["init"]).stdout).toContain("up to date");
+    ok(dir, ["init", "--uninstall"]);
+    expect(existsSync(join(dir, ".codex"))).toBe(false);
+    expect(runBaton(dir, ["init", "--host", "opencode"]).stderr).toContain("opencode runner");
   }, 90_000);
 });

@@ -21,10 +21,20 @@ export interface InitCommandOptions {
   port?: string | undefined;
   bin?: string | undefined;
   ci?: string | undefined;
+  host?: string | undefined;
 }
 
 /** `baton init [dir]`: installs (or removes) the slash commands, agents and hooks for Claude Code. */
 export async function init(options: InitCommandOptions): Promise<InitResult> {
+  // Claude Code is always installed; --host adds another host beside it.
+  if (options.host !== undefined && options.host !== "codex" && options.host !== "claude") {
+    throw new UsageError(`--host must be "claude" or "codex", got "${options.host}"`, {
+      hint:
+        options.host === "opencode"
+          ? "opencode's plugin is not built yet: run opencode agents headless with the opencode runner (see docs/hosts.md)."
+          : "`--host codex` adds Baton's hooks for Codex CLI in .codex/hooks.json.",
+    });
+  }
   if (options.ci !== undefined && options.ci !== "github") {
     throw new UsageError(`--ci must be "github", got "${options.ci}"`);
   }
@@ -64,6 +74,7 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
     hooks: args.data.hooks,
     port,
     ci: args.data.ci,
+    codex: options.host === "codex",
     force: options.force,
     dryRun: options.dryRun,
     uninstall: options.uninstall,

@@ -19,6 +19,10 @@ export function defineSessionCommands(program: Command): void {
         "--ci <provider>",
         "also write a CI workflow that runs `baton verify` on pull requests (github)",
       )
+      .option(
+        "--host <host>",
+        "also install for another agent CLI: codex (Baton's hooks in .codex/hooks.json)",
+      )
       .option("--bin <command>", "how Claude Code runs Baton (default: baton if on PATH, else node <path>)")
       .option("--json", "print JSON")
       .action(async (dir: string | undefined, opts, cmd: Command) => {
