@@ -42,6 +42,15 @@ function freeBackupPath(root: string, path: string, taken: Set<string>): string 
   }
 }
 
+/** The change that writes a settings file (created, or edited in place). */
+function settingsWrite(
+  path: string,
+  file: { exists: boolean; text: string | null },
+  after: string,
+): FileChange {
+  return { path, action: file.exists ? "update" : "create", before: file.text, after };
+}
+
 /** Everything `baton init` would do, read and validated before a single byte is written. */
 export async function planInstall(options: InstallOptions): Promise<InitPlan> {
   const { root } = options;
@@ -102,14 +111,7 @@ export async function planInstall(options: InstallOptions): Promise<InitPlan> {
     permissionRules(bin),
     prev?.settings,
   );
-  if (settings.changed) {
-    writes.push({
-      path: SETTINGS_PATH,
-      action: settingsFile.exists ? "update" : "create",
-      before: settingsFile.text,
-      after: settings.after,
-    });
-  }
+  if (settings.changed) writes.push(settingsWrite(SETTINGS_PATH, settingsFile, settings.after));
 
   // Codex CLI: the same hooks in its own hooks file, recorded beside the Claude Code settings.
   const codex = options.codex || prev?.codex !== undefined;
@@ -117,14 +119,7 @@ export async function planInstall(options: InstallOptions): Promise<InitPlan> {
   if (codex) {
     const file = readSettings(root, CODEX_HOOKS_PATH);
     const planned = await planSettingsInstall(file, codexHookEntries(bin), [], prev?.codex, CODEX_HOOKS_PATH);
-    if (planned.changed) {
-      writes.push({
-        path: CODEX_HOOKS_PATH,
-        action: file.exists ? "update" : "create",
-        before: file.text,
-        after: planned.after,
-      });
-    }
+    if (planned.changed) writes.push(settingsWrite(CODEX_HOOKS_PATH, file, planned.after));
     codexRecord = planned.record;
   }
 
