@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import type { RunUsage } from "../runners/index.js";
+import { gitBlobId } from "../shared/git.js";
 import type { Transaction } from "../state/index.js";
 import type { CheckRun } from "./checks.js";
 import type { ChangeEvidence, VerifiedArtifact } from "./gates/types.js";
@@ -58,8 +59,7 @@ function hashArtifact(root: string, artifact: VerifiedArtifact): Evidence["artif
   } catch {
     bytes = Buffer.alloc(0);
   }
-  const blob = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
-  return { path: artifact.path, sha256: sha256Of(bytes), blob, bytes: bytes.length };
+  return { path: artifact.path, sha256: sha256Of(bytes), blob: gitBlobId(bytes), bytes: bytes.length };
 }
 
 export interface EvidenceInput {

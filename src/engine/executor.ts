@@ -140,7 +140,7 @@ export async function drive(
             metadata: effect.verdict.metadata,
             artifacts: effect.verdict.artifacts,
             ...(resumePhase === undefined ? {} : { resumePhase }),
-            commitPending: commitWanted,
+            commitPending: commitWanted ? open : null,
           });
           // Control files: their content is now in state.json, and they are never committed.
           closePostflight(tx, run.folder, { metadata: true });

@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { gitLockWaitMs, runGit } from "../shared/git.js";
+import { gitBlobId, gitLockWaitMs, runGit } from "../shared/git.js";
 import type { GitBaseline } from "../state/index.js";
 
 const git = (root: string, args: string[]) => runGit(root, args, { env: { GIT_OPTIONAL_LOCKS: "0" } });
@@ -9,8 +8,7 @@ const git = (root: string, args: string[]) => runGit(root, args, { env: { GIT_OP
 /** git's object id of a file's bytes (what `git hash-object` prints); null when it does not exist. */
 export function blobId(path: string): string | null {
   try {
-    const bytes = readFileSync(path);
-    return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+    return gitBlobId(readFileSync(path));
   } catch {
     return null;
   }

@@ -25,6 +25,12 @@ const git = (root: string, args: string[]) => runGit(root, args, { timeoutMs: 60
 // add and commit take the index lock: a concurrent `git status` (an editor, Claude Code) is waited out.
 const gitWrite = (root: string, args: string[]) => runGitWaitingForLock(root, args, { timeoutMs: 60_000 });
 
+/** Subjects of the commits that carry this session's trailer (null without git), newest first. */
+export async function sessionCommitSubjects(root: string, sessionId: string): Promise<string[] | null> {
+  const log = await git(root, ["log", "--fixed-strings", `--grep=Session: ${sessionId}`, "--format=%s"]);
+  return log.ok ? log.stdout.split("\n").filter((s) => s !== "") : null;
+}
+
 /** Paths that exist, or that git tracks (a deletion to commit); anything else would fail `git add`. */
 async function existingOrTracked(root: string, paths: string[]): Promise<string[]> {
   const missing = paths.filter((p) => !existsSync(join(root, p)));

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import type { BatonConfig } from "../config/index.js";
-import { runGit } from "../shared/git.js";
 import {
   holdStore,
   mutateStore,
@@ -12,14 +11,15 @@ import {
 import { commitOperation } from "./commit-step.js";
 import { Evidence, evidencePath } from "./evidence.js";
 import type { GateOperation } from "./gates/types.js";
+import { sessionCommitSubjects } from "./git-commit.js";
 import { closeCheckpoint } from "./store-steps.js";
 
 export type PendingCommitOutcome = { committed: boolean; detail: string } | { failed: string };
 
 /** Whether a commit of this session for this task's operation is already in history (the kill came after it). */
 async function alreadyCommitted(root: string, taskNumber: number, sessionId: string): Promise<boolean> {
-  const log = await runGit(root, ["log", "--fixed-strings", `--grep=Session: ${sessionId}`, "--format=%s"]);
-  return log.ok && log.stdout.split("\n").some((s) => s.startsWith(`task ${taskNumber}: `));
+  const subjects = await sessionCommitSubjects(root, sessionId);
+  return (subjects ?? []).some((s) => s.startsWith(`task ${taskNumber}: `));
 }
 
 /**

@@ -147,8 +147,11 @@ export function recordResult(
     artifacts: VerifiedArtifact[];
     /** A plan run knows the first incomplete phase itself (phase numbers may skip). */
     resumePhase?: number;
-    /** A commit follows: the checkpoint stays open, marked recorded, until the commit closes it. */
-    commitPending?: boolean;
+    /**
+     * A commit follows: this open checkpoint (as the caller read it in this write) stays open, marked
+     * recorded, until the commit closes it.
+     */
+    commitPending?: OpenCheckpoint | null;
   },
 ): void {
   const task = requireTask(tx, request.taskNumber);
@@ -171,7 +174,7 @@ export function recordResult(
   }
   // research, plan and revise keep their in-progress status when partial: the same operation resumes.
   const path = checkpointPath(tx.paths.internalDir, request.taskNumber);
-  const open = request.commitPending ? readOpenCheckpoint(tx.paths.internalDir, request.taskNumber) : null;
+  const open = request.commitPending;
   if (!open) {
     tx.deleteFile(path);
     return;

@@ -166,12 +166,21 @@ export async function verifyHistory(
   const after = from === null ? new Set<string>() : await afterSet(root, from, options.since === undefined);
   const log = await git(root, ["log", "--reverse", "--format=%H%x00%P%x00%B%x01", "--", statePath]);
   const report: VerifyReport = { from, verified: [], phantoms: [], beforeAdoption: [] };
+  // A commit's state.json is read once, whether as a commit or as the next one's parent.
+  const seen = new Map<string, Promise<Map<number, string>>>();
+  const statuses = (rev: string) => {
+    const known = seen.get(rev);
+    if (known) return known;
+    const read = statusesAt(root, rev, statePath);
+    seen.set(rev, read);
+    return read;
+  };
   for (const record of log.out.split("\x01")) {
     const [commit, parents, message] = record.replace(/^\n/, "").split("\0");
     if (!commit || message === undefined) continue;
     const parent = parents?.split(" ")[0] || null;
-    const now = await statusesAt(root, commit, statePath);
-    const before = parent ? await statusesAt(root, parent, statePath) : new Map<number, string>();
+    const now = await statuses(commit);
+    const before = parent ? await statuses(parent) : new Map<number, string>();
     for (const [task, status] of now) {
       if (!DONE_STATUSES.has(status) || before.get(task) === status) continue;
       if (options.tasks && !options.tasks.includes(task)) continue;

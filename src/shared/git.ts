@@ -1,5 +1,11 @@
+import { createHash } from "node:crypto";
 // Not re-exported by shared/index.js on purpose: task commands load that barrel and never spawn.
 import { runProcess } from "./process.js";
+
+/** git's object id of a file's bytes, as `git hash-object` computes it (SHA-1 repositories). */
+export function gitBlobId(bytes: Buffer): string {
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
 
 /**
  * The one way Baton runs git: in `cwd` whatever the environment says (variables that point git at another

@@ -1,13 +1,7 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { relative, sep } from "node:path";
-import { runGit } from "../shared/git.js";
+import { gitBlobId, runGit } from "../shared/git.js";
 import type { ForeignChange } from "./seal.js";
-
-/** git's object id of a file's bytes, as `git hash-object` computes it (SHA-1 repositories). */
-function blobId(bytes: Buffer): string {
-  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
-}
 
 /** The blob ids HEAD holds for these repository-relative paths; a path HEAD lacks maps to null. */
 async function committedBlobs(root: string, rels: string[]): Promise<Map<string, string | null> | null> {
@@ -40,7 +34,7 @@ export async function uncommittedChanges(
     const committed = blobs.get(rel(change.path)) ?? null;
     if (change.kind === "deleted") return committed !== null;
     try {
-      return committed !== blobId(readFileSync(change.path));
+      return committed !== gitBlobId(readFileSync(change.path));
     } catch {
       return true;
     }

@@ -24,6 +24,8 @@ export interface ForeignChange {
   file: string;
   path: string;
   kind: "changed" | "deleted";
+  /** A checkpoint or marker: Baton's own, only ever restored, never adopted. */
+  control: boolean;
 }
 
 export function sealedFiles(paths: SpecsPaths): string[] {
@@ -67,9 +69,10 @@ export function findForeignChanges(paths: SpecsPaths): ForeignChange[] {
   for (const [key, sealed] of Object.entries(seal.files)) {
     const path = join(paths.dir, key);
     const bytes = readBytes(path);
-    if (bytes === null) changes.push({ file: key, path, kind: "deleted" });
+    const control = isControlFile(paths, path);
+    if (bytes === null) changes.push({ file: key, path, kind: "deleted", control });
     else if (bytes.length !== sealed.size || hashOf(bytes) !== sealed.hash)
-      changes.push({ file: key, path, kind: "changed" });
+      changes.push({ file: key, path, kind: "changed", control });
   }
   return changes;
 }
@@ -155,5 +158,5 @@ export function describeForeignChanges(changes: readonly ForeignChange[]): strin
 
 /** A person adopting edits keeps the store files; a checkpoint or marker is never adopted, only restored or closed. */
 export function adoptable(change: ForeignChange): boolean {
-  return change.file === "state.json" || change.file === "TODO.md" || change.file === "archive/state.json";
+  return !change.control;
 }

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import { parsePlan, planStatusMarker, setPhaseMarker, setPlanStatus } from "../../plan/index.js";
-import { runGit } from "../../shared/git.js";
 import { latestPlanFile, type TaskEntry } from "../../state/index.js";
+import { sessionCommitSubjects } from "../git-commit.js";
 import type { JournalRecord } from "../session-journal.js";
 import { prunePhaseWorktrees } from "./worktree.js";
 
@@ -13,14 +13,12 @@ async function phaseCommits(
   taskNumber: number,
   sessionId: string,
 ): Promise<Set<string> | null> {
-  const log = await runGit(root, ["log", "--fixed-strings", `--grep=Session: ${sessionId}`, "--format=%s"]);
-  if (!log.ok) return null;
+  const subjects = await sessionCommitSubjects(root, sessionId);
+  if (subjects === null) return null;
   const prefix = `task ${taskNumber} phase `;
-  const ids = new Set<string>();
-  for (const subject of log.stdout.split("\n")) {
-    if (subject.startsWith(prefix)) ids.add(subject.slice(prefix.length).split(":")[0]!);
-  }
-  return ids;
+  return new Set(
+    subjects.filter((s) => s.startsWith(prefix)).map((s) => s.slice(prefix.length).split(":")[0]!),
+  );
 }
 
 export interface SettledPlanRun {
