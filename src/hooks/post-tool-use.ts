@@ -1,7 +1,7 @@
 import { bindCheckpoint } from "./bind.js";
 import { allow, block, type Decision } from "./decision.js";
 import { EDIT_TOOLS, editedPath } from "./pre-tool-use.js";
-import { listCheckpoints, type Project } from "./project.js";
+import { batonCommand, listCheckpoints, type Project } from "./project.js";
 import { absolutePath, classifyPath } from "./protected-paths.js";
 import type { ToolHookInput } from "./schema.js";
 import { guardSeal } from "./seal-guard.js";
@@ -53,7 +53,7 @@ export async function postToolUse(input: ToolHookInput, project: Project): Promi
     if (problems.length > 0) {
       const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : "";
       return block(
-        `Baton's task store no longer validates after this ${input.tool_name} call: ${problems.slice(0, 3).join("; ")}${more}. Run \`baton doctor\` to see every problem and \`baton doctor --fix\` for the safe repairs; change tasks only through baton commands.`,
+        `Baton's task store no longer validates after this ${input.tool_name} call: ${problems.slice(0, 3).join("; ")}${more}. Run \`${batonCommand(project)} doctor\` to see every problem and \`${batonCommand(project)} doctor --fix\` for the safe repairs; change tasks only through baton commands.`,
         bound,
       );
     }

@@ -75,6 +75,21 @@ describe("pre-tool-use rule 2: the main thread does not do delegated work", () =
     expect(hookLog(repo.dir).at(-1)).toMatchObject({ decision: "deny", task, tool: "Edit" });
   });
 
+  it("names the host's own sub-agent tool and the installed command", async () => {
+    const task = repo.tasks[0]!;
+    repo.delegate({ task, claudeSessionId: "ses_oc", agent: "researcher", batonSession: "sess_1_abc" });
+    const { writeFileSync, mkdirSync } = await import("node:fs");
+    mkdirSync(join(repo.dir, ".baton"), { recursive: true });
+    writeFileSync(join(repo.dir, ".baton/init.json"), JSON.stringify({ bin: "node /opt/baton/bin/baton.js" }));
+    const src = { file_path: join(repo.dir, "src/index.ts") };
+    const opencode = reasonOf(await pre("Write", src, { session_id: "ses_oc", baton_host: "opencode" }));
+    expect(opencode).toContain('call the task tool with subagent_type "researcher"');
+    expect(opencode).not.toContain("Agent tool");
+    expect(opencode).toContain("`node /opt/baton/bin/baton.js gate-out research");
+    const claude = reasonOf(await pre("Write", src, { session_id: "ses_oc" }));
+    expect(claude).toContain('Agent tool (subagent_type "researcher", run_in_background: false)');
+  });
+
   it("allows the sub-agent, files inside specs, and other sessions", async () => {
     const task = repo.tasks[0]!;
     const { folder } = repo.delegate({ task, claudeSessionId: "claude-main" });

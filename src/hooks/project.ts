@@ -189,3 +189,12 @@ export function readJsonFile(path: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * The command a hook's message tells the agent to run, spelled as `baton init` installed it (its
+ * manifest's `bin`, e.g. `node /path/bin/baton.js`), since `baton` need not be on the agent's PATH.
+ */
+export function batonCommand(project: Project): string {
+  const bin = (readJsonFile(join(project.root, ".baton", "init.json")) as { bin?: unknown } | undefined)?.bin;
+  return typeof bin === "string" && bin.trim() !== "" ? bin : "baton";
+}

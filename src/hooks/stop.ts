@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { allow, block, type Decision } from "./decision.js";
 import { ensureBatonDir } from "./log.js";
-import { listCheckpoints, type Project } from "./project.js";
+import { batonCommand, listCheckpoints, type Project } from "./project.js";
 import type { StopHookInput } from "./schema.js";
 
 /**
@@ -47,7 +47,7 @@ export function stop(input: StopHookInput, project: Project): Decision {
   ensureBatonDir(project.root, "state");
   writeFileSync(counter, JSON.stringify({ count: count + 1, task: n, session: sessionId }));
   return block(
-    `Task ${n}'s ${operation} is still open: run \`baton gate-out ${operation} ${n} --session ${sessionId}\` now (it verifies the agent's result and commits)`,
+    `Task ${n}'s ${operation} is still open: run \`${batonCommand(project)} gate-out ${operation} ${n} --session ${sessionId}\` now (it verifies the agent's result and commits)`,
     n,
     `block ${count + 1}/${STOP_BLOCK_LIMIT}`,
   );

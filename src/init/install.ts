@@ -3,6 +3,8 @@ import { basename, join } from "node:path";
 import { resolveBin } from "./bin.js";
 import { type CiProvider, ciFiles } from "./ci.js";
 import { type InitManifest, MANIFEST_PATH, readManifest, renderManifest, sha256 } from "./manifest.js";
+import { OPENCODE_DIRS, opencodeFiles } from "./opencode.js";
+import { planOpencodeConfigInstall, readOpencodeConfig, storeEditPatterns } from "./opencode-config.js";
 import type { Conflict, FileChange, InitPlan } from "./plan.js";
 import {
   CODEX_HOOKS_PATH,
@@ -26,6 +28,10 @@ export interface InstallOptions {
   ci?: CiProvider | undefined;
   /** Also install Baton's hooks for Codex CLI (`.codex/hooks.json`). */
   codex?: boolean | undefined;
+  /** Also install Baton's commands, agents and plugin for opencode (`.opencode/`, opencode.json). */
+  opencode?: boolean | undefined;
+  /** The task store's folder relative to the root (opencode's deny rules name its files). */
+  specsDir?: string | undefined;
   force?: boolean | undefined;
 }
 
@@ -62,7 +68,13 @@ export async function planInstall(options: InstallOptions): Promise<InitPlan> {
   const port = hooks === "http" ? (options.port ?? prev?.port ?? DEFAULT_HOOK_PORT) : undefined;
 
   const ci = options.ci ?? prev?.ci;
-  const templates: TemplateFile[] = [...commandFiles(bin), ...agentFiles(), ...ciFiles(ci)];
+  const opencode = options.opencode || prev?.opencode !== undefined;
+  const templates: TemplateFile[] = [
+    ...commandFiles(bin),
+    ...agentFiles(),
+    ...ciFiles(ci),
+    ...(opencode ? opencodeFiles(bin) : []),
+  ];
   const backups: FileChange[] = [];
   const writes: FileChange[] = [];
   const conflicts: Conflict[] = [];
@@ -122,6 +134,23 @@ export async function planInstall(options: InstallOptions): Promise<InitPlan> {
     if (planned.changed) writes.push(settingsWrite(CODEX_HOOKS_PATH, file, planned.after));
     codexRecord = planned.record;
   }
+  let opencodeRecord: InitManifest["opencode"];
+  if (opencode) {
+    const file = readOpencodeConfig(root, prev?.opencode?.path);
+    const planned = planOpencodeConfigInstall(
+      file,
+      storeEditPatterns(options.specsDir ?? "specs"),
+      prev?.opencode,
+    );
+    if (planned.changed)
+      writes.push({
+        path: file.path,
+        action: file.exists ? "update" : "create",
+        before: file.text,
+        after: planned.after,
+      });
+    opencodeRecord = planned.record;
+  }
 
   const manifest: InitManifest = {
     version: 1,
@@ -130,13 +159,17 @@ export async function planInstall(options: InstallOptions): Promise<InitPlan> {
     ...(port === undefined ? {} : { port }),
     ...(ci === undefined ? {} : { ci }),
     ...(codexRecord ? { codex: codexRecord } : {}),
+    ...(opencodeRecord ? { opencode: opencodeRecord } : {}),
     files: records.map(({ backup, ...rest }) => (backup ? { ...rest, backup } : rest)),
     dirs: [
       ...new Set([
         ...(prev?.dirs ?? []),
-        ...[...DIRS, ...(ci ? [".github", ".github/workflows"] : []), ...(codex ? [".codex"] : [])].filter(
-          (d) => !existsSync(join(root, d)),
-        ),
+        ...[
+          ...DIRS,
+          ...(ci ? [".github", ".github/workflows"] : []),
+          ...(codex ? [".codex"] : []),
+          ...(opencode ? OPENCODE_DIRS : []),
+        ].filter((d) => !existsSync(join(root, d))),
       ]),
     ],
     settings: settings.record,
@@ -162,6 +195,7 @@ export async function planInstall(options: InstallOptions): Promise<InitPlan> {
     bin,
     hooks,
     ...(port === undefined ? {} : { port }),
+    hosts: [...(codex ? (["codex"] as const) : []), ...(opencode ? (["opencode"] as const) : [])],
     changes,
     conflicts: options.force ? [] : conflicts,
     kept: [],

@@ -42,6 +42,23 @@ export const InitManifest = z.object({
   settings: SettingsRecord,
   /** `--host codex`: Baton's hooks in `.codex/hooks.json`, recorded like the Claude Code settings. */
   codex: z.optional(SettingsRecord),
+  /** `--host opencode`: Baton's deny rules in `permission.edit` of opencode.json(c). */
+  opencode: z.optional(
+    z.object({
+      path: z.string(),
+      created: z.boolean(),
+      /** Each rule Baton set, with the action it replaced (`was`), given back on uninstall. */
+      rules: z.array(z.object({ pattern: z.string(), was: z.optional(z.string()) })),
+      /** A global action Baton turned into the `*` rule of an object, and the objects it created. */
+      permissionWas: z.optional(z.string()),
+      editWas: z.optional(z.string()),
+      madePermission: z.optional(z.boolean()),
+      madeEdit: z.optional(z.boolean()),
+      /** The file as Baton found it, and the hash of what Baton wrote: uninstall restores it byte for byte. */
+      original: z.optional(z.string()),
+      afterSha256: z.optional(z.string()),
+    }),
+  ),
 });
 export type InitManifest = z.infer<typeof InitManifest>;
 

@@ -25,6 +25,8 @@ export interface InitPlan {
   bin: string;
   hooks: HookMode;
   port?: number;
+  /** The agent CLIs this install covers besides Claude Code (install only). */
+  hosts?: ("codex" | "opencode")[];
   /** In the order they are applied. */
   changes: FileChange[];
   /** Install: files Baton would overwrite; with any of these nothing is written. */

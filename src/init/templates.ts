@@ -12,7 +12,7 @@ export interface TemplateFile {
 export const GATE_OPERATIONS = ["research", "plan", "implement", "revise"] as const;
 export type GateOperation = (typeof GATE_OPERATIONS)[number];
 
-const GATE_DESCRIPTIONS: Record<GateOperation, string> = {
+export const GATE_DESCRIPTIONS: Record<GateOperation, string> = {
   research: "Research a task through Baton's gates (GATE IN, the research agent, GATE OUT, commit)",
   plan: "Write a task's implementation plan through Baton's gates (GATE IN, the planner, GATE OUT, commit)",
   implement: "Implement a planned task through Baton's gates (GATE IN, the implementer, GATE OUT, commit)",

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { MANIFEST_PATH, readManifest, sha256 } from "./manifest.js";
+import { planOpencodeConfigUninstall, readOpencodeConfig } from "./opencode-config.js";
 import type { FileChange, InitPlan } from "./plan.js";
 import { planSettingsUninstall, readSettings, SETTINGS_PATH } from "./settings.js";
 
@@ -77,6 +78,18 @@ export async function planUninstall(root: string): Promise<InitPlan> {
         action: plan.after === null ? "delete" : "update",
         before: codexFile.text,
         after: plan.after,
+      });
+    }
+  }
+  if (manifest.opencode) {
+    const file = readOpencodeConfig(root, manifest.opencode.path);
+    const after = planOpencodeConfigUninstall(file, manifest.opencode);
+    if (file.exists && after !== file.text) {
+      changes.push({
+        path: manifest.opencode.path,
+        action: after === null ? "delete" : "update",
+        before: file.text,
+        after,
       });
     }
   }

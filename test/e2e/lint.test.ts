@@ -98,18 +98,18 @@ describe("baton lint (CLI)", () => {
     expect(json.find((r: { id: string }) => r.id === "state/doctor").docs).toBe("docs/lint.md#state-doctor");
   });
 
-  it("finds no errors in a tree fresh from `baton init`, with tasks in specs/", () => {
+  it("finds nothing in a tree fresh from `baton init --host opencode`, with tasks in specs/", () => {
     const dir = repo();
-    ok(dir, ["init", "--bin", `node ${BATON_BIN}`]);
+    ok(dir, ["init", "--host", "opencode", "--bin", `node ${BATON_BIN}`]);
     ok(dir, ["task", "add", "Prove the lemma", "-l", "lean"]);
     ok(dir, ["task", "add", "Write the docs"]);
     commitAll(dir, "init");
     const result = runBaton(dir, ["lint", "--json"]);
     const json = JSON.parse(result.stdout);
-    const errors = json.findings.filter((f: { severity: string }) => f.severity === "error");
-    expect(errors, JSON.stringify(errors, null, 2)).toEqual([]);
+    // Both trees, each by its own host's rules: not even a warning on what Baton itself installs.
+    expect(json.findings, JSON.stringify(json.findings, null, 2)).toEqual([]);
     expect(result.status).toBe(0);
-    expect(json.files).toBeGreaterThan(5);
+    expect(json.files).toBeGreaterThan(20);
   });
 
   it("reports store drift through state/doctor", () => {

@@ -64,6 +64,20 @@ describe("baton gate-in / gate-out (in-session checkpoints)", () => {
     expect(git(dir, ["status", "--porcelain"])).toBe("");
   });
 
+  it("words the delegation for the host that runs the session (--host opencode: the task tool)", () => {
+    const dir = taskRepo();
+    expect(runBaton(dir, ["gate-in", "research", "1", "--host", "cursor"])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining('--host must be "claude" or "opencode"'),
+    });
+    const opened = ok(dir, ["gate-in", "research", "1", "--host", "opencode"]).stdout;
+    expect(opened).toContain('Now call the task tool to delegate to the agent "');
+    expect(opened).toContain("task_id");
+    expect(opened).not.toContain("run_in_background");
+    expect(opened).not.toContain("Agent tool");
+    expect(opened).toMatch(/^BEGIN PROMPT$/m);
+  });
+
   it("refuses a stub at gate-out with the GATE OUT code; the task stays retryable", () => {
     const dir = taskRepo();
     const session = /BATON_SESSION: (\S+)/.exec(ok(dir, ["gate-in", "research", "1"]).stdout)?.[1] ?? "";

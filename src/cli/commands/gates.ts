@@ -65,8 +65,37 @@ export async function gateOutCommand(options: {
   });
 }
 
+/** The agent CLI a gate's text is written for: each names its sub-agent tool differently. */
+export type GateHost = "claude" | "opencode";
+
+export function parseGateHost(value: string | undefined): GateHost {
+  if (value === undefined || value === "claude" || value === "opencode") return value ?? "claude";
+  throw new UsageError(`--host must be "claude" or "opencode", got "${value}"`);
+}
+
+/** How to call the sub-agent, in the words of the host's own tool. */
+function delegationLines(result: SessionGateIn & { ok: true }, host: GateHost): string[] {
+  if (host === "opencode") {
+    return [
+      `Now call the task tool to delegate to the agent "${result.agent}":`,
+      `  subagent_type: ${result.agent}`,
+      `  description: ${result.operation} task ${result.taskNumber}`,
+      "  prompt: exactly the text between the BEGIN PROMPT and END PROMPT lines below.",
+      "If the task tool answers with an error from Baton, call it again with the task_id that error names and",
+      "the error as the prompt, so the same agent finishes its work.",
+    ];
+  }
+  return [
+    `Now invoke the agent "${result.agent}" with the Agent tool, in the foreground:`,
+    `  subagent_type: ${result.agent}`,
+    `  description: ${result.operation} task ${result.taskNumber}`,
+    "  run_in_background: false",
+    "  prompt: exactly the text between the BEGIN PROMPT and END PROMPT lines below.",
+  ];
+}
+
 /** What the model reads after gate-in: who to invoke, with what, and the one command that closes it. */
-export function formatGateIn(result: SessionGateIn, self: string): string {
+export function formatGateIn(result: SessionGateIn, self: string, host: GateHost = "claude"): string {
   if (!result.ok) {
     return [
       `GATE IN refused for ${result.operation} of task ${result.taskNumber}: ${result.reason}`,
@@ -78,11 +107,7 @@ export function formatGateIn(result: SessionGateIn, self: string): string {
     `GATE IN passed: task ${result.taskNumber} is ${result.status}.`,
     `BATON_SESSION: ${result.sessionId}`,
     "",
-    `Now invoke the agent "${result.agent}" with the Agent tool, in the foreground:`,
-    `  subagent_type: ${result.agent}`,
-    `  description: ${result.operation} task ${result.taskNumber}`,
-    "  run_in_background: false",
-    "  prompt: exactly the text between the BEGIN PROMPT and END PROMPT lines below.",
+    ...delegationLines(result, host),
     `The agent writes its return metadata to ${result.metadataPath}. Do not do the agent's work yourself,`,
     "and do not write that file, state.json or TODO.md yourself.",
     "When the agent has returned, run this command and report its output:",

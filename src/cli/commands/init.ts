@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import * as z from "zod/mini";
-import { findRepoRoot } from "../../config/index.js";
+import { findRepoRoot, loadConfig } from "../../config/index.js";
 import { type InitResult, runInit } from "../../init/index.js";
 import { UsageError } from "../../shared/index.js";
 
@@ -27,12 +27,10 @@ export interface InitCommandOptions {
 /** `baton init [dir]`: installs (or removes) the slash commands, agents and hooks for Claude Code. */
 export async function init(options: InitCommandOptions): Promise<InitResult> {
   // Claude Code is always installed; --host adds another host beside it.
-  if (options.host !== undefined && options.host !== "codex" && options.host !== "claude") {
-    throw new UsageError(`--host must be "claude" or "codex", got "${options.host}"`, {
-      hint:
-        options.host === "opencode"
-          ? "opencode's plugin is not built yet: run opencode agents headless with the opencode runner (see docs/hosts.md)."
-          : "`--host codex` adds Baton's hooks for Codex CLI in .codex/hooks.json.",
+  const hosts = ["claude", "codex", "opencode"];
+  if (options.host !== undefined && !hosts.includes(options.host)) {
+    throw new UsageError(`--host must be "claude", "codex" or "opencode", got "${options.host}"`, {
+      hint: "`--host codex` adds Baton's hooks in .codex/hooks.json; `--host opencode` adds commands, agents and a plugin in .opencode/.",
     });
   }
   if (options.ci !== undefined && options.ci !== "github") {
@@ -75,10 +73,24 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
     port,
     ci: args.data.ci,
     codex: options.host === "codex",
+    opencode: options.host === "opencode",
+    specsDir: options.host === "opencode" ? await specsDirOf(root) : undefined,
     force: options.force,
     dryRun: options.dryRun,
     uninstall: options.uninstall,
   });
+}
+
+/** The store folder as opencode's path rules need it: relative to the root, `/`-separated. */
+async function specsDirOf(root: string): Promise<string> {
+  const config = await loadConfig(root);
+  const rel = relative(root, config.specsDir).split(sep).join("/");
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) {
+    throw new UsageError(`specsDir ${config.specsDir} is outside the repository ${root}`, {
+      hint: "opencode's permission rules name project paths; keep specsDir inside the repository.",
+    });
+  }
+  return rel;
 }
 
 const VERB = {
@@ -145,8 +157,17 @@ export function formatInit(result: InitResult): string {
           ? "command hooks that forward to a resident `baton serve` (SessionStart starts it; without it they run in-process)"
           : "command hooks";
     out.push(`Baton runs as \`${result.bin}\`; ${hooks}.`);
-    if (!result.dryRun)
+    if (!result.dryRun) {
       out.push("In Claude Code: /task add …, /research N, /plan N, /implement N, /revise N, /todo, /errors.");
+      if (result.hosts?.includes("opencode"))
+        out.push(
+          "In opencode: the same commands in its TUI, or `opencode run --command research N`; its plugin asks Baton's hooks (docs/hosts.md).",
+        );
+      if (result.hosts?.includes("codex"))
+        out.push(
+          "In Codex: run `codex exec --trust --dangerously-bypass-hook-trust …` so its hooks run (docs/hosts.md).",
+        );
+    }
   }
   return out.join("\n");
 }

@@ -21,7 +21,7 @@ export function defineSessionCommands(program: Command): void {
       )
       .option(
         "--host <host>",
-        "also install for another agent CLI: codex (Baton's hooks in .codex/hooks.json)",
+        "also install for another agent CLI: codex (Baton's hooks in .codex/hooks.json) or opencode (commands, agents and a plugin in .opencode/)",
       )
       .option("--bin <command>", "how Claude Code runs Baton (default: baton if on PATH, else node <path>)")
       .option("--json", "print JSON")
@@ -50,9 +50,11 @@ export function defineSessionCommands(program: Command): void {
       )
       .option("--agent <name>", "route to this agent or skill instead of the language table")
       .option("--language <language>", "route as if the task had this language")
+      .option("--host <host>", "the agent CLI running the session: claude (default) or opencode")
       .option("--json", "print JSON")
       .action(async (operation: string, number: string, focus: string[], opts, cmd: Command) => {
-        const { formatGateIn, gateInCommand } = await import("../commands/gates.js");
+        const { formatGateIn, gateInCommand, parseGateHost } = await import("../commands/gates.js");
+        const host = parseGateHost(opts.host);
         const result = await gateInCommand({
           ...opts,
           operation,
@@ -61,7 +63,7 @@ export function defineSessionCommands(program: Command): void {
           repo: repoOf(cmd),
           claudeSessionId: process.env["CLAUDE_CODE_SESSION_ID"] || undefined,
         });
-        print(result, opts, () => formatGateIn(result, result.installedBin ?? selfCommand()));
+        print(result, opts, () => formatGateIn(result, result.installedBin ?? selfCommand(), host));
         if (!result.ok) process.exitCode = 1;
       }),
     "sessions",

@@ -1,0 +1,385 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { locateOpencode } from "../../src/runners/opencode.js";
+import { runProcess } from "../../src/shared/process.js";
+import {
+  type MessagesRequest,
+  promptOf,
+  type ScriptInput,
+  say,
+  startFakeMessagesApi,
+  text,
+  toolResults,
+  toolUse,
+} from "../../src/testing/fake-messages-api.js";
+import { requireUnderCi } from "../../src/testing/requirements.js";
+import { BATON_BIN } from "../support/cli.js";
+import { commitAll, git, ok, oneTaskRepo, readJson } from "./helpers.js";
+
+/**
+ * A live opencode session under `baton init --host opencode`: the real binary runs the installed
+ * /research command (`opencode run --command`), whose `!` line opens GATE IN, and Baton's plugin asks
+ * Baton's hooks about every tool call, offline against the scripted fake Messages API.
+ */
+const located = locateOpencode({ baseDir: process.cwd(), pathValue: "" });
+requireUnderCi("the opencode binary", located.path === null ? located.message : null);
+
+const FOLDER = "specs/1_study_the_lexer";
+const REPORT = `# Research Report: the lexer\n\n${Array.from({ length: 8 }, (_, i) => `- Finding ${i}: the lexer drops token ${i} at src/lexer.ts:${40 + i}.`).join("\n")}\n`;
+let cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+});
+
+const line = (prompt: string, label: string) => new RegExp(`${label}:? (\\S+)`).exec(prompt)?.[1] ?? "";
+/** The delegation prompt gate-in printed, on its own lines (the command's instructions name the markers too). */
+const delegationPrompt = (prompt: string) =>
+  /^BEGIN PROMPT\n([\s\S]*?)\nEND PROMPT$/m.exec(prompt)?.[1] ?? "";
+const lastResult = (request: MessagesRequest) => String(toolResults(request).at(-1)?.content ?? "");
+const gateOutCommand = (prompt: string) =>
+  /report its output:\n\s+(.+ gate-out .+)\n/.exec(prompt)?.[1] ?? "gate-out command not found";
+
+const metadata = (prompt: string) =>
+  JSON.stringify({
+    status: "researched",
+    summary: "The lexer drops the last token.",
+    artifacts: [{ type: "research", path: line(prompt, "Write the report to") }],
+    metadata: { session_id: line(prompt, "Session id"), agent_type: "baton-researcher" },
+  });
+
+async function opencodeSession(script: ScriptInput) {
+  const api = await startFakeMessagesApi(script);
+  cleanups.push(() => api.close());
+  const home = mkdtempSync(join(tmpdir(), "baton-opencode-home-"));
+  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  const dir = oneTaskRepo();
+  ok(dir, ["init", "--host", "opencode", "--bin", `node ${BATON_BIN}`]);
+  commitAll(dir, "baton init --host opencode");
+  const provider = { anthropic: { options: { baseURL: `${api.url}/v1`, apiKey: "sk-test" } } };
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local/share"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_STATE_HOME: join(home, ".local/state"),
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+    OPENCODE_CONFIG_CONTENT: JSON.stringify({ provider, share: "disabled", autoupdate: false }),
+  };
+  const run = (args: string[]) =>
+    runProcess({
+      command: located.path!,
+      args: ["run", "--format", "json", "--model", "anthropic/claude-sonnet-4-5", ...args],
+      cwd: dir,
+      env,
+      timeoutMs: 150_000,
+    });
+  return { dir, api, run, env };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** `opencode serve` in the repository, the way the TUI runs a session: the plugin's re-prompts are answered there. */
+async function serve(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const port = await freePort();
+  const child = spawn(located.path!, ["serve", "--port", String(port), "--hostname", "127.0.0.1"], {
+    cwd: dir,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  cleanups.push(() => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  });
+  let out = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`opencode serve did not start: ${out}`)), 60_000);
+    const seen = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("listening on")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on("data", seen);
+    child.stderr.on("data", seen);
+    child.on("exit", (code) => reject(new Error(`opencode serve exited ${code}: ${out}`)));
+  });
+  return `http://127.0.0.1:${port}`;
+}
+
+async function until(check: () => boolean, what: string, ms = 120_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const titles = { fallback: say(text("Research the lexer")) };
+
+const seen = (api: Awaited<ReturnType<typeof startFakeMessagesApi>>) =>
+  api
+    .messageRequests()
+    .map(
+      (r) =>
+        `${r.conversation}#${r.turn} ${r.source} ${r.problem ?? ""} ${r.body ? JSON.stringify(toolResults(r.body).map((t) => [t.isError, String(t.content).slice(0, 300)])) : ""}`,
+    )
+    .join("\n");
+
+describe.skipIf(located.path === null)("Baton's plugin in an opencode session (real binary)", () => {
+  it("guards the store, makes the main agent delegate, refuses a result without metadata, and gates out", async () => {
+    const { dir, api, run } = await opencodeSession({
+      conversations: [
+        {
+          name: "main",
+          match: { prompt: "Baton's GATE IN for research of task 1" },
+          turns: [
+            // A hostile main agent: the store by the edit tool and by the shell, then the agent's own work.
+            say(toolUse("write", { filePath: "specs/state.json", content: "{}" })),
+            say(toolUse("bash", { command: "echo hacked > specs/TODO.md" })),
+            say(toolUse("write", { filePath: "src/lexer.ts", content: "export const fixed = true;\n" })),
+            {
+              reply: ({ request }) =>
+                say(
+                  toolUse("task", {
+                    subagent_type: "baton-researcher",
+                    description: "research task 1",
+                    prompt: delegationPrompt(promptOf(request)),
+                  }),
+                ),
+            },
+            {
+              reply: ({ request }) => {
+                const refusal = lastResult(request);
+                return say(
+                  toolUse("task", {
+                    subagent_type: "baton-researcher",
+                    description: "finish research task 1",
+                    task_id: /task_id "([^"]+)"/.exec(refusal)?.[1] ?? "no task_id in the refusal",
+                    prompt: refusal,
+                  }),
+                );
+              },
+            },
+            { reply: ({ request }) => say(toolUse("bash", { command: gateOutCommand(promptOf(request)) })) },
+            say(text("Task 1 is researched.")),
+          ],
+        },
+        {
+          name: "researcher",
+          match: { system: "# Baton researcher" },
+          turns: [
+            {
+              reply: ({ request }) =>
+                say(
+                  toolUse("write", {
+                    filePath: line(promptOf(request), "Write the report to"),
+                    content: REPORT,
+                  }),
+                ),
+            },
+            say(text("I am done.")),
+            {
+              reply: ({ request }) =>
+                say(
+                  toolUse("write", {
+                    filePath: line(promptOf(request), "Write the return metadata, last, to"),
+                    content: metadata(promptOf(request)),
+                  }),
+                ),
+            },
+            say(text("Metadata written.")),
+          ],
+        },
+      ],
+      ...titles,
+    });
+    const stateBefore = readFileSync(join(dir, "specs", "state.json"), "utf8");
+    const result = await run(["--command", "research", "1"]);
+    expect(result.ok, `${result.stdout}${result.stderr}\n${seen(api)}`).toBe(true);
+    const main = api.messageRequests().filter((r) => r.conversation === "main");
+    const told = main.flatMap((r) => (r.body ? toolResults(r.body) : []));
+    // The store: refused for the edit tool and the shell alike, with Baton's reason.
+    expect(told[0]).toMatchObject({ name: "write", isError: true });
+    expect(String(told[0]?.content)).toContain("specs/state.json is written only by Baton");
+    expect(told[1]).toMatchObject({ name: "bash", isError: true });
+    expect(String(told[1]?.content)).toContain("specs/TODO.md is written only by Baton");
+    // The main agent may not do the delegated work; Baton names opencode's task tool.
+    expect(told[2]).toMatchObject({ name: "write", isError: true });
+    expect(String(told[2]?.content)).toContain('call the task tool with subagent_type "baton-researcher"');
+    // The sub-agent stopped without its metadata: its result is refused, the parent resumes it.
+    expect(told[3]).toMatchObject({ name: "task", isError: true });
+    expect(String(told[3]?.content)).toContain("Baton refused agent baton-researcher's result");
+    expect(told[4]).toMatchObject({ name: "task", isError: false });
+    expect(String(told[5]?.content)).toContain("GATE OUT passed: task 1 research done → researched");
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("researched");
+    expect(git(dir, ["log", "-1", "--format=%B"])).toMatch(/Session: sess_/);
+    expect(readFileSync(join(dir, FOLDER, "reports", "research-001.md"), "utf8")).toBe(REPORT);
+    expect(stateBefore).not.toBe(readFileSync(join(dir, "specs", "state.json"), "utf8"));
+    expect(readFileSync(join(dir, "specs", "TODO.md"), "utf8")).not.toContain("hacked");
+    expect(api.problems()).toEqual([]);
+    // Every decision is in Baton's hook log, as for Claude Code.
+    const log = readFileSync(join(dir, ".baton", "logs", "hooks.jsonl"), "utf8");
+    expect(log.match(/"decision":"deny"/g)?.length).toBeGreaterThanOrEqual(3);
+    expect(existsSync(join(dir, ".opencode", "plugin", "baton.js"))).toBe(true);
+  }, 200_000);
+
+  it("records who wrote the task folder: a report the main agent wrote itself is refused at GATE OUT", async () => {
+    const { dir, api, run } = await opencodeSession({
+      conversations: [
+        {
+          name: "main",
+          match: { prompt: "Baton's GATE IN for research of task 1" },
+          turns: [
+            say(toolUse("write", { filePath: `${FOLDER}/reports/research-001.md`, content: REPORT })),
+            {
+              reply: ({ request }) =>
+                say(
+                  toolUse("task", {
+                    subagent_type: "baton-researcher",
+                    description: "research task 1",
+                    prompt: delegationPrompt(promptOf(request)),
+                  }),
+                ),
+            },
+            { reply: ({ request }) => say(toolUse("bash", { command: gateOutCommand(promptOf(request)) })) },
+            say(text("Gate out refused.")),
+          ],
+        },
+        {
+          // The sub-agent only claims the main agent's report.
+          name: "researcher",
+          match: { system: "# Baton researcher" },
+          turns: [
+            {
+              reply: ({ request }) =>
+                say(
+                  toolUse("write", {
+                    filePath: line(promptOf(request), "Write the return metadata, last, to"),
+                    content: metadata(promptOf(request)),
+                  }),
+                ),
+            },
+            say(text("Metadata written.")),
+          ],
+        },
+      ],
+      ...titles,
+    });
+    const result = await run(["--command", "research", "1"]);
+    expect(result.ok, `${result.stdout}${result.stderr}\n${seen(api)}`).toBe(true);
+    const told = api
+      .messageRequests()
+      .filter((r) => r.conversation === "main")
+      .flatMap((r) => (r.body ? toolResults(r.body) : []));
+    expect(told[0]).toMatchObject({ name: "write", isError: false });
+    expect(String(told[2]?.content)).toContain("GATE OUT refused research of task 1 [NOT_WRITTEN_BY_AGENT]");
+    expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("researched");
+    expect(api.problems()).toEqual([]);
+  }, 200_000);
+
+  it("under opencode serve (as in the TUI) re-prompts a main agent that stops with its checkpoint open", async () => {
+    const { dir, api, env } = await opencodeSession({
+      conversations: [
+        {
+          name: "main",
+          match: { prompt: "Baton's GATE IN for research of task 1" },
+          turns: [
+            {
+              reply: ({ request }) =>
+                say(
+                  toolUse("task", {
+                    subagent_type: "baton-researcher",
+                    description: "research task 1",
+                    prompt: delegationPrompt(promptOf(request)),
+                  }),
+                ),
+            },
+            // Ends its turn without GATE OUT: Baton's stop hook, asked on session.idle, sends it back.
+            say(text("The researcher is done.")),
+            {
+              reply: ({ request }) => {
+                const sent = JSON.stringify(request.messages.at(-1));
+                const command =
+                  /run `([^`]+ gate-out [^`]+)`/.exec(sent)?.[1] ?? "no gate-out in the re-prompt";
+                return say(toolUse("bash", { command }));
+              },
+            },
+            say(text("Task 1 is researched.")),
+          ],
+        },
+        {
+          name: "researcher",
+          match: { system: "# Baton researcher" },
+          turns: [
+            {
+              reply: ({ request }) =>
+                say(
+                  toolUse("write", {
+                    filePath: line(promptOf(request), "Write the report to"),
+                    content: REPORT,
+                  }),
+                ),
+            },
+            {
+              reply: ({ request }) =>
+                say(
+                  toolUse("write", {
+                    filePath: line(promptOf(request), "Write the return metadata, last, to"),
+                    content: metadata(promptOf(request)),
+                  }),
+                ),
+            },
+            say(text("Report and metadata written.")),
+          ],
+        },
+      ],
+      ...titles,
+    });
+    const config = JSON.parse(env.OPENCODE_CONFIG_CONTENT!);
+    const url = await serve(dir, {
+      ...env,
+      OPENCODE_CONFIG_CONTENT: JSON.stringify({ ...config, model: "anthropic/claude-sonnet-4-5" }),
+    });
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(response.ok, `${path}: ${response.status} ${await response.clone().text()}`).toBe(true);
+      return response.json() as Promise<{ id: string }>;
+    };
+    const session = await post("/session", { title: "baton serve test" });
+    await post(`/session/${session.id}/command`, { command: "research", arguments: "1" });
+    await until(
+      () => readJson(dir, "state.json").active_projects[0].status === "researched",
+      `task 1 researched\n${seen(api)}`,
+    );
+    const main = api.messageRequests().filter((r) => r.conversation === "main");
+    expect(JSON.stringify(main[2]?.body?.messages.at(-1))).toContain(
+      "Baton: Task 1's research is still open",
+    );
+    expect(git(dir, ["log", "-1", "--format=%B"])).toMatch(/Session: sess_/);
+    expect(api.problems()).toEqual([]);
+  }, 200_000);
+});
