@@ -80,6 +80,8 @@ describe.skipIf(located.path === null)("Baton's hooks in a Codex session (real b
     expect(ok(dir, ["init"]).stdout).toContain("up to date");
     ok(dir, ["init", "--uninstall"]);
     expect(existsSync(join(dir, ".codex"))).toBe(false);
-    expect(runBaton(dir, ["init", "--host", "opencode"]).stderr).toContain("opencode runner");
+    expect(runBaton(dir, ["init", "--host", "cursor"]).stderr).toContain(
+      '--host must be "claude", "codex" or "opencode"',
+    );
   }, 90_000);
 });
