@@ -46,6 +46,7 @@ export const EXAMPLES: Record<string, string[]> = {
   archive: ["baton archive --dry-run", "baton archive"],
   errors: ["baton errors --task 12 --limit 5", "baton errors --checkpoint GATE_OUT --json"],
   doctor: ["baton doctor", "baton doctor --fix"],
+  status: ["baton status", "baton status --watch", "baton status --json"],
   adopt: ["baton adopt   # after editing specs/TODO.md by hand"],
   lint: ["baton lint", "baton lint .claude --format sarif > lint.sarif"],
 };

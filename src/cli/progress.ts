@@ -133,6 +133,11 @@ export function formatOperation(report: OperationReport): string {
     ].filter(Boolean);
     if (parts.length > 0) lines.push(`  usage: ${parts.join(", ")}`);
   }
+  if (report.budget) {
+    lines.push(
+      `  BUDGET_EXCEEDED: ${report.budget.message}. Stopped there; run \`baton ${report.operation} ${report.taskNumber}\` again with more budget (\`--max-cost\`, or budgets in baton.config.*) to go on.`,
+    );
+  }
   lines.push(`  journal: ${report.journal}`);
   return lines.join("\n");
 }

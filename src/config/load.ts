@@ -5,6 +5,7 @@ import { DEFAULT_LANGUAGES, DEFAULT_PHASE_ROUTING, DEFAULT_ROUTING } from "./def
 import {
   type BatonConfig,
   BatonConfigFile,
+  BudgetsConfig,
   CheckConfig,
   LanguageRoute,
   LintConfig,
@@ -71,6 +72,7 @@ export async function loadConfig(cwd: string): Promise<BatonConfig> {
 function allowedKeysAt(path: ReadonlyArray<PropertyKey>): string[] {
   if (path[0] === "slug") return Object.keys(SlugRules.def.shape);
   if (path[0] === "lint") return Object.keys(LintConfig.def.shape);
+  if (path[0] === "budgets") return Object.keys(BudgetsConfig.def.shape);
   if (path[0] === "checks" && path.length >= 2) return Object.keys(CheckConfig.def.shape);
   if (path[0] === "routing" && path.length >= 2) return Object.keys(LanguageRoute.def.shape);
   return Object.keys(BatonConfigFile.def.shape);
@@ -140,5 +142,6 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
     })),
     research: { sections: file.research?.sections ?? [] },
     lint: { disable: file.lint?.disable ?? [] },
+    budgets: file.budgets ?? {},
   };
 }

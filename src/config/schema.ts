@@ -52,6 +52,31 @@ export const PhasesConfig = z.strictObject({
   routing: z.optional(z.array(PhaseRoutingRule)),
 });
 
+const Usd = z.number().check(z.minimum(0));
+
+/** Spending limits in USD; a run that would cross one stops with BUDGET_EXCEEDED (docs/configuration.md). */
+export const BudgetsConfig = z.strictObject({
+  /** Every operation run, or per operation (`{"research": 0.5, "implement": 5}`); `--max-cost` overrides. */
+  operation: z.optional(
+    z.union([
+      Usd,
+      z.strictObject({
+        research: z.optional(Usd),
+        plan: z.optional(Usd),
+        implement: z.optional(Usd),
+        revise: z.optional(Usd),
+      }),
+    ]),
+  ),
+  /** Everything spent on one task, across runs. */
+  task: z.optional(Usd),
+  /** One `implement` run of a plan, all its phases. */
+  planRun: z.optional(Usd),
+  /** Everything spent in the repository in one UTC day. */
+  day: z.optional(Usd),
+});
+export type BudgetsConfig = z.infer<typeof BudgetsConfig>;
+
 /** `baton lint`: rules to turn off, by id (`references/unknown-agent`) or prefix (`git/`). */
 export const LintConfig = z.strictObject({
   disable: z.optional(z.array(z.string().check(z.minLength(1)))),
@@ -103,6 +128,7 @@ export const BatonConfigFile = z.strictObject({
   /** Sections a research report must have, by heading (`["Summary", "Findings"]`); none by default. */
   research: z.optional(z.strictObject({ sections: z.optional(z.array(z.string().check(z.minLength(1)))) })),
   lint: z.optional(LintConfig),
+  budgets: z.optional(BudgetsConfig),
 });
 export type BatonConfigFile = z.infer<typeof BatonConfigFile>;
 
@@ -133,4 +159,5 @@ export interface BatonConfig {
   checks: Array<Required<Omit<CheckConfig, "languages">> & { languages: string[] | null }>;
   research: { sections: string[] };
   lint: { disable: string[] };
+  budgets: BudgetsConfig;
 }

@@ -1,12 +1,16 @@
 import { relative } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import type { Runner, RunUsage } from "../runners/index.js";
+import { appendEvent } from "../shared/event-stream.js";
+import { BudgetExceededError } from "../shared/index.js";
 import {
   isCheckpointProcessAlive,
   readOpenCheckpoint,
   readSettledStore,
   storeContext,
 } from "../state/index.js";
+import { BudgetGuard, type BudgetStop, budgetLimits } from "./budget.js";
+import { eventBase, finishOperation, progressRecorder, type RecordedRun } from "./event-recorder.js";
 import { drive, type ProgressEvent } from "./executor.js";
 import type { GateOperation } from "./gates/types.js";
 import { HeadlessDelegation } from "./headless.js";
@@ -36,6 +40,8 @@ export interface OperationRequest {
   maxIterations?: number | undefined;
   /** `worktree`: each phase works in its own git worktree, merged back in phase order. */
   isolate?: "none" | "worktree" | undefined;
+  /** USD this run may spend (`--max-cost`); the configuration's budgets apply as well. */
+  maxCost?: number | undefined;
 }
 
 export interface OperationReport {
@@ -54,6 +60,8 @@ export interface OperationReport {
   recovered?: RecoveryAction;
   /** Set when implement ran the plan phase by phase. */
   plan?: PlanRunReport & { file: string };
+  /** Set when a budget stopped the run: run it again with more budget and it goes on from there. */
+  budget?: BudgetStop;
 }
 
 /** A run on this task that died is resolved first, so the task never stays stuck in progress. */
@@ -69,22 +77,66 @@ export async function resolveDeadRun(
 export async function runOperation(request: OperationRequest): Promise<OperationReport> {
   const recovered = await resolveDeadRun(request.config, request.taskNumber);
   const run = await prepareRun({ ...request, mode: "headless" });
+  const started = Date.now();
+  const recorded: RecordedRun = {
+    root: run.config.root,
+    session: run.sessionId,
+    task: run.taskNumber,
+    operation: run.operation,
+    agent: run.route.agent.name,
+    mode: "headless",
+    runner: request.runner.kind,
+  };
+  const limits = budgetLimits(run.config, run.operation, request.maxCost, run.plan !== undefined);
+  const budget = BudgetGuard.forRun(run.config.root, limits, run.taskNumber);
+  const refused = budget.active ? budget.mayStart() : undefined;
+  if (refused) {
+    appendEvent(run.config.root, {
+      ...eventBase(recorded),
+      kind: "budget",
+      outcome: "refused",
+      code: "BUDGET_EXCEEDED",
+      message: refused.message,
+    });
+    throw new BudgetExceededError(
+      `task ${run.taskNumber}'s ${run.operation} not started: ${refused.message}`,
+      {
+        hint: "Raise the limit (`--max-cost USD`, or `budgets` in baton.config.*) and run it again.",
+      },
+    );
+  }
   const journal = new SessionJournal(sessionJournalPath(run.ctx.paths.internalDir, run.sessionId));
   const commit = request.commit !== false;
+  const record = progressRecorder(recorded);
+  const onProgress = (event: ProgressEvent) => {
+    record(event);
+    request.onProgress?.(event);
+  };
   const delegation = new HeadlessDelegation({
     runner: request.runner,
     journal,
     signal: request.signal ?? new AbortController().signal,
-    emit: (event) => request.onProgress?.(event),
+    emit: onProgress,
     commit,
     concurrency: request.concurrency ?? run.config.phases.concurrency,
     maxIterations: request.maxIterations ?? run.config.phases.maxIterations,
     isolate: request.isolate ?? "none",
+    budget,
   });
-  const driven = await drive(run, { journal, emit: request.onProgress, commit }, delegation, {
+  const driven = await drive(run, { journal, emit: onProgress, commit }, delegation, {
     state: initialState(run.operation, run.taskNumber, run.sessionId),
     event: { type: "start" },
   });
+  finishOperation(recorded, driven.state.result!, delegation.usage, Date.now() - started);
+  if (budget.stopped) {
+    appendEvent(run.config.root, {
+      ...eventBase(recorded),
+      kind: "budget",
+      outcome: "exceeded",
+      code: "BUDGET_EXCEEDED",
+      message: budget.stopped.message,
+    });
+  }
   const final = (await readSettledStore(run.ctx)).state.tasks.find(
     (t) => t.project_number === run.taskNumber,
   );
@@ -101,6 +153,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
     journal: relative(run.config.root, journal.path),
   };
   if (delegation.usage) report.usage = delegation.usage;
+  if (budget.stopped) report.budget = budget.stopped;
   if (recovered) report.recovered = recovered;
   if (delegation.planReport && run.plan) {
     report.plan = { ...delegation.planReport, file: relative(run.config.root, run.plan.planPath) };

@@ -1,6 +1,7 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import type { Runner, RunOutcome, RunUsage } from "../runners/index.js";
+import type { BudgetGuard } from "./budget.js";
 import { checksFor, describeFailedChecks, runChecks } from "./checks.js";
 import type { Delegation, ProgressEvent } from "./executor.js";
 import type { GateOutVerdict } from "./gate-out.js";
@@ -39,6 +40,7 @@ export interface HeadlessOptions {
   concurrency: number;
   maxIterations: number;
   isolate: "none" | "worktree";
+  budget: BudgetGuard;
 }
 
 /** DELEGATE by Baton itself: the runner starts the agent, or a plan runs phase by phase in waves. */
@@ -59,6 +61,12 @@ export class HeadlessDelegation implements Delegation {
     if (run.plan) return this.runPlan(run);
     // Signal lines are caught as they stream: the runner keeps only the tail of a long output.
     const streamedSignals: string[] = [];
+    const { budget } = this.options;
+    // The budget stops this agent alone; Ctrl-C (the run's own signal) stops it too.
+    const overBudget = new AbortController();
+    const signal = budget.active
+      ? AbortSignal.any([this.options.signal, overBudget.signal])
+      : this.options.signal;
     const outcome = await this.options.runner.run(
       {
         context: runContext(run),
@@ -67,9 +75,10 @@ export class HeadlessDelegation implements Delegation {
         agent: run.route.agent,
       },
       {
-        signal: this.options.signal,
+        signal,
         timeoutMs: run.config.timeoutsMs[run.operation],
         onEvent: (event) => {
+          if (event.type === "usage" && budget.onUsage("agent", event.usage)) overBudget.abort();
           if (event.type === "output" && /^\s*(TASK_ERROR|ERROR_CONTEXT):/.test(event.line))
             streamedSignals.push(event.line);
           // Recovery must be able to stop an agent whose baton was killed: its group is detached.
@@ -82,6 +91,13 @@ export class HeadlessDelegation implements Delegation {
     const lost = streamedSignals.filter((line) => !outcome.output.includes(line));
     if (lost.length > 0) outcome.output = `${lost.join("\n")}\n${outcome.output}`;
     if (outcome.usage) this.usage = outcome.usage;
+    budget.finished("agent", outcome.usage);
+    if (overBudget.signal.aborted && !this.options.signal.aborted && budget.stopped) {
+      return {
+        type: "agent_finished",
+        outcome: { ok: false, reason: "budget", message: budget.stopped.message, output: outcome.output },
+      };
+    }
     return { type: "agent_finished", outcome: reduceOutcome(outcome) };
   }
 
@@ -107,6 +123,7 @@ export class HeadlessDelegation implements Delegation {
       isolate: this.options.isolate,
       commit: this.options.commit && run.config.commit,
       signal: this.options.signal,
+      budget: this.options.budget,
       emit: (event) => this.options.emit({ type: "plan", event }),
     });
     if (this.planReport.usage) this.usage = this.planReport.usage;

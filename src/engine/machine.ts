@@ -14,7 +14,7 @@ export type DelegationOutcome =
   | { ok: true; output: string }
   | {
       ok: false;
-      reason: "exit" | "timeout" | "aborted" | "crashed" | "spawn_failed" | "agent_error";
+      reason: "exit" | "timeout" | "aborted" | "crashed" | "spawn_failed" | "agent_error" | "budget";
       message: string;
       output: string;
     };
@@ -27,6 +27,7 @@ export type FailureCode =
   | "RUNNER_CRASHED"
   | "RUNNER_SPAWN_FAILED"
   | "RUNNER_AGENT_ERROR"
+  | "BUDGET_EXCEEDED"
   | "COMMIT_FAILED"
   | Extract<GateOutVerdict, { ok: false }>["code"];
 
@@ -76,6 +77,7 @@ const RUNNER_CODES: Record<Extract<DelegationOutcome, { ok: false }>["reason"], 
   crashed: "RUNNER_CRASHED",
   spawn_failed: "RUNNER_SPAWN_FAILED",
   agent_error: "RUNNER_AGENT_ERROR",
+  budget: "BUDGET_EXCEEDED",
 };
 
 export function initialState(operation: GateOperation, taskNumber: number, sessionId: string): RunState {

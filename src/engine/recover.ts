@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BatonConfig } from "../config/index.js";
+import { appendEvent } from "../shared/event-stream.js";
 // The process-group primitives are not in shared/index.js, for the same start-up reason as the process helper.
 import { groupAlive, signalGroup } from "../shared/process-group.js";
 import {
@@ -10,6 +11,7 @@ import {
   isCheckpointProcessAlive,
   mutateStore,
   type OpenCheckpoint,
+  openCheckpointNumbers,
   readDelegation,
   readOpenCheckpoint,
   readStore,
@@ -65,18 +67,6 @@ export type RecoveryAction =
 
 const CHECKPOINT_STEPS = new Set<string>(["GATE_IN", "DELEGATE", "GATE_OUT", "COMMIT"]);
 
-function openCheckpointNumbers(internalDir: string): number[] {
-  try {
-    return readdirSync(join(internalDir, "checkpoints"))
-      .map((f) => /^(\d+)\.json$/.exec(f)?.[1])
-      .filter((n): n is string => n !== undefined)
-      .map(Number)
-      .sort((a, b) => a - b);
-  } catch {
-    return [];
-  }
-}
-
 /**
  * Resolves a run that died (kill -9, power loss): if what the agent left verifies at GATE OUT, the
  * result is recorded as if the run had finished; otherwise the task goes back to its status before
@@ -87,6 +77,36 @@ export async function recoverCheckpoint(
   checkpoint: OpenCheckpoint,
   /** Resolve an in-session checkpoint too: no process tells whether its Claude Code session still works on it. */
   force = false,
+): Promise<RecoveryAction> {
+  const action = await resolveCheckpoint(config, checkpoint, force);
+  if (action.action !== "still_running") {
+    // A recovery ends the dead run's operation in the stream, so nothing shows it running any more.
+    appendEvent(config.root, {
+      kind: "recovery",
+      session: action.sessionId,
+      task: action.taskNumber,
+      operation: action.operation,
+      outcome: action.action,
+      message: action.detail.slice(0, 300),
+    });
+    if (action.action !== "commit_pending") {
+      appendEvent(config.root, {
+        kind: "operation",
+        session: action.sessionId,
+        task: action.taskNumber,
+        operation: action.operation,
+        outcome: action.action === "recorded" ? "recovered" : "rolled_back",
+        code: "RECOVERED",
+      });
+    }
+  }
+  return action;
+}
+
+async function resolveCheckpoint(
+  config: BatonConfig,
+  checkpoint: OpenCheckpoint,
+  force: boolean,
 ): Promise<RecoveryAction> {
   const base = {
     taskNumber: checkpoint.taskNumber,

@@ -9,6 +9,7 @@ import {
   readOpenCheckpoint,
   storeContext,
 } from "../state/index.js";
+import { finishOperation, progressRecorder, type RecordedRun } from "./event-recorder.js";
 import { type Delegation, drive } from "./executor.js";
 import type { GateOperation } from "./gates/types.js";
 import { initialState } from "./machine.js";
@@ -100,6 +101,17 @@ function journalOf(run: Run): SessionJournal {
   return new SessionJournal(sessionJournalPath(run.ctx.paths.internalDir, run.sessionId));
 }
 
+function recordedSession(run: Run): RecordedRun {
+  return {
+    root: run.config.root,
+    session: run.sessionId,
+    task: run.taskNumber,
+    operation: run.operation,
+    agent: run.route.agent.name,
+    mode: "session",
+  };
+}
+
 export async function openSessionGate(request: {
   config: BatonConfig;
   operation: GateOperation;
@@ -119,12 +131,18 @@ export async function openSessionGate(request: {
       return { ok: false, operation, taskNumber, reason: `task ${taskNumber} is not an active task` };
     throw error;
   }
-  const driven = await drive(run, { journal: journalOf(run), commit: false }, handOff, {
-    state: initialState(operation, taskNumber, run.sessionId),
-    event: { type: "start" },
-  });
+  const recorded = recordedSession(run);
+  const driven = await drive(
+    run,
+    { journal: journalOf(run), commit: false, emit: progressRecorder(recorded) },
+    handOff,
+    { state: initialState(operation, taskNumber, run.sessionId), event: { type: "start" } },
+  );
   const result = driven.state.result;
-  if (result && !result.ok) return { ok: false, operation, taskNumber, reason: result.message };
+  if (result && !result.ok) {
+    finishOperation(recorded, result, undefined, 0);
+    return { ok: false, operation, taskNumber, reason: result.message };
+  }
   return {
     ok: true,
     sessionId: run.sessionId,
@@ -174,11 +192,18 @@ export async function closeSessionGate(request: {
     agentOverride: open.agent,
     claudeSessionId: open.claudeSessionId,
   });
-  const driven = await drive(run, { journal: journalOf(run), commit: request.commit !== false }, handOff, {
-    state: { ...initialState(operation, taskNumber, sessionId), phase: "delegate" },
-    event: { type: "agent_finished", outcome: { ok: true, output: request.agentOutput ?? "" } },
-  });
+  const recorded = recordedSession(run);
+  const driven = await drive(
+    run,
+    { journal: journalOf(run), commit: request.commit !== false, emit: progressRecorder(recorded) },
+    handOff,
+    {
+      state: { ...initialState(operation, taskNumber, sessionId), phase: "delegate" },
+      event: { type: "agent_finished", outcome: { ok: true, output: request.agentOutput ?? "" } },
+    },
+  );
   const result = driven.state.result!;
+  finishOperation(recorded, result, undefined, Date.now() - Date.parse(open.startedAt));
   const status = driven.status ?? run.task.status;
   if (!result.ok) {
     return {

@@ -1,3 +1,4 @@
+import { appendEvent } from "../shared/event-stream.js";
 import { allow, type Decision } from "./decision.js";
 import { explainInput, isStopHookInput, isToolHookInput } from "./input.js";
 import { appendHookLog, type HookLogEntry } from "./log.js";
@@ -123,6 +124,21 @@ export async function handleHook(
     });
   } catch (error) {
     process.stderr.write(`baton hook: cannot write the hook log under ${root}: ${messageOf(error)}\n`);
+  }
+  // The event stream gets the decisions worth seeing; a plain allow is only in the hook log.
+  if (decision.decision !== "allow" || decision.note || entry.problem) {
+    appendEvent(root, {
+      kind: "hook",
+      outcome: decision.decision,
+      code: entry.event ?? eventName,
+      ...(entry.tool ? { tool: entry.tool } : {}),
+      ...(entry.claude_session ? { hostSession: entry.claude_session } : {}),
+      ...(entry.agent_type ? { agent: entry.agent_type } : {}),
+      ...(decision.task === undefined ? {} : { task: decision.task }),
+      ...(decision.reason || decision.note || entry.problem
+        ? { message: (decision.reason ?? decision.note ?? entry.problem ?? "").slice(0, 300) }
+        : {}),
+    });
   }
   return decision.reply;
 }

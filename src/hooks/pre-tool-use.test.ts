@@ -80,7 +80,10 @@ describe("pre-tool-use rule 2: the main thread does not do delegated work", () =
     repo.delegate({ task, claudeSessionId: "ses_oc", agent: "researcher", batonSession: "sess_1_abc" });
     const { writeFileSync, mkdirSync } = await import("node:fs");
     mkdirSync(join(repo.dir, ".baton"), { recursive: true });
-    writeFileSync(join(repo.dir, ".baton/init.json"), JSON.stringify({ bin: "node /opt/baton/bin/baton.js" }));
+    writeFileSync(
+      join(repo.dir, ".baton/init.json"),
+      JSON.stringify({ bin: "node /opt/baton/bin/baton.js" }),
+    );
     const src = { file_path: join(repo.dir, "src/index.ts") };
     const opencode = reasonOf(await pre("Write", src, { session_id: "ses_oc", baton_host: "opencode" }));
     expect(opencode).toContain('call the task tool with subagent_type "researcher"');

@@ -1,5 +1,5 @@
 import { type ProcessResult, runProcess } from "../shared/process.js";
-import { parseStepMarker } from "./step-marker.js";
+import { parseStepMarker, parseUsageMarker } from "./step-marker.js";
 import type { RunFailureReason, RunnerEvent, RunnerKind, RunOptions, RunOutcome, RunUsage } from "./types.js";
 
 /**
@@ -22,12 +22,35 @@ export interface AgentFailure {
   message: string;
 }
 
-export const plainTextOutput: OutputInterpreter = {
-  line(line, emit) {
-    const step = parseStepMarker(line);
-    emit(step ? { type: "step", ...step } : { type: "output", stream: "stdout", line });
-  },
-};
+/** Plain text, with step markers turned into steps and usage markers summed into usage events. */
+export function plainTextOutput(): OutputInterpreter {
+  let usage: RunUsage | undefined;
+  return {
+    line(line, emit) {
+      const spent = parseUsageMarker(line);
+      if (spent) {
+        usage = addUsage(usage, spent);
+        emit({ type: "usage", usage: { ...usage } });
+      }
+      const step = parseStepMarker(line);
+      emit(step ? { type: "step", ...step } : { type: "output", stream: "stdout", line });
+    },
+    result: () => (usage ? { usage } : {}),
+  };
+}
+
+/** The sum of two usages, field by field; a field neither has stays absent. */
+export function addUsage(total: RunUsage | undefined, more: RunUsage | undefined): RunUsage | undefined {
+  if (!more) return total;
+  const result: RunUsage = {};
+  for (const key of ["inputTokens", "outputTokens", "costUsd", "turns", "durationMs"] as const) {
+    const a = total?.[key];
+    const b = more[key];
+    if (a === undefined && b === undefined) continue;
+    result[key] = key === "costUsd" ? Math.round(((a ?? 0) + (b ?? 0)) * 1e6) / 1e6 : (a ?? 0) + (b ?? 0);
+  }
+  return result;
+}
 
 export interface AgentProcessSpec {
   command: string;
@@ -48,7 +71,7 @@ export async function runAgentProcess(
   options: RunOptions,
 ): Promise<RunOutcome> {
   const { onEvent } = options;
-  const interpreter = spec.interpreter ?? plainTextOutput;
+  const interpreter = spec.interpreter ?? plainTextOutput();
   const result = await runProcess({
     command: spec.command,
     args: spec.args,

@@ -1,5 +1,6 @@
 /** Runners: how Baton starts an agent for one delegation and learns how it ended. */
 
+export { addUsage } from "./agent-process.js";
 export {
   CLAUDE_PERMISSION_MODES,
   ClaudeRunner,
@@ -32,7 +33,7 @@ export {
   type ScriptedRunnerOptions,
   scriptedAgentEntry,
 } from "./scripted.js";
-export { parseStepMarker, STEP_MARKER } from "./step-marker.js";
+export { parseStepMarker, parseUsageMarker, STEP_MARKER, USAGE_MARKER } from "./step-marker.js";
 export {
   AgentDefinition,
   DelegationContext,

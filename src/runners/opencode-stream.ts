@@ -74,6 +74,7 @@ export class OpencodeEventInterpreter implements OutputInterpreter {
         this.inputTokens += part?.tokens?.input ?? 0;
         this.outputTokens += part?.tokens?.output ?? 0;
         this.cost += part?.cost ?? 0;
+        emit({ type: "usage", usage: this.usage() });
         return;
       }
       case "error": {
@@ -85,13 +86,17 @@ export class OpencodeEventInterpreter implements OutputInterpreter {
     }
   }
 
-  result(): { output: string; usage: RunUsage; failure?: AgentFailure } {
-    const usage: RunUsage = {
+  private usage(): RunUsage {
+    return {
       inputTokens: this.inputTokens,
       outputTokens: this.outputTokens,
       costUsd: Number(this.cost.toFixed(6)),
       turns: this.steps,
     };
+  }
+
+  result(): { output: string; usage: RunUsage; failure?: AgentFailure } {
+    const usage = this.usage();
     const out: { output: string; usage: RunUsage; failure?: AgentFailure } = {
       output: this.text.text(),
       usage,

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as z from "zod/mini";
 import { locateAgentCli, validRunnerOptions } from "./agent-cli.js";
-import { failBeforeStart, runAgentProcess } from "./agent-process.js";
+import { addUsage, failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { delegationEnv } from "./context.js";
 import { OpencodeEventInterpreter } from "./opencode-stream.js";
 import type { AgentDefinition, Runner, RunOptions, RunOutcome, RunRequest, RunUsage } from "./types.js";
@@ -111,7 +111,17 @@ export class OpencodeRunner implements Runner {
           interpreter,
           ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),
         },
-        { ...options, timeoutMs: Math.max(remaining, 1) },
+        {
+          ...options,
+          timeoutMs: Math.max(remaining, 1),
+          // A re-prompt is a new process whose own count starts at zero: usage is the run's, across attempts.
+          onEvent: (event) =>
+            options.onEvent(
+              event.type === "usage"
+                ? { type: "usage", usage: addUsage(usage, event.usage) ?? event.usage }
+                : event,
+            ),
+        },
       );
       usage = addUsage(usage, outcome.usage);
       if (usage) outcome.usage = usage;
@@ -133,17 +143,4 @@ function mergeConfig(existing: string | undefined, inline: string): string {
   } catch {
     return inline;
   }
-}
-
-function addUsage(a: RunUsage | undefined, b: RunUsage | undefined): RunUsage | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  const sum = (x?: number, y?: number) =>
-    x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0);
-  const out: RunUsage = {};
-  for (const key of ["inputTokens", "outputTokens", "costUsd", "turns", "durationMs"] as const) {
-    const value = sum(a[key], b[key]);
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
 }

@@ -4,6 +4,7 @@ import * as z from "zod/mini";
 import { formatIssues, validationIssues } from "../shared/index.js";
 import type { AgentPlan, PlanStep } from "./agent-plan.js";
 import { placeholderValues, substitute } from "./context.js";
+import { USAGE_MARKER } from "./step-marker.js";
 import { type RunRequest, RunUsage } from "./types.js";
 
 /*
@@ -33,6 +34,8 @@ const SleepStep = z.strictObject({ sleepMs: z.number().check(z.int(), z.minimum(
 const ExitStep = z.strictObject({ exit: z.number().check(z.int(), z.minimum(0), z.maximum(255)) });
 const HangStep = z.strictObject({ hang: z.literal(true), ignoreSigterm: z.optional(z.boolean()) });
 const CrashStep = z.strictObject({ crash: z.literal(true) });
+/** Reports what this step cost, as a model call would: streamed to Baton, which sums it and holds budgets. */
+const SpendStep = z.strictObject({ spend: RunUsage });
 
 const STEP_SCHEMAS = {
   write: WriteStep,
@@ -43,6 +46,7 @@ const STEP_SCHEMAS = {
   exit: ExitStep,
   hang: HangStep,
   crash: CrashStep,
+  spend: SpendStep,
 } as const;
 type Action = keyof typeof STEP_SCHEMAS;
 const ACTIONS = Object.keys(STEP_SCHEMAS) as Action[];
@@ -56,6 +60,7 @@ export const ScriptStep = z.union([
   ExitStep,
   HangStep,
   CrashStep,
+  SpendStep,
 ]);
 export type ScriptStep = z.infer<typeof ScriptStep>;
 
@@ -266,6 +271,8 @@ export function planScript(
     } else if ("sleepMs" in step) steps.push({ op: "sleep", ms: step.sleepMs });
     else if ("exit" in step) steps.push({ op: "exit", code: step.exit });
     else if ("hang" in step) steps.push({ op: "hang", ignoreSigterm: step.ignoreSigterm ?? false });
+    else if ("spend" in step)
+      steps.push({ op: "output", stream: "stdout", text: `${USAGE_MARKER} ${JSON.stringify(step.spend)}` });
     else steps.push({ op: "crash" });
   }
   return { ok: true, plan: { steps } };

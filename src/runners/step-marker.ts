@@ -24,3 +24,26 @@ export function parseStepMarker(line: string): { label: string; tool?: string; a
   }
   return payload === "" ? null : { label: payload };
 }
+
+/**
+ * A line an agent prints to report what a step cost, added to the run's usage as it streams:
+ * `BATON_USAGE: {"costUsd": 0.02, "inputTokens": 1200, "outputTokens": 300}`. Each line is an increment.
+ */
+export const USAGE_MARKER = "BATON_USAGE:";
+
+const USAGE_KEYS = ["inputTokens", "outputTokens", "costUsd", "turns"] as const;
+
+export function parseUsageMarker(line: string): Partial<Record<(typeof USAGE_KEYS)[number], number>> | null {
+  if (!line.startsWith(USAGE_MARKER)) return null;
+  try {
+    const value = JSON.parse(line.slice(USAGE_MARKER.length)) as Record<string, unknown>;
+    const out: Partial<Record<(typeof USAGE_KEYS)[number], number>> = {};
+    for (const key of USAGE_KEYS) {
+      const n = value[key];
+      if (typeof n === "number" && Number.isFinite(n) && n >= 0) out[key] = n;
+    }
+    return Object.keys(out).length > 0 ? out : null;
+  } catch {
+    return null;
+  }
+}

@@ -128,6 +128,8 @@ export type RunnerEvent =
       /** Which (sub-)agent is acting, when the agent delegates further. */
       agent?: string;
     }
+  /** What the run has cost so far (cumulative), as the agent reports it while it works. */
+  | { type: "usage"; usage: RunUsage }
   | {
       type: "finished";
       ok: boolean;

@@ -15,6 +15,7 @@ export type ErrorCode =
   | "ARCHIVE_CONFLICT"
   | "PLAN_INVALID"
   | "STORE_CHANGED"
+  | "BUDGET_EXCEEDED"
   | "IO_FAILURE";
 
 export interface BatonErrorOptions {
@@ -103,6 +104,13 @@ export class LockTimeoutError extends BatonError {
 export class StoreChangedError extends BatonError {
   constructor(message: string, options: BatonErrorOptions = {}) {
     super("STORE_CHANGED", message, options);
+  }
+}
+
+/** A spending limit would be crossed: nothing started, and raising the limit lets the same command go on. */
+export class BudgetExceededError extends BatonError {
+  constructor(message: string, options: BatonErrorOptions = {}) {
+    super("BUDGET_EXCEEDED", message, options);
   }
 }
 

@@ -55,6 +55,7 @@ export {
   GitBaseline,
   isCheckpointProcessAlive,
   OpenCheckpoint,
+  openCheckpointNumbers,
   readOpenCheckpoint,
 } from "./open-checkpoint.js";
 export { type SpecsPaths, specsPaths, TASK_FOLDER, taskFolderName } from "./paths.js";

@@ -55,6 +55,19 @@ export function checkpointPath(internalDir: string, taskNumber: number): string 
   return join(internalDir, "checkpoints", `${taskNumber}.json`);
 }
 
+/** Task numbers with an open checkpoint, ascending. */
+export function openCheckpointNumbers(internalDir: string): number[] {
+  try {
+    return readdirSync(join(internalDir, "checkpoints"))
+      .map((f) => /^(\d+)\.json$/.exec(f)?.[1])
+      .filter((n): n is string => n !== undefined)
+      .map(Number)
+      .sort((a, b) => a - b);
+  } catch {
+    return [];
+  }
+}
+
 export function readOpenCheckpoint(internalDir: string, taskNumber: number): OpenCheckpoint | null {
   const text = readText(checkpointPath(internalDir, taskNumber));
   if (text === null) return null;

@@ -29,6 +29,16 @@ export interface OperateOptions {
   concurrency?: string | undefined;
   maxIterations?: string | undefined;
   isolate?: string | undefined;
+  maxCost?: string | undefined;
+}
+
+function usd(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0) {
+    throw new UsageError(`--max-cost must be an amount in US dollars (e.g. 0.50), got "${value}"`);
+  }
+  return n;
 }
 
 function positiveInteger(value: string | undefined, flag: string, max: number): number | undefined {
@@ -126,6 +136,7 @@ export async function operate(
     concurrency: positiveInteger(options.concurrency, "--concurrency", 64),
     maxIterations: positiveInteger(options.maxIterations, "--max-iterations", 50),
     isolate: isolateMode(options.isolate),
+    maxCost: usd(options.maxCost),
   });
 }
 

@@ -87,6 +87,30 @@ export function defineMaintenance(program: Command): void {
 
   described(
     program
+      .command("status")
+      .description("what runs now, the last results and refusals, and what it all cost")
+      .option("--watch", "keep it up to date: redrawn in place in a terminal, plain lines otherwise")
+      .option("--interval <seconds>", "how often --watch looks again (default 1)")
+      .option("--recent <n>", "how many results and refusals to show (default 10)")
+      .option("--json", "print JSON")
+      .action(async (opts, cmd: Command) => {
+        const { status } = await import("../commands/status.js");
+        const { formatStatus } = await import("../status-format.js");
+        const read = () => status({ ...opts, repo: repoOf(cmd) });
+        if (!opts.watch) {
+          const view = await read();
+          print(view, opts, () => formatStatus(view));
+          return;
+        }
+        const { watchStatus } = await import("../status-watch.js");
+        await watchStatus(read, formatStatus, { json: opts.json ?? false, interval: opts.interval });
+      }),
+    "maintenance",
+    "status",
+  );
+
+  described(
+    program
       .command("doctor")
       .description("check the store's invariants and report each problem with its fix")
       .option("--fix", "repair what is safe to repair, after listing it")

@@ -25,7 +25,8 @@ export function defineOperations(program: Command): void {
       )
       .option("--script <file>", "run a scripted agent from this JSON script (dry runs, demos, tests)")
       .option("--timeout <seconds>", "kill the agent's whole process group after this long")
-      .option("--no-commit", "leave the result uncommitted");
+      .option("--no-commit", "leave the result uncommitted")
+      .option("--max-cost <usd>", "stop before this run spends more than this many US dollars");
     if (operation === "implement") {
       command
         .option("--concurrency <n>", "phases of one wave that run at once (default 4)")
@@ -79,7 +80,7 @@ async function runOperation(
     );
     progress?.stop();
     print(report, opts, () => formatOperation(report));
-    if (!report.result.ok) process.exitCode = 1;
+    if (!report.result.ok || report.budget) process.exitCode = 1;
   } finally {
     progress?.stop();
     process.off("SIGINT", onSignal);

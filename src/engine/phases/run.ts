@@ -2,8 +2,15 @@ import { readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import { type PhaseId, planStatusMarker, setPhaseMarker, setPlanStatus } from "../../plan/index.js";
-import type { DelegationContext, Runner, RunnerEvent, RunUsage } from "../../runners/index.js";
+import {
+  addUsage,
+  type DelegationContext,
+  type Runner,
+  type RunnerEvent,
+  type RunUsage,
+} from "../../runners/index.js";
 import { type GitBaseline, mutateStore, type StoreContext } from "../../state/index.js";
+import type { BudgetGuard } from "../budget.js";
 import { checksFor } from "../checks.js";
 import type { VerifiedArtifact } from "../gates/types.js";
 import { readBaseline, storePrefix } from "../git-baseline.js";
@@ -49,6 +56,8 @@ export interface PlanRunInput {
   isolate: "none" | "worktree";
   commit: boolean;
   signal: AbortSignal;
+  /** Checked before each agent run and on its streamed cost; a stop ends the run resumable. */
+  budget?: BudgetGuard | undefined;
   emit: (event: PlanProgressEvent) => void;
 }
 
@@ -71,18 +80,6 @@ export interface PlanRunReport {
   summaries: VerifiedArtifact[];
   completionSummaries: string[];
   usage: RunUsage | undefined;
-}
-
-function addUsage(total: RunUsage | undefined, more: RunUsage | undefined): RunUsage | undefined {
-  if (!more) return total;
-  const sum = (a?: number, b?: number) =>
-    a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
-  const result: RunUsage = {};
-  for (const key of ["inputTokens", "outputTokens", "costUsd", "turns", "durationMs"] as const) {
-    const value = sum(total?.[key], more[key]);
-    if (value !== undefined) result[key] = value;
-  }
-  return result;
 }
 
 async function writePlanStatus(
@@ -183,6 +180,9 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
       }
       baselines.set(id, await readBaseline(worktrees.get(id)?.path ?? config.root));
     }
+    const budget = input.budget;
+    const overBudget = new AbortController();
+    const key = `${id}#${iteration}`;
     input.emit({
       type: "phase_started",
       id,
@@ -208,9 +208,10 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
       sessionId: input.sessionId,
       minSummaryBytes: config.phases.minSummaryBytes,
       runner: input.runner,
-      signal: input.signal,
+      signal: budget?.active ? AbortSignal.any([input.signal, overBudget.signal]) : input.signal,
       timeoutMs: config.timeoutsMs.implement,
       onEvent: (event) => {
+        if (event.type === "usage" && budget?.onUsage(key, event.usage)) overBudget.abort();
         if (event.type === "started") {
           input.journal.append({ step: "AGENT", phase: "begin", detail: { agentPid: event.pid, phase: id } });
         } else if (event.type === "finished") {
@@ -221,6 +222,11 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
     });
     await marked;
     usage = addUsage(usage, result.usage);
+    budget?.finished(key, result.usage);
+    // Stopped by the budget mid-way: not a failure of the phase, which the next run picks up again.
+    if (overBudget.signal.aborted && !input.signal.aborted) {
+      return { kind: "remaining", remaining: `stopped by the budget: ${budget?.stopped?.message ?? ""}` };
+    }
     if (result.metadata?.files_changed) {
       filesChanged.set(id, [...new Set([...(filesChanged.get(id) ?? []), ...result.metadata.files_changed])]);
     }
@@ -337,7 +343,12 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
         case "run_phase":
           callOnce(effect.id, effect.iteration, effect.continuation)
             .catch(fail)
-            .then((outcome) => dispatch({ type: "phase_ran", id: effect.id, outcome }));
+            .then((outcome) => {
+              // Before the machine schedules more: no phase or iteration starts that would cross a budget.
+              if (input.budget?.active && input.budget.mayStart())
+                dispatch({ type: "stop", message: "budget" });
+              dispatch({ type: "phase_ran", id: effect.id, outcome });
+            });
           return;
         case "record_phase":
           record(effect.id, effect.verdict)

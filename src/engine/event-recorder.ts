@@ -1,0 +1,135 @@
+import type { RunnerEvent, RunUsage } from "../runners/index.js";
+import { appendEvent, type NewEvent } from "../shared/event-stream.js";
+import type { ProgressEvent } from "./executor.js";
+import type { RunResult } from "./machine.js";
+import type { PlanProgressEvent } from "./phases/run.js";
+
+/** Who an operation's events belong to, fixed once per run. */
+export interface RecordedRun {
+  root: string;
+  session: string;
+  task: number;
+  operation: string;
+  agent: string;
+  mode: "headless" | "session";
+  runner?: string | undefined;
+}
+
+function usageFields(usage: RunUsage | undefined): Partial<NewEvent> {
+  if (!usage) return {};
+  return {
+    ...(usage.inputTokens === undefined ? {} : { tokensIn: usage.inputTokens }),
+    ...(usage.outputTokens === undefined ? {} : { tokensOut: usage.outputTokens }),
+    ...(usage.costUsd === undefined ? {} : { costUsd: usage.costUsd }),
+  };
+}
+
+/**
+ * Turns an operation's progress events into the repository's event stream: operation start, gate
+ * verdicts, each agent run with its usage (the one place spend is counted), phases and waves, the
+ * commit. The operation's end is written by `finishOperation`, with the result's code.
+ */
+/** The fields every event of one run carries. */
+export function eventBase(run: RecordedRun): Pick<NewEvent, "session" | "task" | "operation"> {
+  return { session: run.session, task: run.task, operation: run.operation };
+}
+
+export function progressRecorder(run: RecordedRun): (event: ProgressEvent) => void {
+  const base = eventBase(run);
+  const write = (event: NewEvent) => appendEvent(run.root, { ...base, ...event });
+  return (event) => {
+    if (event.type === "checkpoint" && event.phase === "end") {
+      if (event.step === "GATE_IN" && event.ok)
+        write({
+          kind: "operation",
+          outcome: "started",
+          agent: run.agent,
+          mode: run.mode,
+          // A session's gate-in exits at once: its checkpoint's liveness is the host's, not this pid.
+          ...(run.mode === "headless" ? { pid: process.pid } : {}),
+          ...(run.runner ? { runner: run.runner } : {}),
+        });
+      else if (event.step === "GATE_IN" || event.step === "GATE_OUT")
+        write({ kind: "gate", code: event.step, outcome: event.ok ? "passed" : "refused" });
+      else if (event.step === "COMMIT") write({ kind: "commit", outcome: event.ok ? "committed" : "failed" });
+    } else if (event.type === "runner") {
+      recordAgentRun(write, event.event, { agent: run.agent });
+    } else if (event.type === "plan") {
+      recordPlanEvent(write, event.event);
+    }
+  };
+}
+
+function recordAgentRun(
+  write: (event: NewEvent) => void,
+  event: RunnerEvent,
+  extra: Partial<NewEvent>,
+): void {
+  if (event.type !== "finished") return;
+  write({
+    kind: "agent",
+    ...extra,
+    outcome: event.ok ? "done" : (event.reason ?? "failed"),
+    durationMs: event.durationMs,
+    ...usageFields(event.usage),
+  });
+}
+
+function recordPlanEvent(write: (event: NewEvent) => void, event: PlanProgressEvent): void {
+  switch (event.type) {
+    case "wave":
+      write({ kind: "wave", wave: event.wave + 1, outcome: event.event, message: event.phases.join(",") });
+      return;
+    case "phase_started":
+      write({
+        kind: "phase",
+        phase: event.id,
+        wave: event.wave + 1,
+        iteration: event.iteration,
+        agent: event.agent,
+        outcome: "started",
+      });
+      return;
+    case "phase_runner":
+      recordAgentRun(write, event.event, { phase: event.id });
+      return;
+    case "phase_recorded": {
+      const verdict = event.record.verdict;
+      write({
+        kind: "phase",
+        phase: event.id,
+        wave: event.wave + 1,
+        outcome: verdict.kind,
+        ...("code" in verdict ? { code: verdict.code } : {}),
+        ...("message" in verdict ? { message: verdict.message.slice(0, 300) } : {}),
+      });
+    }
+  }
+}
+
+/** The operation's last event: how it ended, with its totals. */
+export function finishOperation(
+  run: RecordedRun,
+  result: RunResult,
+  usage: RunUsage | undefined,
+  durationMs: number,
+): void {
+  appendEvent(run.root, {
+    kind: "operation",
+    session: run.session,
+    task: run.task,
+    operation: run.operation,
+    agent: run.agent,
+    mode: run.mode,
+    durationMs,
+    ...(result.ok
+      ? { outcome: result.outcome }
+      : {
+          outcome: result.checkpoint === "GATE_IN" ? "refused" : "failed",
+          code: result.code,
+          message: result.message.slice(0, 300),
+        }),
+    // Totals for reading; spend is summed from the agent events only.
+    ...usageFields(usage),
+  });
+}

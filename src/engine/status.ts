@@ -1,0 +1,138 @@
+import type { BatonEvent } from "../shared/event-stream.js";
+import {
+  isCheckpointProcessAlive,
+  type OpenCheckpoint,
+  openCheckpointNumbers,
+  readOpenCheckpoint,
+  specsPaths,
+} from "../state/index.js";
+import { type EventIndex, readEventIndex, type Spend } from "./event-index.js";
+
+/**
+ * One answer to "what is running, what is stuck, what was refused, what did it cost": the open
+ * checkpoints (the truth about what runs) joined with the event stream (what each is doing, what it
+ * spent, what ended and what was refused). Reads no task file, so it stays fast on any store size.
+ */
+export interface RunningOperation {
+  task: number;
+  operation: string;
+  session: string;
+  mode: "headless" | "session";
+  agent: string | null;
+  pid: number;
+  host: string;
+  startedAt: string;
+  elapsedMs: number;
+  /** false: its process is gone; "unknown": another machine's, or a live session's (no pid tells). */
+  alive: boolean | "unknown";
+  /** The latest thing the stream says it did: a phase, a wave, an agent run. */
+  doing: string | null;
+  phase: string | null;
+  wave: number | null;
+  spentUsd: number;
+  /** For a dead run, the exact command that resolves it; for a session, the gate that closes it. */
+  next: string | null;
+}
+
+export interface CostRow extends Spend {
+  key: string;
+}
+
+export interface StatusView {
+  at: string;
+  running: RunningOperation[];
+  results: BatonEvent[];
+  refusals: BatonEvent[];
+  costs: {
+    total: Spend;
+    today: Spend;
+    byTask: CostRow[];
+    byOperation: CostRow[];
+    byDay: CostRow[];
+  };
+}
+
+const zero = (): Spend => ({ costUsd: 0, tokensIn: 0, tokensOut: 0, runs: 0 });
+
+function rows(record: Record<string, Spend>): CostRow[] {
+  return Object.entries(record).map(([key, spend]) => ({ key, ...spend }));
+}
+
+function doingOf(last: BatonEvent | undefined): string | null {
+  if (!last) return null;
+  if (last.kind === "phase")
+    return `phase ${last.phase} ${last.outcome}${last.iteration && last.iteration > 1 ? ` (iteration ${last.iteration})` : ""}`;
+  if (last.kind === "wave") return `wave ${last.wave} ${last.outcome}`;
+  if (last.kind === "agent") return `agent ${last.outcome}${last.phase ? ` (phase ${last.phase})` : ""}`;
+  if (last.kind === "operation") return "agent at work";
+  if (last.kind === "gate") return `${last.code} ${last.outcome}`;
+  return last.outcome ?? null;
+}
+
+function running(checkpoint: OpenCheckpoint, index: EventIndex, now: number, bin: string): RunningOperation {
+  const entry = index.sessions[checkpoint.sessionId];
+  const mode = checkpoint.mode ?? "headless";
+  const alive = isCheckpointProcessAlive(checkpoint);
+  const last = entry?.last;
+  const phaseEvent = last && (last.kind === "phase" || last.kind === "agent") ? last : undefined;
+  const next =
+    mode === "session"
+      ? `${bin} gate-out ${checkpoint.operation} ${checkpoint.taskNumber} --session ${checkpoint.sessionId}`
+      : alive === false
+        ? `${bin} recover ${checkpoint.taskNumber}`
+        : null;
+  return {
+    task: checkpoint.taskNumber,
+    operation: checkpoint.operation,
+    session: checkpoint.sessionId,
+    mode,
+    agent: checkpoint.agent ?? last?.agent ?? null,
+    pid: checkpoint.recorded?.pid ?? checkpoint.pid,
+    host: checkpoint.hostname,
+    startedAt: checkpoint.startedAt,
+    elapsedMs: Math.max(0, now - Date.parse(checkpoint.startedAt)),
+    alive,
+    doing: checkpoint.recorded ? "committing its recorded result" : doingOf(last),
+    phase: phaseEvent?.phase ?? null,
+    wave: last?.wave ?? null,
+    spentUsd: entry?.spend.costUsd ?? 0,
+    next,
+  };
+}
+
+export function readStatus(
+  root: string,
+  specsDir: string,
+  options: { bin?: string; recent?: number; now?: number } = {},
+): StatusView {
+  const now = options.now ?? Date.now();
+  const recent = options.recent ?? 10;
+  const internalDir = specsPaths(specsDir).internalDir;
+  const index = readEventIndex(root);
+  const open = openCheckpointNumbers(internalDir)
+    .map((n) => readOpenCheckpoint(internalDir, n))
+    .filter((c): c is OpenCheckpoint => c !== null);
+  const total = zero();
+  for (const spend of Object.values(index.byDay)) {
+    total.costUsd = Math.round((total.costUsd + spend.costUsd) * 1e6) / 1e6;
+    total.tokensIn += spend.tokensIn;
+    total.tokensOut += spend.tokensOut;
+    total.runs += spend.runs;
+  }
+  const byCost = (a: CostRow, b: CostRow) => b.costUsd - a.costUsd || b.runs - a.runs;
+  return {
+    at: new Date(now).toISOString(),
+    running: open.map((c) => running(c, index, now, options.bin ?? "baton")),
+    results: index.results.slice(-recent).reverse(),
+    refusals: index.refusals.slice(-recent).reverse(),
+    costs: {
+      total,
+      today: index.byDay[new Date(now).toISOString().slice(0, 10)] ?? zero(),
+      byTask: rows(index.byTask).sort(byCost),
+      byOperation: rows(index.byOperation).sort(byCost),
+      byDay: rows(index.byDay)
+        .sort((a, b) => b.key.localeCompare(a.key))
+        .slice(0, 14),
+    },
+  };
+}
