@@ -35,7 +35,9 @@ export async function watchStatus(
         const { at: _at, ...rest } = view;
         const key = JSON.stringify({ ...rest, running: rest.running.map(({ elapsedMs: _e, ...r }) => r) });
         if (key !== last) {
-          process.stdout.write(options.json ? `${JSON.stringify(view)}\n` : `--- ${view.at}\n${format(view)}\n`);
+          process.stdout.write(
+            options.json ? `${JSON.stringify(view)}\n` : `--- ${view.at}\n${format(view)}\n`,
+          );
           last = key;
         }
       }

@@ -60,7 +60,8 @@ function empty(): EventIndex {
 const zero = (): Spend => ({ costUsd: 0, tokensIn: 0, tokensOut: 0, runs: 0 });
 
 function add(into: Record<string, Spend>, key: string, event: BatonEvent): void {
-  const spend = (into[key] ??= zero());
+  const spend = into[key] ?? zero();
+  into[key] = spend;
   spend.costUsd = round(spend.costUsd + (event.costUsd ?? 0));
   spend.tokensIn += event.tokensIn ?? 0;
   spend.tokensOut += event.tokensOut ?? 0;
@@ -81,7 +82,8 @@ export function foldEvent(index: EventIndex, event: BatonEvent): void {
     add(index.byDay, event.ts.slice(0, 10), event);
   }
   if (session && ["operation", "phase", "wave", "agent", "gate", "commit"].includes(event.kind)) {
-    const entry = (index.sessions[session] ??= { last: event, spend: zero() });
+    const entry = index.sessions[session] ?? { last: event, spend: zero() };
+    index.sessions[session] = entry;
     if (event.kind === "operation" && event.outcome === "started") entry.started = event.ts;
     if (event.kind !== "agent" || entry.last.kind === "agent") entry.last = event;
     if (event.kind === "agent") add({ s: entry.spend }, "s", event);
