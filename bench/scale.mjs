@@ -58,6 +58,21 @@ try {
     `  state.json ${mb("state.json")}, TODO.md ${mb("TODO.md")}, archive/state.json ${mb("archive/state.json")}`,
   );
 
+  // A busy repository's event stream: a year of runs (20,000 agent runs with their operations and phases).
+  const { appendFileSync, mkdirSync } = await import("node:fs");
+  mkdirSync(join(repo.dir, ".baton", "events"), { recursive: true });
+  const lines = [];
+  for (let i = 0; i < 20_000; i++) {
+    const task = generated.activeNumbers[i % generated.activeNumbers.length];
+    const ts = new Date(Date.UTC(2026, 0, 1) + i * 1_500_000).toISOString();
+    const base = { ts, session: `sess_${1_700_000_000 + i}_abcdef`, task, operation: "implement" };
+    lines.push(JSON.stringify({ ...base, kind: "operation", outcome: "started" }));
+    lines.push(JSON.stringify({ ...base, kind: "phase", phase: "1", outcome: "started" }));
+    lines.push(JSON.stringify({ ...base, kind: "agent", phase: "1", costUsd: 0.02, tokensIn: 900, tokensOut: 200 }));
+    lines.push(JSON.stringify({ ...base, kind: "operation", outcome: i % 7 === 0 ? "failed" : "done" }));
+  }
+  appendFileSync(join(repo.dir, ".baton", "events", "events.jsonl"), `${lines.join("\n")}\n`);
+
   // activeNumbers[0] is generated as not_started; not_started <-> blocked is valid both ways.
   const statusTask = generated.activeNumbers[0];
   const showTask = generated.activeNumbers[Math.floor(generated.activeNumbers.length / 2)];
@@ -72,6 +87,7 @@ try {
       complete: (stdout) => stdout.trimEnd().split("\n").length === 1 + SIZE.active + added,
     },
     { name: `baton task show ${showTask}`, args: () => [BIN, "task", "show", String(showTask)] },
+    { name: "baton status", args: () => [BIN, "status"] },
     { name: "baton task add", args: () => [BIN, "task", "add", `Benchmark task number ${++added}`] },
     {
       name: `baton task status ${statusTask}`,

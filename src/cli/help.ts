@@ -47,6 +47,7 @@ export const EXAMPLES: Record<string, string[]> = {
   errors: ["baton errors --task 12 --limit 5", "baton errors --checkpoint GATE_OUT --json"],
   doctor: ["baton doctor", "baton doctor --fix"],
   status: ["baton status", "baton status --watch", "baton status --json"],
+  ui: ["baton ui   # then open http://127.0.0.1:4891/", "baton ui --port 0"],
   adopt: ["baton adopt   # after editing specs/TODO.md by hand"],
   lint: ["baton lint", "baton lint .claude --format sarif > lint.sarif"],
 };

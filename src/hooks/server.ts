@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { IoError } from "../shared/errors.js";
 import { DEFAULT_HOOK_PORT } from "../shared/hook-port.js";
@@ -46,6 +46,8 @@ export async function startHookServer(
   options: {
     port?: number /** Logs of inputs without a `cwd`; default the current folder. */;
     fallbackDir?: string;
+    /** Other routes on the same server (the dashboard); returns false for a request it does not serve. */
+    routes?: (request: IncomingMessage, response: ServerResponse, path: string) => Promise<boolean>;
   } = {},
 ): Promise<HookServer> {
   const fallbackDir = options.fallbackDir ?? process.cwd();
@@ -64,6 +66,16 @@ export async function startHookServer(
     const path = (request.url ?? "/").split("?")[0] ?? "/";
     const match = /^\/hooks\/([A-Za-z-]+)\/?$/.exec(path);
     if (request.method === "GET" && path === "/health") return send(200, { ok: true, pid: process.pid });
+    if (!match && options.routes) {
+      try {
+        if (await options.routes(request, response, path)) return;
+      } catch (error) {
+        if (!response.headersSent)
+          return send(500, { error: error instanceof Error ? error.message : String(error) });
+        response.end();
+        return;
+      }
+    }
     if (request.method !== "POST" || !match) {
       return send(404, {
         error: "POST the hook input JSON to /hooks/<event>",

@@ -123,6 +123,42 @@ export function defineSessionCommands(program: Command): void {
     "serve",
   );
 
+  described(
+    program
+      .command("ui")
+      .description(
+        "a local dashboard on 127.0.0.1: tasks by status, live runs, costs (serves the http hooks too)",
+      )
+      .option("--port <n>", "port (default 4891, the http hooks' port; 0 picks a free one)")
+      .action(async (opts: { port?: string }, cmd: Command) => {
+        const { DEFAULT_HOOK_PORT, startHookServer } = await import("../../hooks/index.js");
+        const { UsageError } = await import("../../shared/index.js");
+        const port = opts.port === undefined ? DEFAULT_HOOK_PORT : Number(opts.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+          throw new UsageError(`--port must be a port number, got "${opts.port}"`);
+        }
+        const { loadConfig } = await import("../../config/index.js");
+        const { installedBin } = await import("../../init/manifest.js");
+        const { dashboard } = await import("../../ui/index.js");
+        const config = await loadConfig(repoOf(cmd));
+        const ui = dashboard(config, { bin: installedBin(config.root) ?? "baton" });
+        const server = await startHookServer({ port, fallbackDir: config.root, routes: ui.handle });
+        process.stdout.write(
+          `Baton dashboard on ${server.url}/ (hooks on ${server.url}/hooks/<event>); Ctrl-C stops it\n`,
+        );
+        await new Promise<void>((resolve) => {
+          const stop = () => {
+            ui.close();
+            void server.close().then(resolve);
+          };
+          process.once("SIGINT", stop);
+          process.once("SIGTERM", stop);
+        });
+      }),
+    "maintenance",
+    "ui",
+  );
+
   // Claude Code runs hooks as `baton hook …`, which bin/baton.js sends straight to dist/hooks/main.js;
   // this entry serves `node dist/cli/main.js hook …` and stays out of the help.
   program

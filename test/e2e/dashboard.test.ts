@@ -1,0 +1,182 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generatePlan, layeredPlanPhases } from "../../src/testing/generate-plan.js";
+import { requireUnderCi } from "../../src/testing/requirements.js";
+import { BATON_BIN } from "../support/cli.js";
+import { generatedRepo, ok, okJson, readJson, scriptFile } from "./helpers.js";
+
+/**
+ * `baton ui` in real headless Chromium (Debian's, driven by playwright-core): the board of a generated
+ * repository, a live operation that appears and finishes without a reload, a task page with its
+ * artifact rendered and agent-written HTML kept inert. Screenshots go to test-output/screenshots/.
+ */
+const CHROMIUM = [process.env["CHROMIUM_PATH"], "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
+  (p): p is string => typeof p === "string" && existsSync(p),
+);
+requireUnderCi("Chromium (Debian package chromium)", CHROMIUM ? null : "no chromium binary found");
+const SHOTS = resolve(import.meta.dirname, "../../test-output/screenshots");
+
+let browser: Browser;
+beforeAll(async () => {
+  if (!CHROMIUM) return;
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function startUi(dir: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [BATON_BIN, "ui", "--port", "0"], {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  const url = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`baton ui did not start: ${out}`)), 15_000);
+    const seen = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise(match[1]!);
+      }
+    };
+    child.stdout!.on("data", seen);
+    child.stderr!.on("data", seen);
+  });
+  return { url, child };
+}
+
+const REPORT = [
+  "# Research Report: the lexer",
+  "",
+  "## Findings",
+  "- The lexer drops the **last token** at `src/lexer.ts:42`.",
+  '<img src="x" onerror="document.body.dataset.pwned = 1">',
+  "<script>document.body.dataset.pwned = 1</script>",
+  "[a trap](javascript:document.body.dataset.pwned=1)",
+  "",
+  "More findings follow, with evidence for each of them and the lines they concern in the parser.",
+].join("\n");
+
+describe.skipIf(!CHROMIUM)("baton ui in Chromium", () => {
+  it("shows the board, a live operation from start to end without a reload, and the task page", async () => {
+    const { dir, gen } = generatedRepo({ active: 24, archived: 6, folders: false, seed: 5 });
+    const { url, child } = await startUi(dir);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      await page.goto(`${url}/`);
+      await page.waitForSelector("#live.on");
+      const counts = await page.$$eval(".column", (columns) =>
+        columns.map((c) => Number(c.querySelector(".count")?.textContent ?? "0")),
+      );
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(24);
+      expect(await page.textContent("body")).toContain("24 active, 6 archived");
+      const notStarted = readJson(dir, "state.json").active_projects.find(
+        (t: { status: string }) => t.status === "not_started",
+      ).project_number as number;
+      expect(
+        await page.$(`.column[data-status="not_started"] .card[data-task="${notStarted}"]`),
+      ).not.toBeNull();
+      await page.screenshot({ path: join(SHOTS, "board.png"), fullPage: true });
+
+      // A live operation: it shows up as running, then finishes, and its card moves; no reload.
+      await page.evaluate(() => {
+        (window as unknown as { sameDocument: boolean }).sameDocument = true;
+      });
+      const slow = scriptFile(dir, "slow.json", [
+        { spend: { costUsd: 0.03, inputTokens: 500, outputTokens: 100 } },
+        { sleepMs: 2500 },
+        { write: "{task_folder}/reports/research-001.md", content: REPORT },
+        {
+          writeMetadata: {
+            status: "researched",
+            summary: "found it",
+            artifacts: [{ type: "research", path: "{task_folder}/reports/research-001.md" }],
+            metadata: { session_id: "{session_id}", agent_type: "scripted" },
+          },
+        },
+      ]);
+      const run = spawn(process.execPath, [BATON_BIN, "research", String(notStarted), "--script", slow], {
+        cwd: dir,
+        stdio: "ignore",
+      });
+      await page.waitForSelector(`#running-body tr[data-session] a[href="/task/${notStarted}"]`, {
+        timeout: 15_000,
+      });
+      await page.screenshot({ path: join(SHOTS, "board-running.png"), fullPage: true });
+      await new Promise((r) => run.once("exit", r));
+      await page.waitForSelector(`.column[data-status="researched"] .card[data-task="${notStarted}"]`, {
+        timeout: 15_000,
+      });
+      await page.waitForFunction(() =>
+        document.querySelector("#running-body")?.textContent?.includes("Nothing is running"),
+      );
+      expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
+        true,
+      );
+      expect(await page.textContent("#results-body")).toContain("done");
+      expect(await page.textContent("#costs-body")).toContain("$0.0300");
+      await page.screenshot({ path: join(SHOTS, "board-finished.png"), fullPage: true });
+
+      // The task page: the report as Markdown; the agent's HTML and javascript: link stay inert.
+      await page.goto(`${url}/task/${notStarted}`);
+      expect(await page.textContent(".markdown h1")).toBe("Research Report: the lexer");
+      expect(await page.textContent(".markdown strong")).toBe("last token");
+      expect(await page.$(".markdown img")).toBeNull();
+      expect(await page.$(".markdown script")).toBeNull();
+      expect(await page.$('.markdown a[href^="javascript"]')).toBeNull();
+      expect(await page.evaluate(() => document.body.dataset["pwned"])).toBeUndefined();
+      expect(await page.textContent("body")).toContain("Sessions and checkpoints");
+      expect(await page.textContent("body")).toMatch(/evidence\/sess_\d+_[0-9a-f]{6}-research\.json/);
+      await page.screenshot({ path: join(SHOTS, "task.png"), fullPage: true });
+      expect(gen.activeNumbers).toContain(notStarted);
+    } finally {
+      await page.close();
+      child.kill("SIGTERM");
+    }
+  }, 90_000);
+
+  it("works with no network: every request the page makes goes to the dashboard itself", async () => {
+    const { dir, gen } = generatedRepo({ active: 5, archived: 0, folders: false, seed: 9 });
+    const planned = gen.nextNumber;
+    ok(dir, ["task", "add", "Build the parser"]);
+    ok(dir, ["task", "status", String(planned), "planned", "--force"]);
+    const folder = join(dir, "specs", `${planned}_build_the_parser`, "plans");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, "implementation-001.md"),
+      generatePlan({
+        style: "task",
+        taskNumber: planned,
+        title: "Build the parser",
+        phases: layeredPlanPhases(2, 2),
+      }),
+    );
+    const plan = okJson(dir, ["plan", "show", String(planned), "--json"]);
+    const { url, child } = await startUi(dir);
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on("request", (request) => requested.push(request.url()));
+    try {
+      await page.goto(`${url}/`);
+      await page.waitForSelector("#live.on");
+      expect(requested.length).toBeGreaterThan(0);
+      expect(requested.filter((r) => !r.startsWith(url))).toEqual([]);
+      // A planned task's page shows its plan: each phase with its wave and state.
+      await page.goto(`${url}/task/${planned}`);
+      const rows = await page.$$eval(".phases tr", (trs) => trs.slice(1).map((tr) => tr.textContent ?? ""));
+      expect(rows).toHaveLength(plan.phases.length);
+      expect(rows[0]).toContain(plan.phases[0].name);
+      expect(rows[2]).toMatch(/Step 2\.1\s*2/);
+      await page.screenshot({ path: join(SHOTS, "task-plan.png"), fullPage: true });
+    } finally {
+      await page.close();
+      child.kill("SIGTERM");
+    }
+  }, 60_000);
+});
