@@ -11,6 +11,7 @@ const BENCHES = [
   "hooks.mjs",
   "lint.mjs",
   "evidence.mjs",
+  "ui.mjs",
   "crash-loop.mjs",
 ];
 const extra = QUICK ? ["--quick"] : [];
