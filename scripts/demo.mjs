@@ -150,6 +150,9 @@ try {
   process.stdout.write(`${color("2", "$")} ${color("1", "git log --format='%h %s' -6")}\n`);
   process.stdout.write(execFileSync("git", ["log", "--format=%h %s", "-6"], { cwd: dir, encoding: "utf8" }));
 
+  step("See it all in one place: what runs, what ended, what was refused, what it cost");
+  expectSuccess(baton("status"));
+
   step("Claude Code integration: init installs slash commands, agents and hooks; lint checks the tree");
   expectSuccess(baton("init", "--bin", `node ${bin}`));
   expectSuccess(baton("lint"));

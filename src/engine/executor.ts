@@ -13,7 +13,15 @@ import type { SessionJournal } from "./session-journal.js";
 import { closeCheckpoint, gateIn, recordFailure, recordResult } from "./store-steps.js";
 
 export type ProgressEvent =
-  | { type: "checkpoint"; step: string; phase: "begin" | "end"; ok?: boolean }
+  | {
+      type: "checkpoint";
+      step: string;
+      phase: "begin" | "end";
+      ok?: boolean;
+      /** A refusal's code and message. */
+      code?: string;
+      message?: string;
+    }
   | { type: "runner"; event: RunnerEvent }
   | { type: "plan"; event: PlanProgressEvent };
 
@@ -76,11 +84,17 @@ export async function drive(
             : effect.detail;
         if (effect.phase === "begin") io.journal.begin(effect.step, detail);
         else io.journal.end(effect.step, effect.ok ?? false, detail);
+        const refusal =
+          effect.ok === false
+            ? (effect.detail as { code?: unknown; message?: unknown } | undefined)
+            : undefined;
         io.emit?.({
           type: "checkpoint",
           step: effect.step,
           phase: effect.phase,
           ...(effect.ok === undefined ? {} : { ok: effect.ok }),
+          ...(typeof refusal?.code === "string" ? { code: refusal.code } : {}),
+          ...(typeof refusal?.message === "string" ? { message: refusal.message } : {}),
         });
         return null;
       }

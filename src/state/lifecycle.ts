@@ -3,7 +3,7 @@ import { IN_PROGRESS_STATUSES, type TaskStatus } from "./status.js";
 
 /**
  * The status lifecycle, as one table. The original documents disagreed (format reference 13.3); the
- * decisions and their reasons are in the README ("Status lifecycle"). Operations write their
+ * decisions and their reasons are in docs/lifecycle.md. Operations write their
  * in-progress status at GATE IN and their done status at GATE OUT; a failed run keeps the in-progress
  * status so the same operation can be retried from it.
  */

@@ -7,7 +7,7 @@ import { getEntryBlock, setEntryBlock } from "./todo-entry.js";
 import { normalizeArtifactType } from "./views.js";
 
 /**
- * Linking rule, one per artifact type (README, "Artifact links"): research reports accumulate, as
+ * Linking rule, one per artifact type (docs/lifecycle.md, "Artifact links"): research reports accumulate, as
  * they supplement each other; a new plan or summary replaces the old link, since only the latest is
  * current; other types (handoffs, analyses) accumulate. Both files change in the same write.
  */

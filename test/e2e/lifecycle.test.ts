@@ -19,7 +19,7 @@ import {
 
 const marker = (status: string) => `[${status.toUpperCase().replace(/_/g, " ")}]`;
 
-/** The manual-move table as documented in the README: target → statuses it may be set from. */
+/** The manual-move table as documented in docs/lifecycle.md: target → statuses it may be set from. */
 const ALLOWED_FROM: Record<string, string[]> = {
   not_started: ["researching", "blocked"],
   researched: ["researching", "planning", "blocked"],

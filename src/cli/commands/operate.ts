@@ -73,7 +73,7 @@ function runnerConfig(
     throw new UsageError(
       `--runner ${type} needs its settings in baton.config.json ("runner": {"type": "${type}", …})`,
       {
-        hint: type === "scripted" ? "Or pass --script FILE." : "See the README section on runners.",
+        hint: type === "scripted" ? "Or pass --script FILE." : "See docs/runners.md.",
       },
     );
   }
