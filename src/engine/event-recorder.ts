@@ -56,13 +56,6 @@ export function progressRecorder(run: RecordedRun): (event: ProgressEvent) => vo
           outcome: event.ok ? "passed" : "refused",
           ...(event.code ? { message: `[${event.code}] ${(event.message ?? "").slice(0, 280)}` } : {}),
         });
-      else if (event.step === "DELEGATE" && event.ok === false && event.code === "BUDGET_EXCEEDED")
-        write({
-          kind: "gate",
-          code: event.step,
-          outcome: "refused",
-          message: `[${event.code}] ${event.message ?? ""}`,
-        });
       else if (event.step === "COMMIT") write({ kind: "commit", outcome: event.ok ? "committed" : "failed" });
     } else if (event.type === "runner") {
       recordAgentRun(write, event.event, { agent: run.agent });
