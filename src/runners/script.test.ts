@@ -44,7 +44,7 @@ describe("script format", () => {
       "demo.json: steps[1].exit: must be at most 255",
     );
     expect(problem({ steps: [{ writ: "a.txt", content: "" }] })).toBe(
-      "demo.json: steps[0]: no action; expected one of write, writeMetadata, output, progress, sleepMs, exit, hang, crash",
+      "demo.json: steps[0]: no action; expected one of write, writeMetadata, output, progress, sleepMs, exit, hang, crash, spend",
     );
     expect(problem({ steps: [{ write: "a", content: "", exit: 1 }] })).toBe(
       "demo.json: steps[0]: one action per step, found write and exit",
@@ -58,10 +58,10 @@ describe("script format", () => {
     );
     expect(problem({ steps: ["exit"] })).toContain("steps[0]: expected an object");
     expect(problem({ step: [] })).toBe(
-      'demo.json: (top level): no "steps" and no "phases"; a script needs one or both; (top level): unknown key "step"',
+      'demo.json: (top level): no "steps", "phases" or "operations"; a script needs at least one; (top level): unknown key "step"',
     );
     expect(problem({ description: "nothing to do" })).toBe(
-      'demo.json: (top level): no "steps" and no "phases"; a script needs one or both',
+      'demo.json: (top level): no "steps", "phases" or "operations"; a script needs at least one',
     );
     expect(problem({ steps: [], usage: { turns: -1 } })).toBe("demo.json: usage.turns: must be at least 0");
   });

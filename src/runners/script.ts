@@ -90,6 +90,15 @@ export const Script = z.strictObject({
   steps: z.optional(Steps),
   /** By phase id, or "*" for any phase; chosen when the context names a phase. */
   phases: z.optional(z.record(z.string().check(z.regex(PHASE_KEY)), PhaseScript)),
+  /** Steps by operation, for one script that runs a task's whole way (`baton run`); before `steps`. */
+  operations: z.optional(
+    z.strictObject({
+      research: z.optional(Steps),
+      plan: z.optional(Steps),
+      implement: z.optional(Steps),
+      revise: z.optional(Steps),
+    }),
+  ),
 });
 export type Script = z.infer<typeof Script>;
 
@@ -97,6 +106,14 @@ const ScriptShape = z.strictObject({
   ...Script.def.shape,
   steps: z.optional(z.array(z.unknown())),
   phases: z.optional(z.record(z.string(), z.unknown())),
+  operations: z.optional(
+    z.strictObject({
+      research: z.optional(z.array(z.unknown())),
+      plan: z.optional(z.array(z.unknown())),
+      implement: z.optional(z.array(z.unknown())),
+      revise: z.optional(z.array(z.unknown())),
+    }),
+  ),
 });
 const PhaseShape = z.strictObject({
   steps: z.optional(z.array(z.unknown())),
@@ -125,17 +142,28 @@ export function parseScript(
   source = "script",
 ): { ok: true; script: Script } | { ok: false; message: string } {
   const problems: string[] = [];
-  if (isRecord(value) && value.steps === undefined && value.phases === undefined) {
-    problems.push('(top level): no "steps" and no "phases"; a script needs one or both');
+  if (
+    isRecord(value) &&
+    value.steps === undefined &&
+    value.phases === undefined &&
+    value.operations === undefined
+  ) {
+    problems.push('(top level): no "steps", "phases" or "operations"; a script needs at least one');
   }
   const shapeIssues = validationIssues(ScriptShape, value);
   if (shapeIssues) problems.push(formatIssues(shapeIssues));
   if (problems.length > 0) return { ok: false, message: `${source}: ${problems.join("; ")}` };
 
-  const { steps, phases } = value as { steps?: unknown[]; phases?: Record<string, unknown> };
+  const { steps, phases, operations } = value as {
+    steps?: unknown[];
+    phases?: Record<string, unknown>;
+    operations?: Record<string, unknown[]>;
+  };
   if (steps !== undefined) checkSteps(steps, ["steps"], problems);
+  for (const [operation, list] of Object.entries(operations ?? {}))
+    checkSteps(list, ["operations", operation], problems);
   if (phases !== undefined) {
-    if (Object.keys(phases).length === 0 && steps === undefined) {
+    if (Object.keys(phases).length === 0 && steps === undefined && operations === undefined) {
       problems.push("phases: no entries and no top-level steps, so no run has anything to do");
     }
     for (const [id, entry] of Object.entries(phases)) checkPhase(id, entry, problems);
@@ -203,8 +231,11 @@ export function selectSteps(
   script: Script,
   request: RunRequest,
 ): { ok: true; steps: ScriptStep[]; at: PropertyKey[] } | { ok: false; message: string } {
-  const { phase, iteration = 1 } = request.context;
-  const topLevel = script.steps && { ok: true as const, steps: script.steps, at: ["steps"] };
+  const { phase, iteration = 1, operation } = request.context;
+  const byOperation = script.operations?.[operation];
+  const topLevel = byOperation
+    ? { ok: true as const, steps: byOperation, at: ["operations", operation] }
+    : script.steps && { ok: true as const, steps: script.steps, at: ["steps"] };
   if (phase === undefined) {
     return (
       topLevel ?? {
