@@ -37,6 +37,11 @@ export const EXAMPLES: Record<string, string[]> = {
   "plan show": ["baton plan show 12", "baton plan show specs/12_parser/plans/implementation-002.md --json"],
   implement: ["baton implement 12", "baton implement 12 --concurrency 2 --isolate worktree"],
   revise: ["baton revise 12 split phase 3 into two phases"],
+  run: [
+    "baton run --status researched --until planned --concurrency 3",
+    "baton run --tasks 12,14-16 --max-cost 20",
+    "baton run --all-ready",
+  ],
   verify: ["baton verify", "baton verify 12 14 --since origin/main --json"],
   "gate-in": ["baton gate-in research 12   # the /research command runs this for you"],
   "gate-out": ["baton gate-out research 12 --session sess_1773703759_f69482"],

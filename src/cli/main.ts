@@ -3,6 +3,7 @@ import { fileSystemFailure, isBatonError } from "../shared/index.js";
 import { takeNotices } from "../shared/notices.js";
 import { packageVersion } from "../shared/package.js";
 import { GROUPS } from "./help.js";
+import { defineBatch } from "./program/batch.js";
 import { defineMaintenance } from "./program/maintenance.js";
 import { defineOperations } from "./program/operations.js";
 import { defineSessionCommands } from "./program/sessions.js";
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   );
   defineTaskCommands(program);
   defineOperations(program);
+  defineBatch(program);
   defineSessionCommands(program);
   defineMaintenance(program);
   return program;

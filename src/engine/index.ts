@@ -1,5 +1,15 @@
 /** The checkpoint engine: operations through GATE IN → DELEGATE → GATE OUT → COMMIT, and recovery. */
 
+export {
+  type BatchTask,
+  nextOperation,
+  parseTaskRanges,
+  type RunTarget,
+  type Schedule,
+  schedule,
+  type Waiting,
+  withinTarget,
+} from "./batch.js";
 export { type CheckRun, checksFor, runChecks } from "./checks.js";
 export { type DryRunPlan, planOperation } from "./dry-run.js";
 export { Evidence, evidencePath, sha256Of } from "./evidence.js";

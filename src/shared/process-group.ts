@@ -52,21 +52,48 @@ export function groupAlive(pgid: number): boolean {
  * a Ctrl+C in the terminal no longer reaches them. If Baton itself is told to stop while an agent runs,
  * these handlers kill every live group first, so no agent keeps editing the repository unsupervised.
  */
-const liveGroups = new Set<number>();
+/** Live groups, and whether a signal to Baton kills them at once (`kill`) or their owner stops them (`owner`). */
+const liveGroups = new Map<number, "kill" | "owner">();
 const PARENT_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 let installed = false;
 
 function killAllGroups(): void {
   // SIGKILL, not SIGTERM: the parent is going away and cannot wait out a grace period.
-  for (const pgid of liveGroups) signalGroup(pgid, "SIGKILL");
+  for (const pgid of liveGroups.keys()) signalGroup(pgid, "SIGKILL");
   liveGroups.clear();
 }
 
 function onParentSignal(signal: NodeJS.Signals): void {
-  killAllGroups();
-  uninstall();
-  // Our listener suppressed Node's default "terminate"; with no other listener, restore it by re-raising.
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  // Baton goes on when a handler of its own takes the signal (an operation records its end, `baton run`
+  // stops its runs in turn); `once` handlers are already gone by now, so they are counted before.
+  const handled = process.listenerCount(signal) > 1 || handledOnce.has(signal);
+  for (const [pgid, mode] of liveGroups) {
+    if (mode === "kill" || !handled) {
+      signalGroup(pgid, "SIGKILL");
+      liveGroups.delete(pgid);
+    }
+  }
+  if (!handled) {
+    uninstall();
+    // Our listener suppressed Node's default "terminate"; with no other listener, restore it by re-raising.
+    process.kill(process.pid, signal);
+  }
+}
+
+/** Signals a caller handles itself (and stops its groups for): see `handleSignal`. */
+const handledOnce = new Set<NodeJS.Signals>();
+
+/**
+ * Registers a caller's own handler for a stop signal, before any group is tracked, so the process-group
+ * handler knows the signal is taken care of; returns the function that removes it again.
+ */
+export function handleSignal(signal: NodeJS.Signals, handler: () => void): () => void {
+  handledOnce.add(signal);
+  process.on(signal, handler);
+  return () => {
+    handledOnce.delete(signal);
+    process.off(signal, handler);
+  };
 }
 
 function install(): void {
@@ -83,9 +110,13 @@ function uninstall(): void {
   for (const signal of PARENT_SIGNALS) process.off(signal, onParentSignal);
 }
 
-/** Tracks a group as live; the handlers exist only while at least one group is tracked. */
-export function trackGroup(pgid: number): void {
-  liveGroups.add(pgid);
+/**
+ * Tracks a group as live; the handlers exist only while at least one group is tracked. `owner`: on a
+ * handled stop signal the group is left to its owner, who stops it with a grace period (a child Baton
+ * that records its end); it is still killed if Baton exits first.
+ */
+export function trackGroup(pgid: number, mode: "kill" | "owner" = "kill"): void {
+  liveGroups.set(pgid, mode);
   install();
 }
 

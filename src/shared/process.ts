@@ -30,6 +30,11 @@ export interface RunProcessOptions {
   tailBytes?: number;
   /** Run `command` through /bin/sh; off unless asked for, so arguments are never re-parsed. */
   shell?: boolean;
+  /**
+   * `owner`: when Baton is told to stop and handles it (see handleSignal), the group is stopped through
+   * `signal` (SIGTERM, then SIGKILL after the grace), not killed at once: for a child that records its end.
+   */
+  onParentStop?: "kill" | "owner";
 }
 
 export type ProcessFailureReason = "exit" | "signal" | "timeout" | "aborted" | "spawn_failed";
@@ -116,7 +121,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
       : `working directory ${options.cwd} does not exist`;
     return failure(null, "spawn_failed", `could not start ${options.command}: ${why}`);
   }
-  trackGroup(pid);
+  trackGroup(pid, options.onParentStop ?? "kill");
   const group = new GroupStopper(pid, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
 
   let callbackError: { error: unknown } | null = null;

@@ -165,3 +165,47 @@ export function phaseScriptSteps(options: { sleepMs?: number; file?: string } = 
     },
   ];
 }
+
+/**
+ * A scripted agent for a task's whole way (`baton run`): a real research report, a two-phase plan
+ * (phase 2 after phase 1), and phase agents that write code and summaries. `sleepMs` slows each
+ * research, `costUsd` is what each agent run reports it spent.
+ */
+export function wholeWayScript(options: { sleepMs?: number; costUsd?: number } = {}): unknown {
+  const spend = options.costUsd ? [{ spend: { costUsd: options.costUsd } }] : [];
+  const report = `# Research Report: {task_name}\n\n- **Task**: {task_number}\n\n## Findings\n\n${"- A finding about {task_name}, with the file and line it concerns and why it matters here.\n".repeat(4)}`;
+  const plan = generatePlan({
+    style: "task",
+    taskNumber: 0,
+    title: "{task_name}",
+    phases: layeredPlanPhases(2, 1),
+  })
+    .replace(/Task #0\b/g, "Task #{task_number}")
+    .replace("- **Task**: 0 -", "- **Task**: {task_number} -");
+  const meta = (status: string, type: string, path: string) => ({
+    writeMetadata: {
+      status,
+      summary: `${type} for task {task_number}`,
+      artifacts: [{ type, path }],
+      metadata: { session_id: "{session_id}", agent_type: "scripted" },
+    },
+  });
+  return {
+    operations: {
+      research: [
+        ...spend,
+        ...(options.sleepMs ? [{ sleepMs: options.sleepMs }] : []),
+        { write: "{task_folder}/reports/research-001.md", content: report },
+        meta("researched", "research", "{task_folder}/reports/research-001.md"),
+      ],
+      plan: [
+        ...spend,
+        { write: "{task_folder}/plans/implementation-001.md", content: plan },
+        meta("planned", "plan", "{task_folder}/plans/implementation-001.md"),
+      ],
+    },
+    phases: {
+      "*": { steps: [...spend, ...phaseScriptSteps({ file: "src/task-{task_number}-phase-{phase_id}.ts" })] },
+    },
+  };
+}

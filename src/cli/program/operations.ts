@@ -69,8 +69,9 @@ async function runOperation(
   const { formatOperation, progressReporter } = await import("../progress.js");
   const progress = opts.json ? undefined : progressReporter(process.stderr);
   const abort = new AbortController();
-  const onSignal = () => abort.abort();
-  process.once("SIGINT", onSignal);
+  const { handleSignal } = await import("../../shared/process-group.js");
+  // SIGTERM too: `baton run` stops its runs with it, and each records its end before it exits.
+  const off = [handleSignal("SIGINT", () => abort.abort()), handleSignal("SIGTERM", () => abort.abort())];
   try {
     const report = await operate(
       operation,
@@ -83,7 +84,7 @@ async function runOperation(
     if (!report.result.ok || report.budget) process.exitCode = 1;
   } finally {
     progress?.stop();
-    process.off("SIGINT", onSignal);
+    for (const remove of off) remove();
   }
 }
 

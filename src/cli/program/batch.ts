@@ -1,0 +1,43 @@
+import type { Command } from "commander";
+import { collect, described, print, repoOf } from "./io.js";
+
+export function defineBatch(program: Command): void {
+  described(
+    program
+      .command("run")
+      .description("run the selected tasks' next operations, several at once, until a target status")
+      .option("--tasks <list>", "task numbers and ranges: 12,14-16")
+      .option("--status <status>", "tasks with this status (repeatable, comma-separated)", collect)
+      .option("--language <language>", "tasks of this language (repeatable, comma-separated)", collect)
+      .option("--all-ready", "every active task with a next operation")
+      .option("--until <status>", "researched | planned | implemented | completed (default completed)")
+      .option("--concurrency <n>", "operations at once (default 2)")
+      .option("--max-cost <usd>", "stop starting runs before the batch spends more than this")
+      .option("--runner <type>", "claude | opencode | codex | command | scripted, for every run")
+      .option("--script <file>", "a scripted agent for every run (its `operations` steps per operation)")
+      .option("--timeout <seconds>", "each agent's timeout")
+      .option("--json", "print the report as JSON")
+      .action(async (opts, cmd: Command) => {
+        const { runMany } = await import("../commands/run.js");
+        const { batchReporter, formatBatch } = await import("../batch-format.js");
+        const progress = opts.json ? undefined : batchReporter(process.stderr);
+        const { handleSignal } = await import("../../shared/process-group.js");
+        const abort = new AbortController();
+        const stop = () => {
+          if (!abort.signal.aborted) process.stderr.write("Stopping: each run records its end first…\n");
+          abort.abort();
+        };
+        const off = [handleSignal("SIGINT", stop), handleSignal("SIGTERM", stop)];
+        try {
+          const report = await runMany({ ...opts, repo: repoOf(cmd) }, abort.signal, progress);
+          print(report, opts, () => formatBatch(report));
+          const failed = report.runs.some((r) => !r.ok) || report.stopped !== "done";
+          if (failed) process.exitCode = report.stopped === "signal" ? 130 : 1;
+        } finally {
+          for (const remove of off) remove();
+        }
+      }),
+    "operations",
+    "run",
+  );
+}
