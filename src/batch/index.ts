@@ -4,7 +4,12 @@ export {
   type BatchReport,
   type BatchRequest,
   type BatchRun,
+  type RunOne,
   runBatch,
+  runLocally,
   type Selection,
   selectTasks,
 } from "./local.js";
+export { machineName, redact } from "./queue/boss.js";
+export { type QueueRequest, runQueued } from "./queue/coordinator.js";
+export { runWorker, type WorkerReport, type WorkerRequest } from "./queue/worker.js";

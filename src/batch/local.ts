@@ -106,7 +106,11 @@ function operationArgs(request: BatchRequest, operation: GateOperation, cap: num
   return args;
 }
 
-export async function runBatch(request: BatchRequest): Promise<BatchReport> {
+/** Runs one operation on one task and says how it ended: a local process, or a job on the queue. */
+export type RunOne = (task: number, operation: GateOperation, cap: number | undefined) => Promise<BatchRun>;
+
+export async function runBatch(request: BatchRequest, runOne?: RunOne): Promise<BatchReport> {
+  const execute = runOne ?? ((task, operation, cap) => runLocally(request, task, operation, cap));
   const { config } = request;
   const tasks = await readTasks(config);
   const selected = selectTasks(tasks, request.selection);
@@ -153,12 +157,17 @@ export async function runBatch(request: BatchRequest): Promise<BatchReport> {
           cap = left / Math.max(1, request.concurrency - running.size);
           caps.set(number, cap);
         }
+        const done = execute(number, operation, cap).then((run) => {
+          spent += run.costUsd ?? 0;
+          caps.delete(number);
+          // A run that did not get its task further is not tried again in this batch; `baton run` again does.
+          if (!run.ok) failed.add(number);
+          runs.push(run);
+          request.onProgress?.({ type: "finished", run });
+        });
         running.set(
           number,
-          startOne(request, number, operation, cap, runs, failed, (cost) => {
-            spent += cost;
-            caps.delete(number);
-          }).finally(() => running.delete(number)),
+          done.finally(() => running.delete(number)),
         );
       }
       if (running.size === 0) break;
@@ -193,15 +202,13 @@ function streamSize(root: string): number {
   }
 }
 
-async function startOne(
+/** One operation as its own `baton <operation> N --json` process, whose report says how it ended. */
+export async function runLocally(
   request: BatchRequest,
   number: number,
   operation: GateOperation,
   cap: number | undefined,
-  runs: BatchRun[],
-  failed: Set<number>,
-  onSpent: (cost: number) => void,
-): Promise<void> {
+): Promise<BatchRun> {
   const started = Date.now();
   const result = await runProcess({
     command: process.execPath,
@@ -240,9 +247,5 @@ async function startOne(
     run.code = /BUDGET_EXCEEDED/.test(said) ? "BUDGET_EXCEEDED" : result.ok ? "NO_REPORT" : "RUN_FAILED";
     run.message = said || ("message" in result ? result.message : "no report");
   }
-  onSpent(run.costUsd ?? 0);
-  // A run that did not get its task further is not tried again in this batch; `baton run` again does.
-  if (!run.ok) failed.add(number);
-  runs.push(run);
-  request.onProgress?.({ type: "finished", run });
+  return run;
 }

@@ -21,7 +21,11 @@ export function batchReporter(stream: NodeJS.WritableStream): (event: BatchProgr
       );
     } else {
       const e = event.event;
-      if (e.kind === "phase" || e.kind === "wave" || (e.kind === "agent" && e.phase))
+      if (e.kind === "queue")
+        stream.write(
+          `${clock()}   task ${e.task ?? "?"} ${e.outcome}${e.machine ? ` on ${e.machine}` : ""}${e.message ? `: ${e.message}` : ""}\n`,
+        );
+      else if (e.kind === "phase" || e.kind === "wave" || (e.kind === "agent" && e.phase))
         stream.write(
           `${clock()}   task ${e.task} ${e.kind === "wave" ? `wave ${e.wave}` : `phase ${e.phase}`} ${e.kind === "agent" ? `agent ${e.outcome}` : e.outcome}${e.costUsd ? ` ${usd(e.costUsd)}` : ""}\n`,
         );

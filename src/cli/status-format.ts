@@ -33,13 +33,15 @@ export function formatStatus(view: StatusView, width = Number.POSITIVE_INFINITY)
   out.push(view.running.length === 0 ? "Running: nothing" : `Running (${view.running.length}):`);
   for (const r of view.running) {
     const state =
-      r.alive === false
-        ? "DEAD"
-        : r.mode === "session"
-          ? "in a session"
-          : r.alive === "unknown"
-            ? `on ${r.host}`
-            : `pid ${r.pid}`;
+      r.mode === "queue"
+        ? `via the queue${r.machine ? ` (${r.machine})` : ""}`
+        : r.alive === false
+          ? "DEAD"
+          : r.mode === "session"
+            ? "in a session"
+            : r.alive === "unknown"
+              ? `on ${r.host}`
+              : `pid ${r.pid}`;
     out.push(
       `  task ${r.task} ${r.operation}  ${r.agent ?? "?"}  ${duration(r.elapsedMs)}  ${state}${r.doing ? `  ${r.doing}` : ""}${r.spentUsd > 0 ? `  ${usd(r.spentUsd)}` : ""}  ${r.session}`,
     );

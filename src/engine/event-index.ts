@@ -36,7 +36,10 @@ export interface EventIndex {
   /** Latest refusals: gate verdicts, hook denials and blocks, budget stops; newest last. */
   refusals: BatonEvent[];
   /** Per Baton session: its latest phase/wave/agent event and spend, while the session may be running. */
-  sessions: Record<string, { last: BatonEvent; spend: Spend; started?: string }>;
+  sessions: Record<
+    string,
+    { last: BatonEvent; spend: Spend; started?: string; runner?: string; machine?: string }
+  >;
 }
 
 const KEEP = 50;
@@ -81,10 +84,14 @@ export function foldEvent(index: EventIndex, event: BatonEvent): void {
     if (event.operation) add(index.byOperation, event.operation, event);
     add(index.byDay, event.ts.slice(0, 10), event);
   }
-  if (session && ["operation", "phase", "wave", "agent", "gate", "commit"].includes(event.kind)) {
+  if (session && ["operation", "phase", "wave", "agent", "gate", "commit", "queue"].includes(event.kind)) {
     const entry = index.sessions[session] ?? { last: event, spend: zero() };
     index.sessions[session] = entry;
-    if (event.kind === "operation" && event.outcome === "started") entry.started = event.ts;
+    if (event.kind === "operation" && event.outcome === "started") {
+      entry.started = event.ts;
+      if (event.runner) entry.runner = event.runner;
+    }
+    if (event.kind === "queue" && event.machine) entry.machine = event.machine;
     if (event.kind !== "agent" || entry.last.kind === "agent") entry.last = event;
     if (event.kind === "agent") add({ s: entry.spend }, "s", event);
   }

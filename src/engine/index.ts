@@ -17,10 +17,11 @@ export { type OperationReport, type OperationRequest, type ProgressEvent, runOpe
 export { type GateOutVerdict, runGateOut } from "./gate-out.js";
 export type { GateOperation } from "./gates/types.js";
 export { changedSince, readBaseline, staleIndexLock } from "./git-baseline.js";
-export type { RunResult } from "./machine.js";
+export type { DelegationOutcome, RunResult } from "./machine.js";
 export type { PhaseVerdict } from "./phases/machine.js";
 export type { PhaseRecord } from "./phases/record.js";
 export type { PhaseReport, PlanProgressEvent, PlanRunReport } from "./phases/run.js";
+export { closeQueuedGate, openQueuedGate, type QueuedGateIn, type QueuedGateOut } from "./queue-gates.js";
 export { type RecoveryAction, recoverOpenRuns } from "./recover.js";
 export { ReturnMetadata } from "./return-metadata.js";
 export {

@@ -17,7 +17,9 @@ export interface RunningOperation {
   task: number;
   operation: string;
   session: string;
-  mode: "headless" | "session";
+  /** `queue`: delegated through `baton run --queue`; `machine` is the worker that holds it. */
+  mode: "headless" | "session" | "queue";
+  machine?: string;
   agent: string | null;
   pid: number;
   host: string;
@@ -66,6 +68,10 @@ function doingOf(last: BatonEvent | undefined): string | null {
   if (last.kind === "agent") return `agent ${last.outcome}${last.phase ? ` (phase ${last.phase})` : ""}`;
   if (last.kind === "operation") return "agent at work";
   if (last.kind === "gate") return `${last.code} ${last.outcome}`;
+  if (last.kind === "queue")
+    return last.outcome === "enqueued"
+      ? "queued, waiting for a worker"
+      : `${last.outcome}${last.machine ? ` on ${last.machine}` : ""}`;
   return last.outcome ?? null;
 }
 
@@ -75,8 +81,10 @@ function running(checkpoint: OpenCheckpoint, index: EventIndex, now: number, bin
   const alive = isCheckpointProcessAlive(checkpoint);
   const last = entry?.last;
   const phaseEvent = last && (last.kind === "phase" || last.kind === "agent") ? last : undefined;
-  const next =
-    mode === "session"
+  const queued = entry?.runner === "queue";
+  const next = queued
+    ? null
+    : mode === "session"
       ? `${bin} gate-out ${checkpoint.operation} ${checkpoint.taskNumber} --session ${checkpoint.sessionId}`
       : alive === false
         ? `${bin} recover ${checkpoint.taskNumber}`
@@ -85,7 +93,8 @@ function running(checkpoint: OpenCheckpoint, index: EventIndex, now: number, bin
     task: checkpoint.taskNumber,
     operation: checkpoint.operation,
     session: checkpoint.sessionId,
-    mode,
+    mode: queued ? "queue" : mode,
+    ...(entry?.machine ? { machine: entry.machine } : {}),
     agent: checkpoint.agent ?? last?.agent ?? null,
     pid: checkpoint.recorded?.pid ?? checkpoint.pid,
     host: checkpoint.hostname,

@@ -31,6 +31,7 @@ export const EVENT_KINDS = [
   "hook",
   "recovery",
   "budget",
+  "queue",
 ] as const;
 
 export const BatonEvent = z.object({

@@ -55,7 +55,7 @@ function isolateMode(value: string | undefined): "none" | "worktree" | undefined
   throw new UsageError(`--isolate must be "worktree" (or "none"), got "${value}"`);
 }
 
-function runnerConfig(
+export function runnerConfig(
   configured: { type: string; [key: string]: unknown },
   options: OperateOptions,
 ): RunnerConfig {

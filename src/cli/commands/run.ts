@@ -1,8 +1,16 @@
 import { resolve } from "node:path";
-import { type BatchProgress, type BatchReport, runBatch } from "../../batch/index.js";
+import {
+  type BatchProgress,
+  type BatchReport,
+  runBatch,
+  runQueued,
+  runWorker,
+  type WorkerReport,
+} from "../../batch/index.js";
 import { loadConfig } from "../../config/index.js";
 import { parseTaskRanges, type RunTarget } from "../../engine/index.js";
 import { UsageError } from "../../shared/index.js";
+import { runnerConfig } from "./operate.js";
 
 export interface RunManyOptions {
   repo: string;
@@ -16,6 +24,8 @@ export interface RunManyOptions {
   runner?: string | undefined;
   script?: string | undefined;
   timeout?: string | undefined;
+  queue?: string | undefined;
+  remote?: string | undefined;
 }
 
 const TARGETS: Record<string, RunTarget> = {
@@ -61,14 +71,24 @@ export async function runMany(
   if (maxCost !== undefined && !(Number.isFinite(maxCost) && maxCost >= 0)) {
     throw new UsageError(`--max-cost must be an amount in US dollars (e.g. 0.50), got "${options.maxCost}"`);
   }
-  const config = await loadConfig(options.repo);
+  const loaded = await loadConfig(options.repo);
+  const seconds = options.timeout === undefined ? undefined : Number(options.timeout);
+  if (seconds !== undefined && !(seconds > 0)) {
+    throw new UsageError(`--timeout must be a number of seconds, got "${options.timeout}"`);
+  }
+  // The queue's jobs carry the agent's timeout (and their lease follows it): the same for every operation.
+  const ms = seconds === undefined ? undefined : Math.round(seconds * 1000);
+  const config =
+    ms === undefined
+      ? loaded
+      : { ...loaded, timeoutsMs: { research: ms, plan: ms, implement: ms, revise: ms } };
   const operationArgs = [
     ...(options.runner ? ["--runner", options.runner] : []),
     // Runs start in the repository root: a path given here is made absolute first.
     ...(options.script ? ["--script", resolve(options.script)] : []),
     ...(options.timeout ? ["--timeout", options.timeout] : []),
   ];
-  return runBatch({
+  const request = {
     config,
     selection: {
       tasks,
@@ -82,5 +102,72 @@ export async function runMany(
     operationArgs,
     signal,
     onProgress,
+  };
+  if (options.queue === undefined) return runBatch(request);
+  return runQueued({
+    ...request,
+    url: queueUrl(options.queue),
+    remote: options.remote,
+    leaseMarginSeconds: leaseMarginSeconds(),
+    queue: { maintenanceSeconds: maintenanceSeconds() },
+  });
+}
+
+export function queueUrl(value: string): string {
+  if (!/^postgres(ql)?:\/\//.test(value)) {
+    throw new UsageError(`--queue must be a PostgreSQL URL (postgres://user@host:port/db), got "${value}"`);
+  }
+  return value;
+}
+
+/** How often lost leases are expired; BATON_QUEUE_MAINTENANCE_S shortens it (tests, benchmarks). */
+export function maintenanceSeconds(): number | undefined {
+  const value = Number(process.env["BATON_QUEUE_MAINTENANCE_S"]);
+  return Number.isFinite(value) && value >= 1 ? value : undefined;
+}
+
+/** Seconds a silent worker keeps a job past the agent's timeout; BATON_QUEUE_LEASE_MARGIN_S sets it. */
+export function leaseMarginSeconds(): number | undefined {
+  const value = Number(process.env["BATON_QUEUE_LEASE_MARGIN_S"]);
+  return Number.isFinite(value) && value >= 1 ? value : undefined;
+}
+
+export interface WorkerOptions {
+  repo: string;
+  queue?: string | undefined;
+  runner?: string | undefined;
+  script?: string | undefined;
+  machine?: string | undefined;
+  maxJobs?: string | undefined;
+}
+
+/** `baton worker --queue URL --repo DIR`: takes DELEGATE jobs until stopped. */
+export async function worker(
+  options: WorkerOptions,
+  signal: AbortSignal,
+  onEvent: (line: string) => void,
+): Promise<WorkerReport> {
+  if (options.queue === undefined) throw new UsageError("baton worker needs --queue postgres://…");
+  const url = queueUrl(options.queue);
+  const config = await loadConfig(options.repo);
+  const settings = runnerConfig(config.runner, {
+    repo: options.repo,
+    number: "0",
+    runner: options.runner,
+    script: options.script ? resolve(options.script) : undefined,
+  });
+  const maxJobs = options.maxJobs === undefined ? undefined : Number(options.maxJobs);
+  if (maxJobs !== undefined && !(Number.isInteger(maxJobs) && maxJobs >= 1)) {
+    throw new UsageError(`--max-jobs must be a whole number from 1, got "${options.maxJobs}"`);
+  }
+  return runWorker({
+    url,
+    repo: config.root,
+    runner: settings,
+    signal,
+    machine: options.machine,
+    maxJobs,
+    queue: { maintenanceSeconds: maintenanceSeconds() },
+    onEvent,
   });
 }

@@ -16,6 +16,11 @@ export function defineBatch(program: Command): void {
       .option("--runner <type>", "claude | opencode | codex | command | scripted, for every run")
       .option("--script <file>", "a scripted agent for every run (its `operations` steps per operation)")
       .option("--timeout <seconds>", "each agent's timeout")
+      .option(
+        "--queue <url>",
+        "delegate through PostgreSQL (postgres://…) to `baton worker`s on other machines",
+      )
+      .option("--remote <url>", "with --queue: how workers fetch this repository (default: its path)")
       .option("--json", "print the report as JSON")
       .action(async (opts, cmd: Command) => {
         const { runMany } = await import("../commands/run.js");
@@ -39,5 +44,42 @@ export function defineBatch(program: Command): void {
       }),
     "operations",
     "run",
+  );
+
+  described(
+    program
+      .command("worker")
+      .description("take DELEGATE jobs from a `baton run --queue` coordinator, in a clone on this machine")
+      .requiredOption("--queue <url>", "the coordinator's PostgreSQL (postgres://…)")
+      .option("--repo <dir>", "this machine's clone of the repository (default: the current one)")
+      .option("--runner <type>", "the runner for every job (default: the clone's baton.config)")
+      .option("--script <file>", "a scripted agent for every job")
+      .option("--machine <name>", "how this worker is named in baton status (default host:pid)")
+      .option("--max-jobs <n>", "stop after this many jobs")
+      .option("--json", "print the report as JSON")
+      .action(async (opts, cmd: Command) => {
+        const { worker } = await import("../commands/run.js");
+        const { handleSignal } = await import("../../shared/process-group.js");
+        const abort = new AbortController();
+        const off = [
+          handleSignal("SIGINT", () => abort.abort()),
+          handleSignal("SIGTERM", () => abort.abort()),
+        ];
+        try {
+          const report = await worker({ ...opts, repo: opts.repo ?? repoOf(cmd) }, abort.signal, (line) =>
+            process.stderr.write(`${line}\n`),
+          );
+          print(
+            report,
+            opts,
+            () =>
+              `Worker ${report.machine}: ${report.completed} jobs done, ${report.failed} failed, ${report.dropped} dropped (lease lost).`,
+          );
+        } finally {
+          for (const remove of off) remove();
+        }
+      }),
+    "operations",
+    "worker",
   );
 }

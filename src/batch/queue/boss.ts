@@ -1,0 +1,89 @@
+import { hostname } from "node:os";
+import PgBoss from "pg-boss";
+import * as z from "zod/mini";
+import { IoError } from "../../shared/index.js";
+
+/**
+ * The queue: pg-boss on PostgreSQL (leases with expiry, retries, singleton keys). One queue of DELEGATE
+ * jobs; a job's lease is its `expireInSeconds` (the agent's timeout and a margin): a worker that dies
+ * holding one loses it then, and the job is retried on another worker. Baton adds one table,
+ * `baton_lease`, where each worker says which machine took which attempt, for `baton status`.
+ */
+export const QUEUE = "baton-delegate";
+
+/** What crosses the network to a worker: where to fetch, what to run, nothing of the store. */
+export const DelegateJob = z.object({
+  remote: z.string(),
+  base: z.string(),
+  session: z.string(),
+  task: z.number(),
+  operation: z.enum(["research", "plan", "implement", "revise"]),
+  prompt: z.string(),
+  context: z.record(z.string(), z.unknown()),
+  agent: z.record(z.string(), z.unknown()),
+  timeoutMs: z.number(),
+});
+export type DelegateJob = z.infer<typeof DelegateJob>;
+
+/** What comes back: the branch holding the agent's work, and how the agent ended. */
+export const DelegateResult = z.object({
+  attempt: z.string(),
+  retryCount: z.number(),
+  machine: z.string(),
+  branch: z.string(),
+  commit: z.string(),
+  ok: z.boolean(),
+  reason: z.optional(z.string()),
+  message: z.optional(z.string()),
+  output: z.string(),
+  usage: z.optional(z.record(z.string(), z.number())),
+});
+export type DelegateResult = z.infer<typeof DelegateResult>;
+
+export interface QueueOptions {
+  /** Seconds between pg-boss's maintenance runs, which expire lost leases (default 60; tests use 1). */
+  maintenanceSeconds?: number | undefined;
+  onError?: ((error: Error) => void) | undefined;
+}
+
+export function machineName(): string {
+  return process.env["BATON_MACHINE"] || `${hostname()}:${process.pid}`;
+}
+
+export async function openQueue(url: string, options: QueueOptions = {}): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString: url,
+    application_name: "baton",
+    maintenanceIntervalSeconds: options.maintenanceSeconds ?? 60,
+    schedule: false,
+  });
+  // pg-boss reports a lost connection as an event; unhandled, it would end the process.
+  boss.on("error", (error) => options.onError?.(error));
+  try {
+    await boss.start();
+  } catch (error) {
+    throw new IoError(`cannot open the queue at ${redact(url)}: ${(error as Error).message}`, {
+      cause: error,
+      hint: "Check that PostgreSQL runs there and the URL's user may create tables (pg-boss keeps its own schema).",
+    });
+  }
+  if (!(await boss.getQueue(QUEUE))) {
+    try {
+      await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 5, retryDelay: 1 });
+    } catch (error) {
+      if (!(await boss.getQueue(QUEUE))) throw error;
+    }
+  }
+  await boss
+    .getDb()
+    .executeSql(
+      "CREATE TABLE IF NOT EXISTS baton_lease (job_id uuid NOT NULL, retry int NOT NULL, machine text NOT NULL, started_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (job_id, retry))",
+      [],
+    );
+  return boss;
+}
+
+/** A URL as it may be printed: without its password. */
+export function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
+}

@@ -1,0 +1,194 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import type PgBoss from "pg-boss";
+import {
+  type AgentDefinition,
+  createRunner,
+  type DelegationContext,
+  type RunnerConfig,
+  type RunOutcome,
+} from "../../runners/index.js";
+import { runGit } from "../../shared/git.js";
+import {
+  DelegateJob,
+  type DelegateResult,
+  machineName,
+  openQueue,
+  QUEUE,
+  type QueueOptions,
+} from "./boss.js";
+
+/**
+ * `baton worker`: takes DELEGATE jobs under a lease, one at a time. For each: fetch the coordinator's
+ * base commit into this clone, run the agent with this machine's runner in a worktree of its own, commit
+ * what it wrote to `baton/<session>/<attempt>`, push that branch to the coordinator, and complete the job
+ * with the branch and how the agent ended. The store is never touched here: the coordinator records.
+ * A result whose lease was lost meanwhile (the job was retried elsewhere) is dropped, not delivered.
+ */
+export interface WorkerRequest {
+  url: string;
+  /** This machine's clone of the repository. */
+  repo: string;
+  runner: RunnerConfig;
+  signal: AbortSignal;
+  machine?: string | undefined;
+  /** Stop after this many jobs (tests, benchmarks); default: run until stopped. */
+  maxJobs?: number | undefined;
+  queue?: QueueOptions;
+  onEvent?: ((line: string) => void) | undefined;
+}
+
+export interface WorkerReport {
+  machine: string;
+  completed: number;
+  failed: number;
+  dropped: number;
+}
+
+const git = async (cwd: string, args: string[]) => {
+  const result = await runGit(cwd, args);
+  if (!result.ok) throw new Error(`git ${args.join(" ")}: ${result.stderr.trim() || result.message}`);
+  return result.stdout.trim();
+};
+
+export async function runWorker(request: WorkerRequest): Promise<WorkerReport> {
+  const machine = request.machine ?? machineName();
+  const say = (line: string) => request.onEvent?.(`[${machine}] ${line}`);
+  const boss = await openQueue(request.url, {
+    ...request.queue,
+    onError: (error) => say(`queue: ${error.message}`),
+  });
+  const report: WorkerReport = { machine, completed: 0, failed: 0, dropped: 0 };
+  try {
+    while (
+      !request.signal.aborted &&
+      (request.maxJobs === undefined || report.completed + report.failed < request.maxJobs)
+    ) {
+      let jobs: PgBoss.JobWithMetadata[];
+      try {
+        jobs = (await boss.fetch(QUEUE, { batchSize: 1, includeMetadata: true })) as PgBoss.JobWithMetadata[];
+      } catch (error) {
+        say(`cannot reach the queue (${(error as Error).message}); trying again`);
+        await sleep(1000, undefined, { signal: request.signal }).catch(() => undefined);
+        continue;
+      }
+      const job = jobs[0];
+      if (!job) {
+        await sleep(500, undefined, { signal: request.signal }).catch(() => undefined);
+        continue;
+      }
+      await take(boss, job, request, machine, say, report);
+    }
+  } finally {
+    await boss.stop({ graceful: false, wait: false }).catch(() => undefined);
+  }
+  return report;
+}
+
+async function take(
+  boss: PgBoss,
+  job: PgBoss.JobWithMetadata,
+  request: WorkerRequest,
+  machine: string,
+  say: (line: string) => void,
+  report: WorkerReport,
+): Promise<void> {
+  const parsed = DelegateJob.safeParse(job.data);
+  if (!parsed.success) {
+    await boss.fail(QUEUE, job.id, { message: "not a Baton DELEGATE job" });
+    report.failed++;
+    return;
+  }
+  const data = parsed.data;
+  const retry = job.retryCount;
+  await boss
+    .getDb()
+    .executeSql(
+      "INSERT INTO baton_lease (job_id, retry, machine) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+      [job.id, retry, machine],
+    );
+  say(`task ${data.task} ${data.operation} (${data.session}, attempt ${retry + 1})`);
+  let result: DelegateResult;
+  try {
+    result = await delegate(data, request, machine, retry);
+  } catch (error) {
+    say(`task ${data.task} failed: ${(error as Error).message}`);
+    await boss.fail(QUEUE, job.id, { message: (error as Error).message, machine }).catch(() => undefined);
+    report.failed++;
+    return;
+  }
+  const now = await boss.getJobById(QUEUE, job.id).catch(() => null);
+  if (!now || now.state !== "active" || now.retryCount !== retry) {
+    say(`task ${data.task}: the lease was lost meanwhile; this result is dropped`);
+    await git(request.repo, ["push", "-q", data.remote, `:refs/heads/${result.branch}`]).catch(
+      () => undefined,
+    );
+    report.dropped++;
+    return;
+  }
+  await boss.complete(QUEUE, job.id, result);
+  say(
+    `task ${data.task} ${data.operation}: ${result.ok ? "done" : `agent failed (${result.reason})`}, pushed ${result.branch}`,
+  );
+  report.completed++;
+}
+
+async function delegate(
+  data: DelegateJob,
+  request: WorkerRequest,
+  machine: string,
+  retry: number,
+): Promise<DelegateResult> {
+  const attempt = randomUUID().slice(0, 8);
+  const branch = `baton/${data.session}/${attempt}`;
+  // Every branch tip of the coordinator: the base is on one of them (a sha alone is not always fetchable).
+  await git(request.repo, ["fetch", "-q", data.remote, "+refs/heads/*:refs/remotes/baton-coordinator/*"]);
+  await git(request.repo, ["cat-file", "-e", `${data.base}^{commit}`]);
+  const dir = mkdtempSync(join(tmpdir(), "baton-worker-"));
+  const tree = join(dir, "tree");
+  await git(request.repo, ["worktree", "add", "-q", "--detach", tree, data.base]);
+  try {
+    const runner = createRunner(request.runner, { baseDir: request.repo });
+    const outcome: RunOutcome = await runner.run(
+      {
+        context: data.context as DelegationContext,
+        prompt: data.prompt,
+        cwd: tree,
+        agent: data.agent as AgentDefinition,
+      },
+      { signal: request.signal, timeoutMs: data.timeoutMs, onEvent: () => undefined },
+    );
+    await git(tree, ["add", "-A"]);
+    await git(tree, [
+      "-c",
+      "user.name=Baton worker",
+      "-c",
+      `user.email=baton-worker@${machine.replace(/[^\w.-]/g, "-")}`,
+      "commit",
+      "-q",
+      "--allow-empty",
+      "--no-verify",
+      "-m",
+      `baton worker ${machine}: task ${data.task} ${data.operation} (${data.session}, attempt ${retry + 1})`,
+    ]);
+    const commit = await git(tree, ["rev-parse", "HEAD"]);
+    await git(tree, ["push", "-q", data.remote, `HEAD:refs/heads/${branch}`]);
+    return {
+      attempt,
+      retryCount: retry,
+      machine,
+      branch,
+      commit,
+      ok: outcome.ok,
+      ...(outcome.ok ? {} : { reason: outcome.reason, message: outcome.message }),
+      output: outcome.output.slice(-64 * 1024),
+      ...(outcome.usage ? { usage: outcome.usage as Record<string, number> } : {}),
+    };
+  } finally {
+    await git(request.repo, ["worktree", "remove", "--force", tree]).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,183 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { readAllEvents } from "../../src/shared/event-stream.js";
+import { wholeWayScript } from "../../src/testing/generate-plan.js";
+import { type Postgres, postgresMissing, startPostgres } from "../../src/testing/postgres.js";
+import { requireUnderCi } from "../../src/testing/requirements.js";
+import { BATON_BIN } from "../support/cli.js";
+import { activeTasks, commitAll, git, ok, okJson, repo } from "./helpers.js";
+
+async function until<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * `baton run --queue` with real parts: a throwaway PostgreSQL cluster, a coordinator and workers as
+ * separate processes, each worker in its own clone (as on another machine), scripted agents.
+ */
+const missing = postgresMissing();
+requireUnderCi("PostgreSQL (Debian package postgresql)", missing);
+
+let pg: Postgres;
+beforeAll(async () => {
+  if (!missing) pg = await startPostgres();
+}, 60_000);
+afterAll(() => pg?.destroy());
+let children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  children = [];
+});
+
+const ENV = { BATON_QUEUE_MAINTENANCE_S: "1", BATON_QUEUE_LEASE_MARGIN_S: "2" };
+
+function coordinatorRepo(n: number, script: unknown): { dir: string; script: string } {
+  const dir = repo();
+  for (let i = 1; i <= n; i++) ok(dir, ["task", "add", `Task number ${i}`]);
+  commitAll(dir, "tasks");
+  const path = join(dir, ".git", "whole-way.json");
+  writeFileSync(path, JSON.stringify(script));
+  return { dir, script: path };
+}
+
+/** A worker in a clone of its own, as another machine would have. */
+function startWorker(
+  coordinator: string,
+  name: string,
+  script: string,
+  db = pg.url,
+): { clone: string; child: ChildProcess; log: () => string } {
+  const clone = join(mkdtempSync(join(tmpdir(), "baton-worker-clone-")), name);
+  execFileSync("git", ["clone", "-q", coordinator, clone]);
+  const child = spawn(
+    process.execPath,
+    [BATON_BIN, "worker", "--queue", db, "--repo", clone, "--script", script, "--machine", name],
+    { cwd: clone, env: { ...process.env, ...ENV }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+  children.push(child);
+  return { clone, child, log: () => out };
+}
+
+function coordinator(dir: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, [BATON_BIN, "run", ...args, "--queue", pg.url], {
+    cwd: dir,
+    env: { ...process.env, ...ENV },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, out })));
+}
+
+const statuses = (dir: string) => activeTasks(dir).map((t) => t.status);
+const subjects = (dir: string) => git(dir, ["log", "--format=%s"]).trim().split("\n");
+
+describe.skipIf(missing !== null)("baton run --queue (PostgreSQL, pg-boss)", () => {
+  it("runs tasks to planned through workers on separate clones; the coordinator alone writes the store", async () => {
+    const { dir, script } = coordinatorRepo(4, wholeWayScript());
+    const w1 = startWorker(dir, "machine-a", script);
+    const w2 = startWorker(dir, "machine-b", script);
+    const run = await coordinator(dir, ["--all-ready", "--until", "planned", "--concurrency", "4"]);
+    expect(run.code, `${run.out}\n${w1.log()}\n${w2.log()}`).toBe(0);
+    expect(statuses(dir)).toEqual(["planned", "planned", "planned", "planned"]);
+    for (let n = 1; n <= 4; n++) {
+      expect(subjects(dir).filter((s) => s === `task ${n}: complete research`)).toHaveLength(1);
+      expect(subjects(dir).filter((s) => s === `task ${n}: create implementation plan`)).toHaveLength(1);
+    }
+    const leased = readAllEvents(dir).filter((e) => e.kind === "queue" && e.outcome === "leased");
+    expect(new Set(leased.map((e) => e.machine))).toEqual(new Set(["machine-a", "machine-b"]));
+    expect(git(dir, ["branch", "--list", "baton/*"])).toBe("");
+    expect(git(dir, ["status", "--porcelain"])).toBe("");
+    // The workers' clones never had their store written.
+    for (const w of [w1, w2]) expect(git(w.clone, ["status", "--porcelain"])).toBe("");
+  }, 120_000);
+
+  it("survives kill -9 of a worker mid-job, PostgreSQL stopping for a while, and a refused push: nothing lost, nothing twice", async () => {
+    const { dir, script } = coordinatorRepo(3, wholeWayScript({ sleepMs: 2500 }));
+    // The coordinator's repository refuses the first push it is sent.
+    const hook = join(dir, ".git", "hooks", "pre-receive");
+    writeFileSync(
+      hook,
+      `#!/bin/sh\nif [ ! -f "${dir}/.git/refused-once" ]; then touch "${dir}/.git/refused-once"; echo "refused by the test" >&2; exit 1; fi\n`,
+    );
+    chmodSync(hook, 0o755);
+    const doomed = startWorker(dir, "machine-doomed", script);
+    const run = coordinator(dir, [
+      "--all-ready",
+      "--until",
+      "researched",
+      "--concurrency",
+      "3",
+      "--timeout",
+      "6",
+    ]);
+    // The doomed worker takes a job, then dies without a word.
+    const deadline = Date.now() + 30_000;
+    while (!doomed.log().includes("attempt 1") && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    doomed.child.kill("SIGKILL");
+    pg.stop();
+    await new Promise((r) => setTimeout(r, 2500));
+    pg.start();
+    const survivor = startWorker(dir, "machine-survivor", script);
+    const done = await run;
+    expect(done.code, `${done.out}\n${survivor.log()}\n${doomed.log()}`).toBe(0);
+    expect(statuses(dir)).toEqual(["researched", "researched", "researched"]);
+    for (let n = 1; n <= 3; n++)
+      expect(subjects(dir).filter((s) => s === `task ${n}: complete research`)).toHaveLength(1);
+    expect(survivor.log()).toContain("refused by the test");
+    const events = readAllEvents(dir).filter((e) => e.kind === "queue");
+    expect(events.filter((e) => e.outcome === "recorded")).toHaveLength(3);
+    expect(events.some((e) => e.outcome === "leased" && e.machine === "machine-doomed")).toBe(true);
+  }, 180_000);
+
+  it("a coordinator killed mid-run picks its queued jobs up again and records each once", async () => {
+    const { dir, script } = coordinatorRepo(2, wholeWayScript({ sleepMs: 1500 }));
+    const first = spawn(
+      process.execPath,
+      [BATON_BIN, "run", "--all-ready", "--until", "researched", "--concurrency", "2", "--queue", pg.url],
+      { cwd: dir, env: { ...process.env, ...ENV }, stdio: "ignore" },
+    );
+    children.push(first);
+    const deadline = Date.now() + 20_000;
+    const enqueued = () =>
+      readAllEvents(dir).filter((e) => e.kind === "queue" && e.outcome === "enqueued").length;
+    while (enqueued() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    first.kill("SIGKILL");
+    await new Promise((r) => first.once("exit", r));
+    // Until a worker takes them, status shows both runs as queued, not as dead.
+    const waiting = okJson(dir, ["status", "--json"]).running;
+    expect(waiting.map((r: { mode: string; doing: string }) => [r.mode, r.doing])).toEqual([
+      ["queue", "queued, waiting for a worker"],
+      ["queue", "queued, waiting for a worker"],
+    ]);
+    const worker = startWorker(dir, "machine-late", script);
+    const running = coordinator(dir, ["--all-ready", "--until", "researched", "--concurrency", "2"]);
+    // While the coordinator waits, status says which machine holds which job.
+    const held = await until(
+      () => okJson(dir, ["status", "--json"]).running,
+      (r) => r.some((x: { machine?: string }) => x.machine === "machine-late"),
+    );
+    expect(held.find((r: { machine?: string }) => r.machine)?.doing).toBe("leased on machine-late");
+    const again = await running;
+    expect(again.code, `${again.out}\n${worker.log()}`).toBe(0);
+    expect(statuses(dir)).toEqual(["researched", "researched"]);
+    for (let n = 1; n <= 2; n++)
+      expect(subjects(dir).filter((s) => s === `task ${n}: complete research`)).toHaveLength(1);
+    const recorded = readAllEvents(dir).filter((e) => e.kind === "queue" && e.outcome === "recorded");
+    expect(recorded).toHaveLength(2);
+  }, 120_000);
+});
