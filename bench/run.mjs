@@ -12,6 +12,7 @@ const BENCHES = [
   "lint.mjs",
   "evidence.mjs",
   "ui.mjs",
+  "queue.mjs",
   "crash-loop.mjs",
 ];
 const extra = QUICK ? ["--quick"] : [];

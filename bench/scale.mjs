@@ -68,7 +68,9 @@ try {
     const base = { ts, session: `sess_${1_700_000_000 + i}_abcdef`, task, operation: "implement" };
     lines.push(JSON.stringify({ ...base, kind: "operation", outcome: "started" }));
     lines.push(JSON.stringify({ ...base, kind: "phase", phase: "1", outcome: "started" }));
-    lines.push(JSON.stringify({ ...base, kind: "agent", phase: "1", costUsd: 0.02, tokensIn: 900, tokensOut: 200 }));
+    lines.push(
+      JSON.stringify({ ...base, kind: "agent", phase: "1", costUsd: 0.02, tokensIn: 900, tokensOut: 200 }),
+    );
     lines.push(JSON.stringify({ ...base, kind: "operation", outcome: i % 7 === 0 ? "failed" : "done" }));
   }
   appendFileSync(join(repo.dir, ".baton", "events", "events.jsonl"), `${lines.join("\n")}\n`);

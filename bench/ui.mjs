@@ -18,7 +18,10 @@ function bare() {
 
 async function startUi(cwd) {
   const start = process.hrtime.bigint();
-  const child = spawn(process.execPath, [BIN, "ui", "--port", "0"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "ui", "--port", "0"], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   const url = await new Promise((resolve, reject) => {
     child.stdout.on("data", (chunk) => {
@@ -47,7 +50,9 @@ async function cold(cwd) {
   return ms;
 }
 
-console.log(`# Dashboard: ${SIZE.active} active + ${SIZE.archived} archived tasks, median of ${SIZE.runs} runs`);
+console.log(
+  `# Dashboard: ${SIZE.active} active + ${SIZE.archived} archived tasks, median of ${SIZE.runs} runs`,
+);
 console.log(`machine: ${machine()}\n`);
 const repo = tempDir("ui");
 try {
@@ -69,7 +74,10 @@ try {
   const chromiumPath = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
   if (chromiumPath) {
     const { chromium } = await import("playwright-core");
-    const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-gpu"] });
+    const browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
     for (let i = 0; i < SIZE.runs; i++) {
       const page = await browser.newPage();
       await page.goto(`${server.url}/`, { waitUntil: "load" });
@@ -100,7 +108,8 @@ try {
     row("baton ui start + board HTML (cold)", samples.cold, true),
     row("board HTML from a running server", samples.warm, true),
   ];
-  if (samples.fcp.length > 0) rows.push(row("Chromium first-contentful-paint, running server", samples.fcp, true));
+  if (samples.fcp.length > 0)
+    rows.push(row("Chromium first-contentful-paint, running server", samples.fcp, true));
   console.log(table(rows));
   console.log(
     `\nboard page ${(bytes / 1024).toFixed(0)} KiB (${SIZE.active} tasks, at most 100 cards per status column); very first start, before the board cache existed: ${first.toFixed(0)} ms`,
