@@ -3,6 +3,7 @@ import { appendEvent, type NewEvent } from "../shared/event-stream.js";
 import type { ProgressEvent } from "./executor.js";
 import type { RunResult } from "./machine.js";
 import type { PlanProgressEvent } from "./phases/run.js";
+import type { Run } from "./run.js";
 
 /** Who an operation's events belong to, fixed once per run. */
 export interface RecordedRun {
@@ -29,6 +30,19 @@ function usageFields(usage: RunUsage | undefined): Partial<NewEvent> {
  * verdicts, each agent run with its usage (the one place spend is counted), phases and waves, the
  * commit. The operation's end is written by `finishOperation`, with the result's code.
  */
+/** A prepared run, as its events name it. */
+export function recordedRun(run: Run, runner?: string): RecordedRun {
+  return {
+    root: run.config.root,
+    session: run.sessionId,
+    task: run.taskNumber,
+    operation: run.operation,
+    agent: run.route.agent.name,
+    mode: run.mode,
+    ...(runner ? { runner } : {}),
+  };
+}
+
 /** The fields every event of one run carries. */
 export function eventBase(run: RecordedRun): Pick<NewEvent, "session" | "task" | "operation"> {
   return { session: run.session, task: run.task, operation: run.operation };

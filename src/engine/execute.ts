@@ -10,7 +10,7 @@ import {
   storeContext,
 } from "../state/index.js";
 import { BudgetGuard, type BudgetStop, budgetLimits } from "./budget.js";
-import { eventBase, finishOperation, progressRecorder, type RecordedRun } from "./event-recorder.js";
+import { eventBase, finishOperation, progressRecorder, recordedRun } from "./event-recorder.js";
 import { drive, type ProgressEvent } from "./executor.js";
 import type { GateOperation } from "./gates/types.js";
 import { HeadlessDelegation } from "./headless.js";
@@ -78,15 +78,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
   const recovered = await resolveDeadRun(request.config, request.taskNumber);
   const run = await prepareRun({ ...request, mode: "headless" });
   const started = Date.now();
-  const recorded: RecordedRun = {
-    root: run.config.root,
-    session: run.sessionId,
-    task: run.taskNumber,
-    operation: run.operation,
-    agent: run.route.agent.name,
-    mode: "headless",
-    runner: request.runner.kind,
-  };
+  const recorded = recordedRun(run, request.runner.kind);
   const limits = budgetLimits(run.config, run.operation, request.maxCost, run.plan !== undefined);
   const budget = BudgetGuard.forRun(run.config.root, limits, run.taskNumber);
   const refused = budget.active ? budget.mayStart() : undefined;

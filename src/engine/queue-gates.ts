@@ -2,13 +2,12 @@ import type { BatonConfig } from "../config/index.js";
 import type { AgentDefinition, DelegationContext, RunUsage } from "../runners/index.js";
 import { UsageError } from "../shared/index.js";
 import { readOpenCheckpoint, storeContext } from "../state/index.js";
-import { finishOperation, progressRecorder, type RecordedRun } from "./event-recorder.js";
+import { finishOperation, progressRecorder, recordedRun } from "./event-recorder.js";
 import { type Delegation, drive } from "./executor.js";
 import type { GateOperation } from "./gates/types.js";
 import { type DelegationOutcome, initialState } from "./machine.js";
 import { openPostflight } from "./postflight-marker.js";
-import { checkRunResult, prepareRun, type Run, runContext, runPrompt } from "./run.js";
-import { SessionJournal, sessionJournalPath } from "./session-journal.js";
+import { checkRunResult, prepareRun, type Run, runContext, runJournal, runPrompt } from "./run.js";
 
 /**
  * The checkpoints split across machines (`baton run --queue`): the coordinator runs GATE IN here and
@@ -44,22 +43,6 @@ const queued: Delegation = {
   },
 };
 
-function journalOf(run: Run): SessionJournal {
-  return new SessionJournal(sessionJournalPath(run.ctx.paths.internalDir, run.sessionId));
-}
-
-function recorded(run: Run): RecordedRun {
-  return {
-    root: run.config.root,
-    session: run.sessionId,
-    task: run.taskNumber,
-    operation: run.operation,
-    agent: run.route.agent.name,
-    mode: "session",
-    runner: "queue",
-  };
-}
-
 export async function openQueuedGate(request: {
   config: BatonConfig;
   operation: GateOperation;
@@ -67,10 +50,10 @@ export async function openQueuedGate(request: {
   force?: boolean | undefined;
 }): Promise<QueuedGateIn> {
   const run = await prepareRun({ ...request, mode: "session" });
-  const rec = recorded(run);
+  const rec = recordedRun(run, "queue");
   const driven = await drive(
     run,
-    { journal: journalOf(run), commit: false, emit: progressRecorder(rec) },
+    { journal: runJournal(run), commit: false, emit: progressRecorder(rec) },
     queued,
     { state: initialState(run.operation, run.taskNumber, run.sessionId), event: { type: "start" } },
   );
@@ -117,11 +100,11 @@ export async function closeQueuedGate(request: {
     sessionId,
     agentOverride: open.agent,
   });
-  const rec = recorded(run);
+  const rec = recordedRun(run, "queue");
   const delegation: Delegation = { ...queued, usage: request.usage };
   const driven = await drive(
     run,
-    { journal: journalOf(run), commit: true, emit: progressRecorder(rec) },
+    { journal: runJournal(run), commit: true, emit: progressRecorder(rec) },
     delegation,
     {
       state: { ...initialState(operation, taskNumber, sessionId), phase: "delegate" },

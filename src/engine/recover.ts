@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import { appendEvent } from "../shared/event-stream.js";

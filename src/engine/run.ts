@@ -22,6 +22,7 @@ import { type PreparedPlan, preparePlan } from "./phases/prepare.js";
 import { METADATA_FILE } from "./postflight-marker.js";
 import { buildPrompt, delegationContext } from "./prompt.js";
 import { extendDelegationPath, type Route, routeTask } from "./routing.js";
+import { SessionJournal, sessionJournalPath } from "./session-journal.js";
 
 /**
  * One operation on one task, prepared once and passed along: the headless run, the in-session gates
@@ -162,4 +163,9 @@ export function checkRunResult(
 /** The task's recorded artifacts as repository-relative paths (the original format also keeps bare strings). */
 export function artifactPaths(task: TaskEntry): string[] {
   return (task.artifacts ?? []).map((a) => (typeof a === "string" ? a : a.path));
+}
+
+/** The session journal of a prepared run. */
+export function runJournal(run: Run): SessionJournal {
+  return new SessionJournal(sessionJournalPath(run.ctx.paths.internalDir, run.sessionId));
 }

@@ -9,13 +9,12 @@ import {
   readOpenCheckpoint,
   storeContext,
 } from "../state/index.js";
-import { finishOperation, progressRecorder, type RecordedRun } from "./event-recorder.js";
+import { finishOperation, progressRecorder, recordedRun } from "./event-recorder.js";
 import { type Delegation, drive } from "./executor.js";
 import type { GateOperation } from "./gates/types.js";
 import { initialState } from "./machine.js";
 import { MARKER_FILE, openPostflight } from "./postflight-marker.js";
-import { checkRunResult, prepareRun, type Run, runPrompt } from "./run.js";
-import { SessionJournal, sessionJournalPath } from "./session-journal.js";
+import { checkRunResult, prepareRun, type Run, runJournal, runPrompt } from "./run.js";
 
 /**
  * The checkpoints split across a Claude Code session: `gate-in` opens the checkpoint and tells the model
@@ -97,21 +96,6 @@ const handOff: Delegation = {
   },
 };
 
-function journalOf(run: Run): SessionJournal {
-  return new SessionJournal(sessionJournalPath(run.ctx.paths.internalDir, run.sessionId));
-}
-
-function recordedSession(run: Run): RecordedRun {
-  return {
-    root: run.config.root,
-    session: run.sessionId,
-    task: run.taskNumber,
-    operation: run.operation,
-    agent: run.route.agent.name,
-    mode: "session",
-  };
-}
-
 export async function openSessionGate(request: {
   config: BatonConfig;
   operation: GateOperation;
@@ -131,10 +115,10 @@ export async function openSessionGate(request: {
       return { ok: false, operation, taskNumber, reason: `task ${taskNumber} is not an active task` };
     throw error;
   }
-  const recorded = recordedSession(run);
+  const recorded = recordedRun(run);
   const driven = await drive(
     run,
-    { journal: journalOf(run), commit: false, emit: progressRecorder(recorded) },
+    { journal: runJournal(run), commit: false, emit: progressRecorder(recorded) },
     handOff,
     { state: initialState(operation, taskNumber, run.sessionId), event: { type: "start" } },
   );
@@ -192,10 +176,10 @@ export async function closeSessionGate(request: {
     agentOverride: open.agent,
     claudeSessionId: open.claudeSessionId,
   });
-  const recorded = recordedSession(run);
+  const recorded = recordedRun(run);
   const driven = await drive(
     run,
-    { journal: journalOf(run), commit: request.commit !== false, emit: progressRecorder(recorded) },
+    { journal: runJournal(run), commit: request.commit !== false, emit: progressRecorder(recorded) },
     handOff,
     {
       state: { ...initialState(operation, taskNumber, sessionId), phase: "delegate" },

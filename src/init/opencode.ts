@@ -4,11 +4,12 @@ import { parseFrontmatter } from "../shared/frontmatter.js";
 import { packageRoot } from "../shared/package.js";
 import {
   agentFiles,
+  frontmatter,
   GATE_DESCRIPTIONS,
   GATE_OPERATIONS,
   type GateOperation,
+  relayBody,
   type TemplateFile,
-  yamlScalar,
 } from "./templates.js";
 
 /**
@@ -19,11 +20,6 @@ import {
 export const OPENCODE_DIRS = [".opencode", ".opencode/command", ".opencode/agent", ".opencode/plugin"];
 export const OPENCODE_PLUGIN_PATH = ".opencode/plugin/baton.js";
 const BIN_PLACEHOLDER = '"__BATON_BIN__"';
-
-function frontmatter(fields: Record<string, string>): string {
-  const lines = Object.entries(fields).map(([key, value]) => `${key}: ${yamlScalar(value)}`);
-  return `---\n${lines.join("\n")}\n---\n`;
-}
 
 /**
  * opencode numbers positional arguments from 1 (`$1` is the task number; Claude Code's is `$0`) and
@@ -56,18 +52,7 @@ function gateCommand(bin: string, operation: GateOperation): string {
 }
 
 function relayCommand(bin: string, subcommand: string, description: string): string {
-  return (
-    frontmatter({ description }) +
-    [
-      `Baton ran \`baton ${subcommand} $ARGUMENTS\`:`,
-      "",
-      `!\`${bin} ${subcommand} $ARGUMENTS\``,
-      "",
-      "Report this output to the user as it is. Do not edit anything under specs/ yourself; if the",
-      "command failed, say why and what its message suggests.",
-      "",
-    ].join("\n")
-  );
+  return frontmatter({ description }) + relayBody(bin, subcommand);
 }
 
 export function opencodeCommandFiles(bin: string): TemplateFile[] {

@@ -31,7 +31,7 @@ export function yamlScalar(value: string): string {
   return plain ? value : JSON.stringify(value);
 }
 
-function frontmatter(fields: Record<string, string>): string {
+export function frontmatter(fields: Record<string, string>): string {
   const lines = Object.entries(fields).map(([key, value]) => `${key}: ${yamlScalar(value)}`);
   return `---\n${lines.join("\n")}\n---\n`;
 }
@@ -74,6 +74,19 @@ export function gateCommand(bin: string, operation: GateOperation): string {
   );
 }
 
+/** The body of task/todo/errors, the same for every host: Baton's output is the answer, relayed as is. */
+export function relayBody(bin: string, subcommand: string): string {
+  return [
+    `Baton ran \`baton ${subcommand} $ARGUMENTS\`:`,
+    "",
+    `!\`${bin} ${subcommand} $ARGUMENTS\``,
+    "",
+    "Report this output to the user as it is. Do not edit anything under specs/ yourself; if the",
+    "command failed, say why and what its message suggests.",
+    "",
+  ].join("\n");
+}
+
 /** task/todo/errors: deterministic Baton commands whose output is the answer; the model only relays it. */
 function relayCommand(bin: string, subcommand: string, description: string, hint: string): string {
   return (
@@ -81,16 +94,7 @@ function relayCommand(bin: string, subcommand: string, description: string, hint
       description,
       "argument-hint": hint,
       "allowed-tools": bashRule(bin, subcommand),
-    }) +
-    [
-      `Baton ran \`baton ${subcommand} $ARGUMENTS\`:`,
-      "",
-      `!\`${bin} ${subcommand} $ARGUMENTS\``,
-      "",
-      "Report this output to the user as it is. Do not edit anything under specs/ yourself; if the",
-      "command failed, say why and what its message suggests.",
-      "",
-    ].join("\n")
+    }) + relayBody(bin, subcommand)
   );
 }
 

@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port.js";
 
 /**
  * A throwaway PostgreSQL cluster for the queue's tests and benchmarks: Debian's `postgresql` binaries,
@@ -34,14 +34,6 @@ export function postgresMissing(): string | null {
   if (process.getuid?.() === 0 && spawnSync("id", ["postgres"]).status !== 0)
     return "running as root with no postgres user";
   return null;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function startPostgres(): Promise<Postgres> {

@@ -1,23 +1,12 @@
 import type { StatusView } from "../engine/status.js";
 import type { BatonEvent } from "../shared/event-stream.js";
+import { TASK_STATUSES } from "../state/status.js";
 import { CLIENT, CSS } from "./assets.js";
 import type { Board, TaskPage } from "./data.js";
 import { escapeHtml as esc, renderMarkdown } from "./markdown.js";
 
-/** The board's columns, in lifecycle order; a status found in real files but not here gets its own. */
-const COLUMNS = [
-  "not_started",
-  "researching",
-  "researched",
-  "planning",
-  "planned",
-  "implementing",
-  "partial",
-  "blocked",
-  "completed",
-  "expanded",
-  "abandoned",
-];
+/** The board's columns: every status Baton writes, in its order; a status found in real files gets its own. */
+const COLUMNS: readonly string[] = TASK_STATUSES;
 /** Cards drawn per column on first paint; the rest are counted (the page stays small at any size). */
 const CARDS_PER_COLUMN = 100;
 

@@ -331,3 +331,13 @@ function spawnSyncInput(cwd: string, args: string[], input: string): CliResult {
   const result = spawnSync(process.execPath, [BATON_BIN, ...args], { cwd, input, encoding: "utf8" });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** A repository with `n` committed tasks ("Task number 1" …) and a scripted agent in .git/ (outside git status). */
+export function tasksWithScript(n: number, script: unknown): { dir: string; script: string } {
+  const dir = repo();
+  for (let i = 1; i <= n; i++) ok(dir, ["task", "add", `Task number ${i}`]);
+  commitAll(dir, "tasks");
+  const path = join(dir, ".git", "agent-script.json");
+  writeFileSync(path, JSON.stringify(script));
+  return { dir, script: path };
+}

@@ -1,7 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { locateOpencode } from "../../src/runners/opencode.js";
@@ -16,6 +14,8 @@ import {
   toolResults,
   toolUse,
 } from "../../src/testing/fake-messages-api.js";
+import { freePort } from "../../src/testing/free-port.js";
+import { offlineOpencodeEnv } from "../../src/testing/offline-opencode.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
 import { BATON_BIN } from "../support/cli.js";
 import { commitAll, git, ok, oneTaskRepo, readJson } from "./helpers.js";
@@ -55,25 +55,12 @@ const metadata = (prompt: string) =>
 async function opencodeSession(script: ScriptInput) {
   const api = await startFakeMessagesApi(script);
   cleanups.push(() => api.close());
-  const home = mkdtempSync(join(tmpdir(), "baton-opencode-home-"));
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  const offline = offlineOpencodeEnv(api.url);
+  cleanups.push(offline.remove);
   const dir = oneTaskRepo();
   ok(dir, ["init", "--host", "opencode", "--bin", `node ${BATON_BIN}`]);
   commitAll(dir, "baton init --host opencode");
-  const provider = { anthropic: { options: { baseURL: `${api.url}/v1`, apiKey: "sk-test" } } };
-  const env = {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_DATA_HOME: join(home, ".local/share"),
-    XDG_CACHE_HOME: join(home, ".cache"),
-    XDG_STATE_HOME: join(home, ".local/state"),
-    OPENCODE_DISABLE_MODELS_FETCH: "1",
-    OPENCODE_DISABLE_AUTOUPDATE: "1",
-    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-    OPENCODE_DISABLE_SHARE: "1",
-    OPENCODE_CONFIG_CONTENT: JSON.stringify({ provider, share: "disabled", autoupdate: false }),
-  };
+  const env = { ...process.env, ...offline.env };
   const run = (args: string[]) =>
     runProcess({
       command: located.path!,
@@ -83,14 +70,6 @@ async function opencodeSession(script: ScriptInput) {
       timeoutMs: 150_000,
     });
   return { dir, api, run, env };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** `opencode serve` in the repository, the way the TUI runs a session: the plugin's re-prompts are answered there. */

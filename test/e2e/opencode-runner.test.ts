@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { locateOpencode } from "../../src/runners/opencode.js";
@@ -12,6 +11,7 @@ import {
   toolResults,
   toolUse,
 } from "../../src/testing/fake-messages-api.js";
+import { offlineOpencodeEnv } from "../../src/testing/offline-opencode.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
 import { git, oneTaskRepo, readJson, runBatonAsync } from "./helpers.js";
 
@@ -50,22 +50,10 @@ const writeMetadata = (prompt: string) =>
 async function opencodeRepo(script: ScriptInput) {
   const api = await startFakeMessagesApi(script);
   cleanups.push(() => api.close());
-  const home = mkdtempSync(join(tmpdir(), "baton-opencode-home-"));
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  const offline = offlineOpencodeEnv(api.url);
+  cleanups.push(offline.remove);
   const dir = oneTaskRepo();
-  const provider = { anthropic: { options: { baseURL: `${api.url}/v1`, apiKey: "sk-test" } } };
-  const env = {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_DATA_HOME: join(home, ".local/share"),
-    XDG_CACHE_HOME: join(home, ".cache"),
-    XDG_STATE_HOME: join(home, ".local/state"),
-    OPENCODE_DISABLE_MODELS_FETCH: "1",
-    OPENCODE_DISABLE_AUTOUPDATE: "1",
-    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-    OPENCODE_DISABLE_SHARE: "1",
-    OPENCODE_CONFIG_CONTENT: JSON.stringify({ provider, share: "disabled", autoupdate: false }),
-  };
+  const env = offline.env;
   const config = { runner: { type: "opencode", model: "anthropic/claude-sonnet-4-5", env } };
   writeFileSync(join(dir, "baton.config.json"), JSON.stringify(config, null, 2));
   git(dir, ["add", "-A"]);

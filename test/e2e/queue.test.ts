@@ -8,7 +8,7 @@ import { wholeWayScript } from "../../src/testing/generate-plan.js";
 import { type Postgres, postgresMissing, startPostgres } from "../../src/testing/postgres.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
 import { BATON_BIN } from "../support/cli.js";
-import { activeTasks, commitAll, git, ok, okJson, repo } from "./helpers.js";
+import { activeTasks, git, okJson, tasksWithScript } from "./helpers.js";
 
 async function until<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 20_000;
@@ -39,14 +39,7 @@ afterEach(() => {
 
 const ENV = { BATON_QUEUE_MAINTENANCE_S: "1", BATON_QUEUE_LEASE_MARGIN_S: "2" };
 
-function coordinatorRepo(n: number, script: unknown): { dir: string; script: string } {
-  const dir = repo();
-  for (let i = 1; i <= n; i++) ok(dir, ["task", "add", `Task number ${i}`]);
-  commitAll(dir, "tasks");
-  const path = join(dir, ".git", "whole-way.json");
-  writeFileSync(path, JSON.stringify(script));
-  return { dir, script: path };
-}
+const coordinatorRepo = tasksWithScript;
 
 /** A worker in a clone of its own, as another machine would have. */
 function startWorker(

@@ -1,20 +1,10 @@
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { wholeWayScript } from "../../src/testing/generate-plan.js";
 import { BATON_BIN } from "../support/cli.js";
-import { activeTasks, commitAll, fails, git, ok, okJson, repo, runBatonAsync } from "./helpers.js";
+import { activeTasks, commitAll, fails, git, ok, okJson, runBatonAsync, tasksWithScript } from "./helpers.js";
 
-/** A repository with `n` committed tasks and the whole-way script in .git/ (out of git status). */
-function tasksRepo(n: number, script = wholeWayScript()): { dir: string; script: string } {
-  const dir = repo();
-  for (let i = 1; i <= n; i++) ok(dir, ["task", "add", `Task number ${i}`]);
-  commitAll(dir, "tasks");
-  const path = join(dir, ".git", "whole-way.json");
-  writeFileSync(path, JSON.stringify(script));
-  return { dir, script: path };
-}
+const tasksRepo = (n: number, script: unknown = wholeWayScript()) => tasksWithScript(n, script);
 
 const statusOf = (dir: string) =>
   Object.fromEntries(activeTasks(dir).map((t) => [t.project_number, t.status]));

@@ -121,7 +121,7 @@ async function take(
     return;
   }
   const now = await boss.getJobById(QUEUE, job.id).catch(() => null);
-  if (!now || now.state !== "active" || now.retryCount !== retry) {
+  if (now?.state !== "active" || now.retryCount !== retry) {
     say(`task ${data.task}: the lease was lost meanwhile; this result is dropped`);
     await git(request.repo, ["push", "-q", data.remote, `:refs/heads/${result.branch}`]).catch(
       () => undefined,
