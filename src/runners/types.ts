@@ -65,7 +65,8 @@ export interface RunRequest {
   agent?: AgentDefinition;
 }
 
-export type RunnerKind = "command" | "scripted" | "claude" | "opencode" | "codex";
+/** `queue`: the agent runs on a `baton worker` (src/batch/queue). */
+export type RunnerKind = "command" | "scripted" | "claude" | "opencode" | "codex" | "queue";
 
 /** Every field is optional: a runner reports what its agent tells it (a plain command tells nothing). */
 export const RunUsage = z.object({

@@ -8,7 +8,7 @@ import { wholeWayScript } from "../../src/testing/generate-plan.js";
 import { type Postgres, postgresMissing, startPostgres } from "../../src/testing/postgres.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
 import { BATON_BIN } from "../support/cli.js";
-import { activeTasks, git, okJson, tasksWithScript } from "./helpers.js";
+import { activeTasks, commitAll, git, ok, okJson, tasksWithScript } from "./helpers.js";
 
 async function until<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 20_000;
@@ -173,4 +173,27 @@ describe.skipIf(missing !== null)("baton run --queue (PostgreSQL, pg-boss)", () 
     const recorded = readAllEvents(dir).filter((e) => e.kind === "queue" && e.outcome === "recorded");
     expect(recorded).toHaveLength(2);
   }, 120_000);
+
+  it("implements through the queue: the plan runs on the coordinator, each phase's agent on a worker", async () => {
+    const { dir, script } = coordinatorRepo(2, wholeWayScript());
+    ok(dir, ["task", "edit", "2", "--depends", "1"]);
+    commitAll(dir, "2 depends on 1");
+    const w1 = startWorker(dir, "machine-a", script);
+    const w2 = startWorker(dir, "machine-b", script);
+    const run = await coordinator(dir, ["--all-ready", "--until", "completed", "--concurrency", "2"]);
+    expect(run.code, `${run.out}\n${w1.log()}\n${w2.log()}`).toBe(0);
+    expect(statuses(dir)).toEqual(["completed", "completed"]);
+    const log = subjects(dir);
+    for (const n of [1, 2]) {
+      expect(log.filter((s) => s === `task ${n}: complete implementation`)).toHaveLength(1);
+      expect(log.filter((s) => s.startsWith(`task ${n} phase `))).toHaveLength(2);
+    }
+    // Task 2's implementation started after task 1 was completed.
+    expect(log.indexOf("task 2 phase 1: Step 1.1")).toBeLessThan(
+      log.indexOf("task 1: complete implementation"),
+    );
+    expect(`${w1.log()}${w2.log()}`).toMatch(/task 2 implement/);
+    expect(git(dir, ["branch", "--list", "baton/*"])).toBe("");
+    expect(git(dir, ["status", "--porcelain"])).toBe("");
+  }, 180_000);
 });

@@ -8,19 +8,22 @@ import {
   type GateOperation,
   openQueuedGate,
   recoverOpenRuns,
+  runOperation,
 } from "../../engine/index.js";
 import { appendEvent } from "../../shared/event-stream.js";
 import { runGit, runGitWaitingForLock } from "../../shared/git.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
-import { type BatchReport, type BatchRequest, type BatchRun, runBatch, runLocally } from "../local.js";
+import { type BatchReport, type BatchRequest, type BatchRun, runBatch } from "../local.js";
 import { DelegateResult, openQueue, QUEUE, type QueueOptions } from "./boss.js";
+import { QueueRunner } from "./runner.js";
 
 /**
  * `baton run --queue URL`: the coordinator. It is the store's single writer: GATE IN here, DELEGATE as a
  * job on the queue, and when a worker's branch is back, its files are taken into this tree, GATE OUT
  * verifies them (every gate of a headless run) and COMMIT records them — so state.json and TODO.md are
  * never merged across machines. A run's job id is kept in `.baton/queue/<session>.json`: a coordinator
- * killed mid-run picks its jobs up again when started again. `implement` runs here, phase by phase.
+ * killed mid-run picks its jobs up again when started again. An `implement` keeps its plan run here and
+ * sends each phase call to the queue (QueueRunner).
  */
 export interface QueueRequest extends BatchRequest {
   url: string;
@@ -59,11 +62,60 @@ export async function runQueued(request: QueueRequest): Promise<BatchReport> {
   try {
     await resumePending(request, boss);
     return await runBatch(request, async (task, operation, cap) => {
-      if (operation === "implement") return runLocally(request, task, operation, cap);
+      if (operation === "implement") return implementHere(request, boss, task, cap);
       return delegateThroughQueue(request, boss, task, operation);
     });
   } finally {
     await boss.stop({ graceful: false, wait: false }).catch(() => undefined);
+  }
+}
+
+/**
+ * An implement runs its plan here (waves, barriers, checks, a commit per phase, each phase in a worktree),
+ * with every phase call a job on the queue: the workers run the agents, this process keeps the plan.
+ */
+async function implementHere(
+  request: QueueRequest,
+  boss: PgBoss,
+  task: number,
+  cap: number | undefined,
+): Promise<BatchRun> {
+  const started = Date.now();
+  request.onProgress?.({ type: "started", task, operation: "implement", pid: process.pid });
+  const runner = new QueueRunner(boss, {
+    remote: request.remote,
+    leaseMarginSeconds: request.leaseMarginSeconds ?? 300,
+  });
+  try {
+    const report = await runOperation({
+      config: request.config,
+      operation: "implement",
+      taskNumber: task,
+      runner,
+      signal: request.signal,
+      isolate: "worktree",
+      maxCost: cap,
+    });
+    const run: BatchRun = {
+      task,
+      operation: "implement",
+      ok: report.result.ok && !report.budget,
+      session: report.sessionId,
+      status: report.status,
+      durationMs: Date.now() - started,
+    };
+    if (!report.result.ok) Object.assign(run, { code: report.result.code, message: report.result.message });
+    if (report.usage?.costUsd !== undefined) run.costUsd = report.usage.costUsd;
+    return run;
+  } catch (error) {
+    return {
+      task,
+      operation: "implement",
+      ok: false,
+      code: "RUN_FAILED",
+      message: (error as Error).message,
+      durationMs: Date.now() - started,
+    };
   }
 }
 

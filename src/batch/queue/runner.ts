@@ -1,0 +1,138 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import type PgBoss from "pg-boss";
+import type { Runner, RunOptions, RunOutcome, RunRequest } from "../../runners/index.js";
+import { runGit, runGitWaitingForLock } from "../../shared/git.js";
+import { DelegateResult, QUEUE } from "./boss.js";
+
+/**
+ * A runner whose agent runs on a worker: the coordinator's plan run (waves, hard barriers, checks, one
+ * commit per phase) stays here, and each phase call becomes a DELEGATE job. The worker starts from the
+ * work tree's HEAD, and its commit's files are brought into the phase's work tree before the barrier
+ * looks at them, exactly where a local agent would have written them.
+ */
+export class QueueRunner implements Runner {
+  readonly kind = "queue";
+
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly options: { remote?: string | undefined; leaseMarginSeconds: number },
+  ) {}
+
+  async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
+    const started = Date.now();
+    const fail = (message: string, reason: "exit" | "aborted" = "exit"): RunOutcome => ({
+      ok: false,
+      reason,
+      message,
+      output: "",
+      stderr: "",
+      exitCode: null,
+      signal: null,
+      durationMs: Date.now() - started,
+      pid: null,
+    });
+    const base = await runGit(request.cwd, ["rev-parse", "HEAD"]);
+    const top = await runGit(request.cwd, ["rev-parse", "--git-common-dir"]);
+    if (!base.ok || !top.ok) return fail(`not a git work tree: ${request.cwd}`);
+    const { context } = request;
+    const key = `${context.session_id}:${context.phase?.id ?? context.operation}:${context.iteration ?? 1}`;
+    const jobId = await this.boss.send(
+      QUEUE,
+      {
+        remote: this.options.remote ?? request.cwd,
+        base: base.stdout.trim(),
+        session: `${context.session_id}-${(context.phase?.id ?? "run").replace(/[^\w.-]/g, "_")}-${context.iteration ?? 1}`,
+        task: context.task_context.task_number,
+        operation: context.operation,
+        prompt: request.prompt,
+        context,
+        agent: request.agent ?? { name: "agent" },
+        timeoutMs: options.timeoutMs,
+      },
+      {
+        singletonKey: key,
+        expireInSeconds: Math.ceil(options.timeoutMs / 1000) + this.options.leaseMarginSeconds,
+        retryLimit: 5,
+        retryDelay: 1,
+      },
+    );
+    if (!jobId) return fail(`the queue refused the job ${key}`);
+    options.onEvent({ type: "started", runner: "queue", pid: null });
+    for (;;) {
+      if (options.signal.aborted) {
+        await this.boss.cancel(QUEUE, jobId).catch(() => undefined);
+        return fail("aborted; the job was cancelled", "aborted");
+      }
+      const job = await this.boss.getJobById(QUEUE, jobId).catch(() => null);
+      if (job?.state === "completed") {
+        const parsed = DelegateResult.safeParse(job.output);
+        if (!parsed.success) return fail("the worker's result is not readable");
+        return this.take(request.cwd, base.stdout.trim(), parsed.data, started, options);
+      }
+      if (job && (job.state === "failed" || job.state === "cancelled")) {
+        return fail(
+          `the queue gave up after ${job.retryCount + 1} attempts: ${JSON.stringify(job.output ?? {}).slice(0, 300)}`,
+        );
+      }
+      await sleep(400);
+    }
+  }
+
+  private async take(
+    cwd: string,
+    base: string,
+    result: DelegateResult,
+    started: number,
+    options: RunOptions,
+  ): Promise<RunOutcome> {
+    const record = {
+      output: result.output,
+      stderr: "",
+      exitCode: result.ok ? 0 : 1,
+      signal: null,
+      pid: null,
+      ...(result.usage ? { usage: result.usage } : {}),
+    };
+    const changes = await runGit(cwd, ["diff", "--name-status", "--no-renames", "-z", base, result.commit]);
+    const fields = changes.ok ? changes.stdout.split("\0").filter(Boolean) : [];
+    const written: string[] = [];
+    const removed: string[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2)
+      (fields[i] === "D" ? removed : written).push(fields[i + 1]!);
+    if (written.length > 0) {
+      const restored = await runGitWaitingForLock(cwd, [
+        "restore",
+        `--source=${result.commit}`,
+        "--worktree",
+        "--",
+        ...written,
+      ]);
+      if (!restored.ok) {
+        return {
+          ...record,
+          ok: false,
+          reason: "exit",
+          message: `git restore: ${restored.stderr.trim()}`,
+          durationMs: Date.now() - started,
+        };
+      }
+    }
+    for (const path of removed) rmSync(join(cwd, path), { force: true });
+    await runGit(cwd, ["branch", "-D", result.branch]);
+    const durationMs = Date.now() - started;
+    const outcome: RunOutcome = result.ok
+      ? { ...record, ok: true, durationMs }
+      : { ...record, ok: false, reason: "exit", message: result.message ?? "the agent failed", durationMs };
+    options.onEvent({
+      type: "finished",
+      ok: outcome.ok,
+      ...(outcome.ok ? {} : { reason: outcome.reason }),
+      exitCode: outcome.exitCode,
+      durationMs,
+      ...(outcome.usage ? { usage: outcome.usage } : {}),
+    });
+    return outcome;
+  }
+}
