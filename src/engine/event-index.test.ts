@@ -40,7 +40,15 @@ describe("the event index", () => {
     expect(index.byTask["1"]?.costUsd).toBe(0.3);
     expect(index.byOperation["research"]?.runs).toBe(3);
     // A torn last line (a writer killed mid-write) is left for later, never counted twice.
+    writeFileSync(
+      eventsPath(dir),
+      '{"ts":"2026-11-24T10:00:00.000Z","kind":"agent","task":1,"costUsd":"5"}\n',
+      {
+        flag: "a",
+      },
+    );
     writeFileSync(eventsPath(dir), '{"kind":"agent","task":1,"costUsd":5', { flag: "a" });
+    // Neither a line of another shape nor a torn one is counted.
     expect(readEventIndex(dir).byTask["1"]?.costUsd).toBe(0.3);
   });
 

@@ -1,11 +1,12 @@
 import type { BatonEvent } from "../shared/event-stream.js";
+// The modules themselves, not the state barrel: `baton status` must start fast and never writes the store.
 import {
   isCheckpointProcessAlive,
   type OpenCheckpoint,
   openCheckpointNumbers,
   readOpenCheckpoint,
-  specsPaths,
-} from "../state/index.js";
+} from "../state/open-checkpoint.js";
+import { specsPaths } from "../state/paths.js";
 import { type EventIndex, readEventIndex, type Spend } from "./event-index.js";
 
 /**

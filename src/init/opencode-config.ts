@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import {
   applyEdits,
   type FormattingOptions,
@@ -9,6 +9,7 @@ import {
   printParseErrorCode,
 } from "jsonc-parser";
 import { FileFormatError } from "../shared/index.js";
+import { specsPaths } from "../state/paths.js";
 import { type InitManifest, sha256 } from "./manifest.js";
 
 /**
@@ -21,19 +22,23 @@ export type OpencodeConfigRecord = NonNullable<InitManifest["opencode"]>;
 type Json = Record<string, unknown>;
 const ACTIONS = new Set(["allow", "ask", "deny"]);
 
-/** Project-relative patterns (opencode's `*` matches across `/`) of the files Baton alone writes. */
+/**
+ * Project-relative patterns (opencode's `*` matches across `/`) of the files Baton alone writes, named
+ * by the store's own paths module, so a file the store adds is denied here too.
+ */
 export function storeEditPatterns(specsDir: string): string[] {
   const specs = specsDir.replace(/\/+$/, "");
+  const paths = specsPaths(specs);
   return [
-    `${specs}/state.json`,
-    `${specs}/TODO.md`,
-    `${specs}/archive/state.json`,
-    `${specs}/errors.json`,
-    `${specs}/.baton/*`,
+    paths.state,
+    paths.todo,
+    paths.archiveState,
+    paths.errors,
+    `${paths.internalDir}/*`,
     ".baton/*",
     "*.postflight-pending",
     "*.postflight-loop-guard",
-  ];
+  ].map((p) => p.split(sep).join("/"));
 }
 
 export interface OpencodeConfigFile {

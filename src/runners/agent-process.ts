@@ -116,7 +116,8 @@ export function failBeforeStart(
   return finish(outcome, options);
 }
 
-function finish(outcome: RunOutcome, options: RunOptions): RunOutcome {
+/** Reports how a run ended (the `finished` event every runner sends last) and returns the outcome. */
+export function finish(outcome: RunOutcome, options: RunOptions): RunOutcome {
   options.onEvent({
     type: "finished",
     ok: outcome.ok,

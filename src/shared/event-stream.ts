@@ -12,7 +12,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import * as z from "zod/mini";
 
 /**
  * One append-only JSONL stream per repository (`.baton/events/events.jsonl`) of everything Baton did:
@@ -34,36 +33,41 @@ export const EVENT_KINDS = [
   "queue",
 ] as const;
 
-export const BatonEvent = z.object({
-  ts: z.string(),
-  kind: z.enum(EVENT_KINDS),
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/**
+ * One line of the stream. A plain type, checked by hand when read (parseEventLines): hooks append to the
+ * stream on every decision worth seeing, and the hook path must not load a schema library for it.
+ */
+export interface BatonEvent {
+  ts: string;
+  kind: EventKind;
   /** Baton's session (sess_…); hooks give the host's session in `hostSession`. */
-  session: z.optional(z.string()),
-  hostSession: z.optional(z.string()),
-  task: z.optional(z.number()),
-  operation: z.optional(z.string()),
-  agent: z.optional(z.string()),
-  phase: z.optional(z.string()),
-  wave: z.optional(z.number()),
-  iteration: z.optional(z.number()),
-  tokensIn: z.optional(z.number()),
-  tokensOut: z.optional(z.number()),
-  costUsd: z.optional(z.number()),
-  durationMs: z.optional(z.number()),
+  session?: string;
+  hostSession?: string;
+  task?: number;
+  operation?: string;
+  agent?: string;
+  phase?: string;
+  wave?: number;
+  iteration?: number;
+  tokensIn?: number;
+  tokensOut?: number;
+  costUsd?: number;
+  durationMs?: number;
   /** started, done, partial, failed, refused, passed, committed, deny, block, recorded, rolled_back, … */
-  outcome: z.optional(z.string()),
-  code: z.optional(z.string()),
-  message: z.optional(z.string()),
-  pid: z.optional(z.number()),
+  outcome?: string;
+  code?: string;
+  message?: string;
+  pid?: number;
   /** headless or session. */
-  mode: z.optional(z.string()),
-  runner: z.optional(z.string()),
-  tool: z.optional(z.string()),
-  host: z.optional(z.string()),
+  mode?: string;
+  runner?: string;
+  tool?: string;
+  host?: string;
   /** Which machine ran it, when more than one may (queue workers). */
-  machine: z.optional(z.string()),
-});
-export type BatonEvent = z.infer<typeof BatonEvent>;
+  machine?: string;
+}
 export type NewEvent = Omit<BatonEvent, "ts"> & { ts?: string };
 
 export const EVENTS_DIR = join(".baton", "events");
@@ -153,7 +157,16 @@ export function parseEventLines(text: string): BatonEvent[] {
     if (line === "") continue;
     try {
       const value = JSON.parse(line) as BatonEvent;
-      if (typeof value === "object" && value !== null && typeof value.kind === "string") out.push(value);
+      // A line of another shape (a foreign writer, a future kind) is skipped rather than miscounted.
+      if (
+        typeof value === "object" &&
+        value !== null &&
+        typeof value.ts === "string" &&
+        (EVENT_KINDS as readonly string[]).includes(value.kind) &&
+        (value.costUsd === undefined || typeof value.costUsd === "number") &&
+        (value.task === undefined || typeof value.task === "number")
+      )
+        out.push(value);
     } catch {
       // a line cut by a crash mid-write
     }

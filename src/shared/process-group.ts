@@ -65,8 +65,8 @@ function killAllGroups(): void {
 
 function onParentSignal(signal: NodeJS.Signals): void {
   // Baton goes on when a handler of its own takes the signal (an operation records its end, `baton run`
-  // stops its runs in turn); `once` handlers are already gone by now, so they are counted before.
-  const handled = process.listenerCount(signal) > 1 || handledOnce.has(signal);
+  // stops its runs in turn). Counted through handleSignal: a `once` listener is gone by the time this runs.
+  const handled = process.listenerCount(signal) > 1 || (handlers.get(signal) ?? 0) > 0;
   for (const [pgid, mode] of liveGroups) {
     if (mode === "kill" || !handled) {
       signalGroup(pgid, "SIGKILL");
@@ -80,18 +80,21 @@ function onParentSignal(signal: NodeJS.Signals): void {
   }
 }
 
-/** Signals a caller handles itself (and stops its groups for): see `handleSignal`. */
-const handledOnce = new Set<NodeJS.Signals>();
+/** How many of the caller's own handlers each signal has (see `handleSignal`). */
+const handlers = new Map<NodeJS.Signals, number>();
 
 /**
  * Registers a caller's own handler for a stop signal, before any group is tracked, so the process-group
  * handler knows the signal is taken care of; returns the function that removes it again.
  */
 export function handleSignal(signal: NodeJS.Signals, handler: () => void): () => void {
-  handledOnce.add(signal);
+  handlers.set(signal, (handlers.get(signal) ?? 0) + 1);
   process.on(signal, handler);
+  let removed = false;
   return () => {
-    handledOnce.delete(signal);
+    if (removed) return;
+    removed = true;
+    handlers.set(signal, (handlers.get(signal) ?? 1) - 1);
     process.off(signal, handler);
   };
 }

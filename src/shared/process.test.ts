@@ -246,6 +246,46 @@ describe("runProcess when Baton itself is stopped", () => {
   }
 });
 
+describe("runProcess when its caller handles the stop itself (handleSignal)", () => {
+  it("leaves an owner-stopped group its grace period: SIGTERM first, the caller goes on", async () => {
+    const source = `
+      import { handleSignal } from "./process-group.ts";
+      import { runProcess } from "./process.ts";
+      const abort = new AbortController();
+      const off = handleSignal("SIGINT", () => abort.abort());
+      const result = await runProcess({
+        command: "sh",
+        args: ["-c", "trap 'echo got-term; exit 3' TERM; echo ready; while :; do sleep 0.05; done"],
+        cwd: process.cwd(),
+        timeoutMs: 60000,
+        killGraceMs: 5000,
+        signal: abort.signal,
+        onParentStop: "owner",
+        onStdoutLine: (line) => console.log(line),
+      });
+      off();
+      console.log("finished " + result.ok + " " + result.reason);
+    `;
+    const harness = await bundleForTest(
+      { contents: source, resolveDir: import.meta.dirname },
+      join(dir, "owner.mjs"),
+    );
+    const parent = spawn(process.execPath, [harness], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    await new Promise<void>((resolve) => {
+      parent.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk;
+        if (stdout.includes("ready")) resolve();
+      });
+    });
+    parent.kill("SIGINT");
+    const code = await new Promise<number | null>((resolve) => parent.once("exit", (c) => resolve(c)));
+    expect(code).toBe(0);
+    expect(stdout).toContain("got-term");
+    expect(stdout).toContain("finished false aborted");
+  });
+});
+
 describe("the child's directory", () => {
   it("is its cwd in PWD too, whatever PWD the caller inherited", async () => {
     const dir = mkdtempSync(join(tmpdir(), "baton-pwd-"));

@@ -37,13 +37,19 @@ function duration(ms: number): string {
 }
 
 /** The live sections; the client redraws the same ids from `/events`. */
-function statusSections(status: StatusView): string {
-  const running = status.running.map(
+/** What runs now; the client redraws `#running-body` from `/events`. */
+function runningSection(runs: StatusView["running"]): string {
+  const rows = runs.map(
     (r) =>
       `<tr data-session="${esc(r.session)}"><td><a href="/task/${r.task}">#${r.task}</a></td><td>${esc(r.operation)}</td><td>${esc(r.agent ?? "")}</td><td>${duration(r.elapsedMs)}</td><td class="${r.alive === false ? "dead" : "alive"}">${r.alive === false ? `dead — run ${esc(r.next ?? "")}` : r.mode === "session" ? "in a session" : "running"}</td><td>${esc(r.doing ?? "")}</td><td>${r.spentUsd ? usd(r.spentUsd) : ""}</td></tr>`,
   );
+  return `<section class="panel" id="running"><h2>Running</h2><div id="running-body">${table(["task", "operation", "agent", "elapsed", "state", "doing", "spent"], rows, "Nothing is running.")}</div></section>`;
+}
+
+/** The live sections of the board: what runs, the last results and refusals, and costs. */
+function statusSections(status: StatusView): string {
   const c = status.costs;
-  return `<section class="panel" id="running"><h2>Running</h2><div id="running-body">${table(["task", "operation", "agent", "elapsed", "state", "doing", "spent"], running, "Nothing is running.")}</div></section>
+  return `${runningSection(status.running)}
 <div class="cols"><section class="panel"><h2>Last results</h2><div id="results-body">${table(["time", "task", "operation", "outcome", ""], status.results.map(eventRow), "No results yet.")}</div></section>
 <section class="panel"><h2>Refused</h2><div id="refusals-body">${table(["time", "task", "what", "outcome", "why"], status.refusals.map(eventRow), "Nothing refused.")}</div></section>
 <section class="panel"><h2>Cost</h2><div id="costs-body"><p>Today ${usd(c.today.costUsd)} in ${c.today.runs} agent runs · all ${usd(c.total.costUsd)}</p>${table(
@@ -127,7 +133,7 @@ export function renderTask(repoName: string, page: TaskPage, status: StatusView)
   );
   const spent = status.costs.byTask.find((r) => r.key === String(t.number));
   const body = `<section class="panel"><h2>#${t.number} ${esc(t.title)}</h2><p>Status <b id="task-status">${esc(t.status)}</b> · ${esc(t.language)} · folder <code>${esc(page.folder)}</code>${spent ? ` · spent ${usd(spent.costUsd)} in ${spent.runs} agent runs` : ""}</p>${t.description ? `<div class="markdown">${renderMarkdown(t.description)}</div>` : ""}${actions}</section>
-${running.length > 0 ? statusSections({ ...status, running, results: [], refusals: [] }).split('<div class="cols">')[0] : ""}
+${running.length > 0 ? runningSection(running) : ""}
 ${planSection(page)}
 ${artifacts.join("\n")}
 <section class="panel"><h2>Sessions and checkpoints</h2>${table(["time", "session", "step", "outcome", "cost", ""], sessions, "No recorded runs yet.")}</section>

@@ -1,32 +1,23 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readAllEvents } from "../../src/shared/event-stream.js";
-import { generatePlan, layeredPlanPhases, phaseScriptSteps } from "../../src/testing/generate-plan.js";
-import { GOOD_RESEARCH, git, ok, oneTaskRepo, readJson, repo, runBaton, scriptFile } from "./helpers.js";
+import { layeredPlanPhases, phaseScriptSteps } from "../../src/testing/generate-plan.js";
+import {
+  GOOD_RESEARCH,
+  git,
+  oneTaskRepo,
+  plannedTaskRepo,
+  readJson,
+  runBaton,
+  scriptFile,
+} from "./helpers.js";
 
 const FOLDER = "specs/1_build_the_parser";
 const PLAN = `${FOLDER}/plans/implementation-001.md`;
 
 /** A planned task whose plan has `n` phases in a chain (one per wave). */
-function chainPlan(n: number): string {
-  const dir = repo();
-  ok(dir, ["task", "add", "Build the parser", "-l", "general"]);
-  ok(dir, ["task", "status", "1", "planned", "--force"]);
-  mkdirSync(join(dir, FOLDER, "plans"), { recursive: true });
-  writeFileSync(
-    join(dir, PLAN),
-    generatePlan({
-      style: "task",
-      taskNumber: 1,
-      title: "Build the parser",
-      phases: layeredPlanPhases(n, 1),
-    }),
-  );
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "planned"]);
-  return dir;
-}
+const chainPlan = (n: number) => plannedTaskRepo(layeredPlanPhases(n, 1));
 
 /** Each phase spends $0.02, reported as a model call would while it works. */
 function spendingScript(dir: string, perPhase = 0.02): string {

@@ -13,6 +13,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, expect, onTestFinished } from "vitest";
+import { generatePlan, type PlanPhaseSpec } from "../../src/testing/generate-plan.js";
 import { type GeneratedRepo, type GenerateOptions, generateRepo } from "../../src/testing/generate-repo.js";
 import { BATON_BIN, type CliResult, git, runBaton, tempGitRepo } from "../support/cli.js";
 
@@ -340,4 +341,23 @@ export function tasksWithScript(n: number, script: unknown): { dir: string; scri
   const path = join(dir, ".git", "agent-script.json");
   writeFileSync(path, JSON.stringify(script));
   return { dir, script: path };
+}
+
+/**
+ * Task 1 "Build the parser" (general), forced to planned, with a task-style plan of `phases` committed
+ * at specs/1_build_the_parser/plans/implementation-001.md; `config` becomes baton.config.json.
+ */
+export function plannedTaskRepo(phases: PlanPhaseSpec[], config?: object): string {
+  const dir = repo();
+  if (config) writeFileSync(join(dir, "baton.config.json"), JSON.stringify(config));
+  ok(dir, ["task", "add", "Build the parser", "-l", "general"]);
+  ok(dir, ["task", "status", "1", "planned", "--force"]);
+  const plans = join(dir, "specs/1_build_the_parser/plans");
+  mkdirSync(plans, { recursive: true });
+  writeFileSync(
+    join(plans, "implementation-001.md"),
+    generatePlan({ style: "task", taskNumber: 1, title: "Build the parser", phases }),
+  );
+  commitAll(dir, "planned");
+  return dir;
 }

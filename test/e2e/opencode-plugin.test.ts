@@ -52,6 +52,31 @@ const metadata = (prompt: string) =>
     metadata: { session_id: line(prompt, "Session id"), agent_type: "baton-researcher" },
   });
 
+/** Turns of the scripted conversations, computed from what each agent was told. */
+const delegate = {
+  reply: ({ request }: { request: MessagesRequest }) =>
+    say(
+      toolUse("task", {
+        subagent_type: "baton-researcher",
+        description: "research task 1",
+        prompt: delegationPrompt(promptOf(request)),
+      }),
+    ),
+};
+const writeReport = {
+  reply: ({ request }: { request: MessagesRequest }) =>
+    say(toolUse("write", { filePath: line(promptOf(request), "Write the report to"), content: REPORT })),
+};
+const writeMetadata = {
+  reply: ({ request }: { request: MessagesRequest }) =>
+    say(
+      toolUse("write", {
+        filePath: line(promptOf(request), "Write the return metadata, last, to"),
+        content: metadata(promptOf(request)),
+      }),
+    ),
+};
+
 async function opencodeSession(script: ScriptInput) {
   const api = await startFakeMessagesApi(script);
   cleanups.push(() => api.close());
@@ -136,16 +161,7 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
             say(toolUse("write", { filePath: "specs/state.json", content: "{}" })),
             say(toolUse("bash", { command: "echo hacked > specs/TODO.md" })),
             say(toolUse("write", { filePath: "src/lexer.ts", content: "export const fixed = true;\n" })),
-            {
-              reply: ({ request }) =>
-                say(
-                  toolUse("task", {
-                    subagent_type: "baton-researcher",
-                    description: "research task 1",
-                    prompt: delegationPrompt(promptOf(request)),
-                  }),
-                ),
-            },
+            delegate,
             {
               reply: ({ request }) => {
                 const refusal = lastResult(request);
@@ -166,28 +182,7 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
         {
           name: "researcher",
           match: { system: "# Baton researcher" },
-          turns: [
-            {
-              reply: ({ request }) =>
-                say(
-                  toolUse("write", {
-                    filePath: line(promptOf(request), "Write the report to"),
-                    content: REPORT,
-                  }),
-                ),
-            },
-            say(text("I am done.")),
-            {
-              reply: ({ request }) =>
-                say(
-                  toolUse("write", {
-                    filePath: line(promptOf(request), "Write the return metadata, last, to"),
-                    content: metadata(promptOf(request)),
-                  }),
-                ),
-            },
-            say(text("Metadata written.")),
-          ],
+          turns: [writeReport, say(text("I am done.")), writeMetadata, say(text("Metadata written."))],
         },
       ],
       ...titles,
@@ -230,16 +225,7 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
           match: { prompt: "Baton's GATE IN for research of task 1" },
           turns: [
             say(toolUse("write", { filePath: `${FOLDER}/reports/research-001.md`, content: REPORT })),
-            {
-              reply: ({ request }) =>
-                say(
-                  toolUse("task", {
-                    subagent_type: "baton-researcher",
-                    description: "research task 1",
-                    prompt: delegationPrompt(promptOf(request)),
-                  }),
-                ),
-            },
+            delegate,
             { reply: ({ request }) => say(toolUse("bash", { command: gateOutCommand(promptOf(request)) })) },
             say(text("Gate out refused.")),
           ],
@@ -248,18 +234,7 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
           // The sub-agent only claims the main agent's report.
           name: "researcher",
           match: { system: "# Baton researcher" },
-          turns: [
-            {
-              reply: ({ request }) =>
-                say(
-                  toolUse("write", {
-                    filePath: line(promptOf(request), "Write the return metadata, last, to"),
-                    content: metadata(promptOf(request)),
-                  }),
-                ),
-            },
-            say(text("Metadata written.")),
-          ],
+          turns: [writeMetadata, say(text("Metadata written."))],
         },
       ],
       ...titles,
@@ -283,16 +258,7 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
           name: "main",
           match: { prompt: "Baton's GATE IN for research of task 1" },
           turns: [
-            {
-              reply: ({ request }) =>
-                say(
-                  toolUse("task", {
-                    subagent_type: "baton-researcher",
-                    description: "research task 1",
-                    prompt: delegationPrompt(promptOf(request)),
-                  }),
-                ),
-            },
+            delegate,
             // Ends its turn without GATE OUT: Baton's stop hook, asked on session.idle, sends it back.
             say(text("The researcher is done.")),
             {
@@ -309,27 +275,7 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
         {
           name: "researcher",
           match: { system: "# Baton researcher" },
-          turns: [
-            {
-              reply: ({ request }) =>
-                say(
-                  toolUse("write", {
-                    filePath: line(promptOf(request), "Write the report to"),
-                    content: REPORT,
-                  }),
-                ),
-            },
-            {
-              reply: ({ request }) =>
-                say(
-                  toolUse("write", {
-                    filePath: line(promptOf(request), "Write the return metadata, last, to"),
-                    content: metadata(promptOf(request)),
-                  }),
-                ),
-            },
-            say(text("Report and metadata written.")),
-          ],
+          turns: [writeReport, writeMetadata, say(text("Report and metadata written."))],
         },
       ],
       ...titles,

@@ -1,31 +1,14 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { generatePlan, layeredPlanPhases, phaseScriptSteps } from "../../src/testing/generate-plan.js";
+import { layeredPlanPhases, phaseScriptSteps } from "../../src/testing/generate-plan.js";
 import { BATON_BIN } from "../support/cli.js";
-import { GOOD_RESEARCH, git, ok, okJson, oneTaskRepo, repo, runBaton, scriptFile } from "./helpers.js";
+import { GOOD_RESEARCH, ok, okJson, oneTaskRepo, plannedTaskRepo, runBaton, scriptFile } from "./helpers.js";
 
-const FOLDER = "specs/1_build_the_parser";
+const _FOLDER = "specs/1_build_the_parser";
 
-function plannedTask(): string {
-  const dir = repo();
-  ok(dir, ["task", "add", "Build the parser", "-l", "general"]);
-  ok(dir, ["task", "status", "1", "planned", "--force"]);
-  mkdirSync(join(dir, FOLDER, "plans"), { recursive: true });
-  writeFileSync(
-    join(dir, FOLDER, "plans/implementation-001.md"),
-    generatePlan({
-      style: "task",
-      taskNumber: 1,
-      title: "Build the parser",
-      phases: layeredPlanPhases(2, 1),
-    }),
-  );
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "planned"]);
-  return dir;
-}
+const plannedTask = () => plannedTaskRepo(layeredPlanPhases(2, 1));
 
 async function until<T>(read: () => T, ok: (value: T) => boolean, what: string): Promise<T> {
   const deadline = Date.now() + 20_000;

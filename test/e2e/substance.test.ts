@@ -1,8 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { generatePlan, layeredPlanPhases, phaseScriptSteps } from "../../src/testing/generate-plan.js";
-import { GOOD_RESEARCH, git, ok, oneTaskRepo, readJson, repo, runBaton, runBatonAsync } from "./helpers.js";
+import { layeredPlanPhases, phaseScriptSteps } from "../../src/testing/generate-plan.js";
+import {
+  GOOD_RESEARCH,
+  git,
+  ok,
+  oneTaskRepo,
+  plannedTaskRepo,
+  readJson,
+  runBaton,
+  runBatonAsync,
+} from "./helpers.js";
 
 /**
  * A result is judged by what git says changed and by the project's own checks, not by the agent's
@@ -11,25 +20,7 @@ import { GOOD_RESEARCH, git, ok, oneTaskRepo, readJson, repo, runBaton, runBaton
 const FOLDER = "specs/1_build_the_parser";
 const PLAN = `${FOLDER}/plans/implementation-001.md`;
 
-function plannedTask(phases = 1, config?: object): string {
-  const dir = repo();
-  if (config) writeFileSync(join(dir, "baton.config.json"), JSON.stringify(config));
-  ok(dir, ["task", "add", "Build the parser", "-l", "general"]);
-  ok(dir, ["task", "status", "1", "planned", "--force"]);
-  mkdirSync(join(dir, FOLDER, "plans"), { recursive: true });
-  writeFileSync(
-    join(dir, PLAN),
-    generatePlan({
-      style: "task",
-      taskNumber: 1,
-      title: "Build the parser",
-      phases: layeredPlanPhases(1, phases),
-    }),
-  );
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "planned"]);
-  return dir;
-}
+const plannedTask = (phases = 1, config?: object) => plannedTaskRepo(layeredPlanPhases(1, phases), config);
 
 /** Scripts live in .git/ so that `git status` shows only what the run itself left. */
 function script(dir: string, body: object, name = "agent"): string {

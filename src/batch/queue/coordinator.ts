@@ -11,9 +11,9 @@ import {
   runOperation,
 } from "../../engine/index.js";
 import { appendEvent } from "../../shared/event-stream.js";
-import { runGit, runGitWaitingForLock } from "../../shared/git.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { type BatchReport, type BatchRequest, type BatchRun, runBatch } from "../local.js";
+import { applyWorkerCommit, git } from "./apply.js";
 import { DelegateResult, openQueue, QUEUE, type QueueOptions } from "./boss.js";
 import { QueueRunner } from "./runner.js";
 
@@ -43,12 +43,6 @@ interface PendingJob {
 }
 
 const pendingDir = (root: string) => join(root, ".baton", "queue");
-
-const git = async (cwd: string, args: string[]) => {
-  const result = await runGit(cwd, args);
-  if (!result.ok) throw new Error(`git ${args.join(" ")}: ${result.stderr.trim() || result.message}`);
-  return result.stdout.trim();
-};
 
 export async function runQueued(request: QueueRequest): Promise<BatchReport> {
   const boss = await openQueue(request.url, {
@@ -271,43 +265,25 @@ async function finish(request: QueueRequest, boss: PgBoss, job: PendingJob): Pro
   return run;
 }
 
-/** The worker's commit, checked out file by file into this tree (unstaged), as if the agent ran here. */
+/** The worker's commit in this tree, and how its agent ended. */
 async function takeWork(root: string, job: PendingJob, result: DelegateResult): Promise<DelegationOutcome> {
-  const tip = await git(root, ["rev-parse", "--verify", `refs/heads/${result.branch}`]).catch(() => "");
-  if (tip !== result.commit) {
-    return {
-      ok: false,
-      reason: "exit",
-      message: `the worker's branch ${result.branch} is not here (${tip || "missing"})`,
-      output: "",
-    };
-  }
-  const changes = await git(root, ["diff", "--name-status", "--no-renames", "-z", job.base, result.commit]);
-  const fields = changes.split("\0").filter(Boolean);
-  const written: string[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [status, path] = [fields[i]!, fields[i + 1]!];
-    if (status === "D") rmSync(join(root, path), { force: true });
-    else written.push(path);
-  }
-  if (written.length > 0) {
-    // Into the work tree only (the index is another run's commit's to write), waiting out its lock.
-    const restored = await runGitWaitingForLock(root, [
-      "restore",
-      `--source=${result.commit}`,
-      "--worktree",
-      "--",
-      ...written,
-    ]);
-    if (!restored.ok)
-      throw new Error(`git restore of the worker's files: ${restored.stderr.trim() || restored.message}`);
-  }
+  const problem = await applyWorkerCommit(root, job.base, result);
+  if (problem) return { ok: false, reason: "exit", message: problem, output: "" };
   return result.ok
     ? { ok: true, output: result.output }
     : {
         ok: false,
-        reason: (result.reason as "exit") ?? "exit",
+        reason: delegationReason(result.reason),
         message: result.message ?? "the agent failed",
         output: result.output,
       };
+}
+
+const REASONS = ["exit", "timeout", "aborted", "crashed", "spawn_failed", "agent_error"] as const;
+
+/** The worker's runner failure as the checkpoint machine names it (RUNNER_TIMEOUT, …); `exit` otherwise. */
+function delegationReason(reason: string | undefined): (typeof REASONS)[number] {
+  return (REASONS as readonly string[]).includes(reason ?? "")
+    ? (reason as (typeof REASONS)[number])
+    : "exit";
 }

@@ -1,9 +1,14 @@
-import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type PgBoss from "pg-boss";
-import type { Runner, RunOptions, RunOutcome, RunRequest } from "../../runners/index.js";
-import { runGit, runGitWaitingForLock } from "../../shared/git.js";
+import {
+  finishRun,
+  type Runner,
+  type RunOptions,
+  type RunOutcome,
+  type RunRequest,
+} from "../../runners/index.js";
+import { runGit } from "../../shared/git.js";
+import { applyWorkerCommit } from "./apply.js";
 import { DelegateResult, QUEUE } from "./boss.js";
 
 /**
@@ -22,17 +27,21 @@ export class QueueRunner implements Runner {
 
   async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
     const started = Date.now();
-    const fail = (message: string, reason: "exit" | "aborted" = "exit"): RunOutcome => ({
-      ok: false,
-      reason,
-      message,
-      output: "",
-      stderr: "",
-      exitCode: null,
-      signal: null,
-      durationMs: Date.now() - started,
-      pid: null,
-    });
+    const fail = (message: string, reason: "exit" | "aborted" = "exit"): RunOutcome =>
+      finishRun(
+        {
+          ok: false,
+          reason,
+          message,
+          output: "",
+          stderr: "",
+          exitCode: null,
+          signal: null,
+          durationMs: Date.now() - started,
+          pid: null,
+        },
+        options,
+      );
     const base = await runGit(request.cwd, ["rev-parse", "HEAD"]);
     const top = await runGit(request.cwd, ["rev-parse", "--git-common-dir"]);
     if (!base.ok || !top.ok) return fail(`not a git work tree: ${request.cwd}`);
@@ -95,44 +104,20 @@ export class QueueRunner implements Runner {
       pid: null,
       ...(result.usage ? { usage: result.usage } : {}),
     };
-    const changes = await runGit(cwd, ["diff", "--name-status", "--no-renames", "-z", base, result.commit]);
-    const fields = changes.ok ? changes.stdout.split("\0").filter(Boolean) : [];
-    const written: string[] = [];
-    const removed: string[] = [];
-    for (let i = 0; i + 1 < fields.length; i += 2)
-      (fields[i] === "D" ? removed : written).push(fields[i + 1]!);
-    if (written.length > 0) {
-      const restored = await runGitWaitingForLock(cwd, [
-        "restore",
-        `--source=${result.commit}`,
-        "--worktree",
-        "--",
-        ...written,
-      ]);
-      if (!restored.ok) {
-        return {
-          ...record,
-          ok: false,
-          reason: "exit",
-          message: `git restore: ${restored.stderr.trim()}`,
-          durationMs: Date.now() - started,
-        };
-      }
+    const problem = await applyWorkerCommit(cwd, base, result);
+    if (problem) {
+      return finishRun(
+        { ...record, ok: false, reason: "exit", message: problem, durationMs: Date.now() - started },
+        options,
+      );
     }
-    for (const path of removed) rmSync(join(cwd, path), { force: true });
     await runGit(cwd, ["branch", "-D", result.branch]);
     const durationMs = Date.now() - started;
-    const outcome: RunOutcome = result.ok
-      ? { ...record, ok: true, durationMs }
-      : { ...record, ok: false, reason: "exit", message: result.message ?? "the agent failed", durationMs };
-    options.onEvent({
-      type: "finished",
-      ok: outcome.ok,
-      ...(outcome.ok ? {} : { reason: outcome.reason }),
-      exitCode: outcome.exitCode,
-      durationMs,
-      ...(outcome.usage ? { usage: outcome.usage } : {}),
-    });
-    return outcome;
+    return finishRun(
+      result.ok
+        ? { ...record, ok: true, durationMs }
+        : { ...record, ok: false, reason: "exit", message: result.message ?? "the agent failed", durationMs },
+      options,
+    );
   }
 }

@@ -11,7 +11,7 @@ import {
   type RunnerConfig,
   type RunOutcome,
 } from "../../runners/index.js";
-import { runGit } from "../../shared/git.js";
+import { git } from "./apply.js";
 import {
   DelegateJob,
   type DelegateResult,
@@ -47,12 +47,6 @@ export interface WorkerReport {
   failed: number;
   dropped: number;
 }
-
-const git = async (cwd: string, args: string[]) => {
-  const result = await runGit(cwd, args);
-  if (!result.ok) throw new Error(`git ${args.join(" ")}: ${result.stderr.trim() || result.message}`);
-  return result.stdout.trim();
-};
 
 export async function runWorker(request: WorkerRequest): Promise<WorkerReport> {
   const machine = request.machine ?? machineName();
