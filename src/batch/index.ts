@@ -13,3 +13,13 @@ export {
 export { machineName, redact } from "./queue/boss.js";
 export { type QueueRequest, runQueued } from "./queue/coordinator.js";
 export { runWorker, type WorkerReport, type WorkerRequest } from "./queue/worker.js";
+export {
+  type BatchTask,
+  nextOperation,
+  parseTaskRanges,
+  type RunTarget,
+  type Schedule,
+  schedule,
+  type Waiting,
+  withinTarget,
+} from "./schedule.js";

@@ -1,17 +1,11 @@
 import { statSync } from "node:fs";
 import type { BatonConfig } from "../config/index.js";
-import {
-  type BatchTask,
-  type GateOperation,
-  nextOperation,
-  type RunTarget,
-  schedule,
-  type Waiting,
-} from "../engine/index.js";
 import { type BatonEvent, eventsPath, parseEventLines, readFrom } from "../shared/event-stream.js";
 import { binScript } from "../shared/package.js";
 import { runProcess } from "../shared/process.js";
+import type { Operation } from "../state/index.js";
 import { readSettledStore, storeContext } from "../state/index.js";
+import { type BatchTask, nextOperation, type RunTarget, schedule, type Waiting } from "./schedule.js";
 
 /**
  * `baton run` on one machine: each selected task's next operation, up to `concurrency` at once, each
@@ -41,13 +35,13 @@ export interface BatchRequest {
 }
 
 export type BatchProgress =
-  | { type: "started"; task: number; operation: GateOperation; pid: number | null }
+  | { type: "started"; task: number; operation: Operation; pid: number | null }
   | { type: "event"; event: BatonEvent }
   | { type: "finished"; run: BatchRun };
 
 export interface BatchRun {
   task: number;
-  operation: GateOperation;
+  operation: Operation;
   ok: boolean;
   session?: string;
   status?: string;
@@ -98,7 +92,7 @@ export function selectTasks(
   );
 }
 
-function operationArgs(request: BatchRequest, operation: GateOperation, cap: number | undefined): string[] {
+function operationArgs(request: BatchRequest, operation: Operation, cap: number | undefined): string[] {
   const args = ["--json", ...request.operationArgs];
   if (operation === "implement" && !request.operationArgs.includes("--isolate"))
     args.push("--isolate", "worktree");
@@ -107,7 +101,7 @@ function operationArgs(request: BatchRequest, operation: GateOperation, cap: num
 }
 
 /** Runs one operation on one task and says how it ended: a local process, or a job on the queue. */
-export type RunOne = (task: number, operation: GateOperation, cap: number | undefined) => Promise<BatchRun>;
+export type RunOne = (task: number, operation: Operation, cap: number | undefined) => Promise<BatchRun>;
 
 export async function runBatch(request: BatchRequest, runOne?: RunOne): Promise<BatchReport> {
   const execute = runOne ?? ((task, operation, cap) => runLocally(request, task, operation, cap));
@@ -206,7 +200,7 @@ function streamSize(root: string): number {
 export async function runLocally(
   request: BatchRequest,
   number: number,
-  operation: GateOperation,
+  operation: Operation,
   cap: number | undefined,
 ): Promise<BatchRun> {
   const started = Date.now();

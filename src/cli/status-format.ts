@@ -1,5 +1,5 @@
-import type { StatusView } from "../engine/status.js";
 import type { BatonEvent } from "../shared/event-stream.js";
+import type { StatusView } from "../status/index.js";
 
 const usd = (n: number) => `$${n < 10 ? n.toFixed(4) : n.toFixed(2)}`;
 const tokens = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n));

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { StatusView } from "../engine/status.js";
 import { UsageError } from "../shared/index.js";
+import type { StatusView } from "../status/index.js";
 
 /**
  * `baton status --watch`: in a terminal the view is redrawn in place, each line clipped to its width;

@@ -1,33 +1,30 @@
 /** The checkpoint engine: operations through GATE IN → DELEGATE → GATE OUT → COMMIT, and recovery. */
 
+export { changedSince, readBaseline, staleIndexLock } from "./gate-in/work-tree-baseline.js";
+export { type GateOutVerdict, runGateOut } from "./gate-out/index.js";
+export { type CheckRun, checksFor, runChecks } from "./gate-out/project-checks.js";
+export { ReturnMetadata } from "./gate-out/return-metadata.js";
+export type { PhaseVerdict } from "./plan-run/phase-transition.js";
+export type { PhaseRecord } from "./plan-run/record-phase.js";
+export type { PhaseReport, PlanProgressEvent, PlanRunReport } from "./plan-run/run-plan.js";
+export { type RecoveryAction, recoverOpenRuns } from "./recovery/recover-checkpoint.js";
+export { type DryRunPlan, planOperation } from "./run-modes/dry-run.js";
 export {
-  type BatchTask,
-  nextOperation,
-  parseTaskRanges,
-  type RunTarget,
-  type Schedule,
-  schedule,
-  type Waiting,
-  withinTarget,
-} from "./batch.js";
-export { type CheckRun, checksFor, runChecks } from "./checks.js";
-export { type DryRunPlan, planOperation } from "./dry-run.js";
-export { Evidence, evidencePath, sha256Of } from "./evidence.js";
-export { type OperationReport, type OperationRequest, type ProgressEvent, runOperation } from "./execute.js";
-export { type GateOutVerdict, runGateOut } from "./gate-out.js";
-export type { GateOperation } from "./gates/types.js";
-export { changedSince, readBaseline, staleIndexLock } from "./git-baseline.js";
-export type { DelegationOutcome, RunResult } from "./machine.js";
-export type { PhaseVerdict } from "./phases/machine.js";
-export type { PhaseRecord } from "./phases/record.js";
-export type { PhaseReport, PlanProgressEvent, PlanRunReport } from "./phases/run.js";
-export { closeQueuedGate, openQueuedGate, type QueuedGateIn, type QueuedGateOut } from "./queue-gates.js";
-export { type RecoveryAction, recoverOpenRuns } from "./recover.js";
-export { ReturnMetadata } from "./return-metadata.js";
+  type OperationReport,
+  type OperationRequest,
+  type ProgressEvent,
+  runOperation,
+} from "./run-modes/headless-run.js";
 export {
   closeSessionGate,
   openSessionGate,
   type SessionGateIn,
   type SessionGateOut,
-} from "./session-gates.js";
-export { type Completion, DONE_STATUSES, type VerifyReport, verifyHistory } from "./verify.js";
+} from "./run-modes/in-session.js";
+export {
+  closeQueuedGate,
+  openQueuedGate,
+  type QueuedGateIn,
+  type QueuedGateOut,
+} from "./run-modes/queued.js";
+export type { DelegationOutcome, RunResult } from "./transition.js";

@@ -2,12 +2,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseFrontmatter } from "../shared/frontmatter.js";
 import { packageRoot } from "../shared/package.js";
+import type { Operation } from "../state/index.js";
 import {
   agentFiles,
   frontmatter,
   GATE_DESCRIPTIONS,
   GATE_OPERATIONS,
-  type GateOperation,
   relayBody,
   type TemplateFile,
 } from "./templates.js";
@@ -25,7 +25,7 @@ const BIN_PLACEHOLDER = '"__BATON_BIN__"';
  * opencode numbers positional arguments from 1 (`$1` is the task number; Claude Code's is `$0`) and
  * answers the command in the session's primary agent, which must hand the work to the `task` tool.
  */
-function gateCommand(bin: string, operation: GateOperation): string {
+function gateCommand(bin: string, operation: Operation): string {
   return (
     frontmatter({ description: GATE_DESCRIPTIONS[operation] }) +
     [

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseFrontmatter } from "../shared/frontmatter.js";
 import { defaultAgentsDir } from "../shared/package.js";
+import type { Operation } from "../state/index.js";
 
 /** A file `baton init` writes, by its path relative to the repository root. */
 export interface TemplateFile {
@@ -10,9 +11,8 @@ export interface TemplateFile {
 }
 
 export const GATE_OPERATIONS = ["research", "plan", "implement", "revise"] as const;
-export type GateOperation = (typeof GATE_OPERATIONS)[number];
 
-export const GATE_DESCRIPTIONS: Record<GateOperation, string> = {
+export const GATE_DESCRIPTIONS: Record<Operation, string> = {
   research: "Research a task through Baton's gates (GATE IN, the research agent, GATE OUT, commit)",
   plan: "Write a task's implementation plan through Baton's gates (GATE IN, the planner, GATE OUT, commit)",
   implement: "Implement a planned task through Baton's gates (GATE IN, the implementer, GATE OUT, commit)",
@@ -45,7 +45,7 @@ export function bashRule(bin: string, subcommand: string): string {
  * research/plan/implement/revise: GATE IN runs in the `!` line before the model sees anything, so a
  * refused gate costs no agent call; the model's only jobs are to delegate and to close the gate.
  */
-export function gateCommand(bin: string, operation: GateOperation): string {
+export function gateCommand(bin: string, operation: Operation): string {
   const gateOut = `${bin} gate-out ${operation} $0 --session <id>`;
   return (
     frontmatter({

@@ -58,7 +58,7 @@ export {
   openCheckpointNumbers,
   readOpenCheckpoint,
 } from "./open-checkpoint.js";
-export { type SpecsPaths, specsPaths, TASK_FOLDER, taskFolderName } from "./paths.js";
+export { type SpecsPaths, specsPaths, storePrefix, TASK_FOLDER, taskFolderName } from "./paths.js";
 export { ArchivedTask, ArtifactEntry, ArtifactRecord, ErrorEntry, StateFile, TaskEntry } from "./schema.js";
 export {
   adoptable,

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 
 export interface SpecsPaths {
   dir: string;
@@ -37,4 +37,9 @@ export const TASK_FOLDER = /^(\d+)_(.+)$/;
 
 export function taskFolderName(number: number, slug: string, naming: "v1" | "v2"): string {
   return naming === "v2" ? `${String(number).padStart(3, "0")}_${slug}` : `${number}_${slug}`;
+}
+
+/** The task store's folder as a repository-relative prefix (`specs`): Baton's own files, never work. */
+export function storePrefix(root: string, specsDir: string): string {
+  return relative(root, specsDir).split(sep).join("/");
 }

@@ -1,6 +1,6 @@
-import type { StatusView } from "../engine/status.js";
 import type { BatonEvent } from "../shared/event-stream.js";
 import { TASK_STATUSES } from "../state/status.js";
+import type { StatusView } from "../status/index.js";
 import { CLIENT, CSS } from "./assets.js";
 import type { Board, TaskPage } from "./data.js";
 import { escapeHtml as esc, renderMarkdown } from "./markdown.js";

@@ -2,10 +2,10 @@ import { statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { basename } from "node:path";
 import type { BatonConfig } from "../config/index.js";
-import { recoverOpenRuns } from "../engine/recover.js";
-import { readStatus, type StatusView } from "../engine/status.js";
+import { recoverOpenRuns } from "../engine/recovery/recover-checkpoint.js";
 import { eventsPath, parseEventLines, readFrom } from "../shared/event-stream.js";
 import { specsPaths } from "../state/index.js";
+import { readStatus, type StatusView } from "../status/index.js";
 import { readBoard, readTaskPage } from "./data.js";
 import { renderBoard, renderNotFound, renderTask } from "./render.js";
 

@@ -5,12 +5,12 @@ import type PgBoss from "pg-boss";
 import {
   closeQueuedGate,
   type DelegationOutcome,
-  type GateOperation,
   openQueuedGate,
   recoverOpenRuns,
   runOperation,
 } from "../../engine/index.js";
 import { appendEvent } from "../../shared/event-stream.js";
+import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { type BatchReport, type BatchRequest, type BatchRun, runBatch } from "../local.js";
 import { applyWorkerCommit, git } from "./apply.js";
@@ -38,7 +38,7 @@ interface PendingJob {
   jobId: string;
   session: string;
   task: number;
-  operation: GateOperation;
+  operation: Operation;
   base: string;
 }
 
@@ -141,7 +141,7 @@ async function delegateThroughQueue(
   request: QueueRequest,
   boss: PgBoss,
   task: number,
-  operation: GateOperation,
+  operation: Operation,
 ): Promise<BatchRun> {
   const started = Date.now();
   const gate = await openQueuedGate({ config: request.config, operation, taskNumber: task });

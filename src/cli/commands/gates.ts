@@ -1,19 +1,19 @@
 import { loadConfig } from "../../config/index.js";
 import {
   closeSessionGate,
-  type GateOperation,
   openSessionGate,
   type SessionGateIn,
   type SessionGateOut,
 } from "../../engine/index.js";
 import { installedBin } from "../../init/index.js";
 import { UsageError } from "../../shared/index.js";
+import type { Operation } from "../../state/index.js";
 import { parseTaskNumber } from "./task.js";
 
-const OPERATIONS: readonly GateOperation[] = ["research", "plan", "implement", "revise"];
+const OPERATIONS: readonly Operation[] = ["research", "plan", "implement", "revise"];
 
-function parseOperation(value: string): GateOperation {
-  if ((OPERATIONS as readonly string[]).includes(value)) return value as GateOperation;
+function parseOperation(value: string): Operation {
+  if ((OPERATIONS as readonly string[]).includes(value)) return value as Operation;
   throw new UsageError(`unknown operation "${value}"`, { hint: `Use one of: ${OPERATIONS.join(", ")}.` });
 }
 

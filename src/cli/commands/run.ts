@@ -2,13 +2,14 @@ import { resolve } from "node:path";
 import {
   type BatchProgress,
   type BatchReport,
+  parseTaskRanges,
+  type RunTarget,
   runBatch,
   runQueued,
   runWorker,
   type WorkerReport,
 } from "../../batch/index.js";
 import { loadConfig } from "../../config/index.js";
-import { parseTaskRanges, type RunTarget } from "../../engine/index.js";
 import { UsageError } from "../../shared/index.js";
 import { runnerConfig } from "./operate.js";
 

@@ -1,6 +1,6 @@
 import { loadConfig } from "../../config/index.js";
-import { readStatus, type StatusView } from "../../engine/status.js";
 import { installedBin } from "../../init/manifest.js";
+import { readStatus, type StatusView } from "../../status/index.js";
 
 /** `baton status`: what runs, what ended, what was refused, what it cost. */
 export async function status(options: { repo: string; recent?: string | undefined }): Promise<StatusView> {

@@ -1,5 +1,5 @@
 import { loadConfig } from "../../config/index.js";
-import { type VerifyReport, verifyHistory } from "../../engine/index.js";
+import { type VerifyReport, verifyHistory } from "../../evidence/index.js";
 import { UsageError } from "../../shared/index.js";
 import { parseTaskNumbers } from "../../state/index.js";
 

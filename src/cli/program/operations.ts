@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import type { GateOperation } from "../../engine/index.js";
+import type { Operation } from "../../state/index.js";
 import { described, type Output, print, repoOf } from "./io.js";
 
-const DESCRIPTIONS: Record<GateOperation, string> = {
+const DESCRIPTIONS: Record<Operation, string> = {
   research: "research a task: an agent writes a report, GATE OUT verifies it, Baton commits",
   plan: "write an implementation plan for a researched task",
   implement: "implement a planned task, phase by phase in dependency waves",
@@ -59,7 +59,7 @@ export function defineOperations(program: Command): void {
 }
 
 async function runOperation(
-  operation: GateOperation,
+  operation: Operation,
   number: string,
   focus: string[],
   opts: Output & Record<string, unknown>,

@@ -1,0 +1,35 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { defaultAgentsDir } from "../shared/package.js";
+import type { Operation } from "../state/index.js";
+import { type AgentDefinition, parseAgentFile, readRepoAgents, readSkillDelegations } from "./agent-file.js";
+
+export const DEFAULT_AGENT_FILES: Record<Operation, string> = {
+  research: "baton-researcher.md",
+  plan: "baton-planner.md",
+  implement: "baton-implementer.md",
+  revise: "baton-reviser.md",
+};
+
+export function loadDefaultAgents(): Record<Operation, AgentDefinition> {
+  const dir = defaultAgentsDir();
+  const load = (op: Operation) => {
+    const path = join(dir, DEFAULT_AGENT_FILES[op]);
+    return parseAgentFile(path, readFileSync(path, "utf8"));
+  };
+  return {
+    research: load("research"),
+    plan: load("plan"),
+    implement: load("implement"),
+    revise: load("revise"),
+  };
+}
+
+/** Everything routing chooses from: the repository's agents and skills, and Baton's defaults. */
+export function loadAgentCatalog(root: string) {
+  return {
+    repoAgents: readRepoAgents(root),
+    skills: readSkillDelegations(root),
+    defaults: loadDefaultAgents(),
+  };
+}

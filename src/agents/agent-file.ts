@@ -1,0 +1,163 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import * as z from "zod/mini";
+import { parseFrontmatter } from "../shared/frontmatter.js";
+import { ConfigError, formatIssues } from "../shared/index.js";
+import { addOpencodeAgents } from "./opencode-agent-file.js";
+
+/** Claude Code's agent file: YAML frontmatter (name, description, tools, model) and the system prompt. */
+export const AgentFrontmatter = z.looseObject({
+  name: z.string().check(z.minLength(1)),
+  description: z.optional(z.string()),
+  tools: z.optional(z.union([z.string(), z.array(z.string())])),
+  model: z.optional(z.string()),
+});
+export type AgentFrontmatter = z.infer<typeof AgentFrontmatter>;
+
+export interface AgentDefinition {
+  name: string;
+  description?: string;
+  /** Tool names; undefined means the runner's default (all tools). */
+  tools?: string[];
+  model?: string;
+  systemPrompt: string;
+  /** Where the definition came from (a repository file or Baton's default agents). */
+  source: string;
+}
+
+/**
+ * An agent file read the way Claude Code reads it (its lenient YAML fallback included, so
+ * `description: Use this agent when: …` works here as it does there).
+ */
+export function parseAgentFile(path: string, text: string): AgentDefinition {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  const fm = parseFrontmatter(lines);
+  if (!fm) {
+    throw new ConfigError(`${path}: an agent file starts with a YAML frontmatter block between "---" lines`);
+  }
+  if (fm.data === null) {
+    const first = fm.errors[0];
+    throw new ConfigError(
+      `${path}${first ? `:${first.line}:${first.column}` : ""}: invalid frontmatter (${first?.message ?? "not a mapping"})`,
+      { hint: `\`baton lint\` explains the problem; Claude Code cannot load this agent either.` },
+    );
+  }
+  const parsed = AgentFrontmatter.safeParse(fm.data, { reportInput: true });
+  if (!parsed.success) throw new ConfigError(`${path}: ${formatIssues(parsed.error.issues)}`);
+  const data = parsed.data;
+  const definition: AgentDefinition = {
+    name: data.name,
+    systemPrompt: lines.slice(fm.endLine).join("\n").trim(),
+    source: path,
+  };
+  if (data.description !== undefined) definition.description = data.description;
+  if (data.model !== undefined) definition.model = data.model;
+  if (data.tools !== undefined) {
+    definition.tools = (Array.isArray(data.tools) ? data.tools : data.tools.split(","))
+      .map((t) => t.trim())
+      .filter(Boolean);
+  }
+  return definition;
+}
+
+const NAME_LINE = /^name:[ \t]*(["']?)([^"'\r\n#]*?)\1[ \t]*(?:#.*)?\r?$/m;
+
+/**
+ * The name an agent file declares, read from its `name:` line without parsing the rest (a broken
+ * description elsewhere in the block must not hide the name); the file's base name when it has none.
+ */
+function declaredName(path: string, text: string): string {
+  const block = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1];
+  const name = block === undefined ? undefined : NAME_LINE.exec(block)?.[2]?.trim();
+  return name || basename(path, ".md");
+}
+
+/**
+ * The repository's agents by name. Only names are read up front; an agent's file is parsed when a
+ * route picks it, so a broken agent file that no route uses never blocks a run.
+ */
+export class RepoAgents {
+  private readonly files = new Map<
+    string,
+    { path: string; text: string; parse: (path: string, text: string) => AgentDefinition }
+  >();
+  private readonly parsed = new Map<string, AgentDefinition>();
+
+  /** A Claude Code agent file, by the name it declares; the first file of a name wins. */
+  add(path: string, text: string): void {
+    this.addNamed(declaredName(path, text), path, text, parseAgentFile);
+  }
+
+  /** An agent of another host (opencode names an agent by its path), with that host's reader. */
+  addNamed(
+    name: string,
+    path: string,
+    text: string,
+    parse: (path: string, text: string) => AgentDefinition,
+  ): void {
+    if (!this.files.has(name)) this.files.set(name, { path, text, parse });
+  }
+
+  keys(): IterableIterator<string> {
+    return this.files.keys();
+  }
+
+  has(name: string): boolean {
+    return this.files.has(name);
+  }
+
+  /** The parsed agent; a ConfigError naming the file when that agent's own file is malformed. */
+  get(name: string): AgentDefinition | undefined {
+    const cached = this.parsed.get(name);
+    if (cached) return cached;
+    const file = this.files.get(name);
+    if (!file) return undefined;
+    const agent = { ...file.parse(file.path, file.text), name };
+    this.parsed.set(name, agent);
+    return agent;
+  }
+}
+
+/** `.claude/agents/*.md` of a repository, then opencode's `.opencode/agent(s)/**\/*.md`. */
+export function readRepoAgents(root: string): RepoAgents {
+  const dir = join(root, ".claude", "agents");
+  const agents = new RepoAgents();
+  if (existsSync(dir)) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith(".md"))
+      .sort()) {
+      const path = join(dir, file);
+      agents.add(path, readFileSync(path, "utf8"));
+    }
+  }
+  addOpencodeAgents(root, agents);
+  return agents;
+}
+
+/**
+ * `.claude/skills/*\/SKILL.md` that delegate to an agent (`subagent_type: "x"` in the body, as the
+ * original's thin wrapper skills do): skill name → agent name, so a route may name either.
+ */
+export function readSkillDelegations(root: string): Map<string, string> {
+  const dir = join(root, ".claude", "skills");
+  const delegations = new Map<string, string>();
+  if (!existsSync(dir)) return delegations;
+  for (const skill of readdirSync(dir).sort()) {
+    const path = join(dir, skill, "SKILL.md");
+    if (!existsSync(path)) continue;
+    const text = readFileSync(path, "utf8");
+    const name = declaredName(path, text) === "SKILL" ? skill : declaredName(path, text);
+    const agent = /subagent_type:\s*"?([\w.-]+)"?/.exec(text)?.[1];
+    if (agent) delegations.set(name, agent);
+  }
+  return delegations;
+}
+
+/** The Markdown templates an agent's instructions hold (fenced `markdown`/`md` blocks of some length). */
+export function agentTemplates(agent: AgentDefinition): Array<{ source: string; text: string }> {
+  const out: Array<{ source: string; text: string }> = [];
+  for (const match of agent.systemPrompt.matchAll(/^```(?:markdown|md)\s*\n([\s\S]*?)^```/gm)) {
+    if (match[1]!.split(/\s+/).length >= 30) out.push({ source: agent.source, text: match[1]! });
+  }
+  return out;
+}

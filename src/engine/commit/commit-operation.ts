@@ -1,0 +1,72 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Operation } from "../../state/index.js";
+import { appendError, type HeldStore, type StoreContext } from "../../state/index.js";
+import { commitTaskChanges } from "./git-commit.js";
+
+const COMMIT_SUBJECT: Record<Operation, [string, string]> = {
+  research: ["complete research", "partial research"],
+  plan: ["create implementation plan", "partial implementation plan"],
+  revise: ["revise plan", "partial plan revision"],
+  implement: ["complete implementation", "partial implementation"],
+};
+
+export type CommitStepResult = { committed: boolean; error?: string; failed?: boolean };
+
+/**
+ * COMMIT of an operation's recorded result: the task folder and state files with the session trailer,
+ * and errors.json, so that an error written by an earlier failed run is not left uncommitted for ever.
+ * A failed commit fails the run: it is recorded in errors.json and the checkpoint stays open with the
+ * result recorded, for `baton recover` to commit once git works again.
+ */
+export async function commitOperation(request: {
+  /** The store lock, held since the result was recorded; the failure note is written under it too. */
+  store: HeldStore;
+  ctx: StoreContext;
+  operation: Operation;
+  taskNumber: number;
+  folder: string;
+  outcome: "done" | "partial";
+  sessionId: string;
+  delegationPath: string[];
+  /** Appended to a partial subject, e.g. "(3 of 4 phases)". */
+  partialDetail?: string | undefined;
+  /** Repository-relative files the work changed (an implementation's verified files_changed). */
+  files?: readonly string[] | undefined;
+}): Promise<CommitStepResult> {
+  const { ctx, operation, taskNumber, sessionId } = request;
+  const [done, partial] = COMMIT_SUBJECT[operation];
+  const subject =
+    request.outcome === "done"
+      ? done
+      : request.partialDetail
+        ? `${partial} ${request.partialDetail}`
+        : partial;
+  const result = await commitTaskChanges({
+    root: ctx.config.root,
+    paths: [
+      ctx.paths.state,
+      ctx.paths.todo,
+      ctx.paths.errors,
+      ...(request.files ?? []).map((f) => join(ctx.config.root, f)),
+    ],
+    taskFolder: existsSync(request.folder) ? request.folder : null,
+    subject: `task ${taskNumber}: ${subject}`,
+    sessionId,
+  });
+  if (result.ok) return result.committed ? { committed: true } : { committed: false, error: result.reason };
+  await request.store.mutate({}, (tx) => {
+    appendError(tx, {
+      type: "commit_failed",
+      severity: "high",
+      message: result.reason,
+      suggestedAction: `fix what git said, then run \`baton recover ${taskNumber}\`: it commits the recorded result`,
+      sessionId,
+      command: operation,
+      task: taskNumber,
+      checkpoint: "COMMIT",
+      delegationPath: request.delegationPath,
+    });
+  });
+  return { committed: false, error: result.reason, failed: true };
+}

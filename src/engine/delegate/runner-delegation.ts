@@ -1,0 +1,208 @@
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+import type { Runner, RunOutcome, RunUsage } from "../../runners/index.js";
+import { checkRunResult } from "../gate-out/check-run-result.js";
+import type { GateOutVerdict } from "../gate-out/index.js";
+import { checksFor, describeFailedChecks, runChecks } from "../gate-out/project-checks.js";
+import { countComplete, renderRunSummary, runMetadata } from "../plan-run/rollup.js";
+import { type PlanRunReport, runPlan } from "../plan-run/run-plan.js";
+import { type Run, runContext, runPrompt } from "../prepare-run.js";
+import type { ProgressEvent } from "../progress-event.js";
+import type { SessionJournal } from "../session-journal.js";
+import type { DelegationOutcome, RunEvent } from "../transition.js";
+import type { BudgetGuard } from "./budget-guard.js";
+import type { Delegation } from "./delegation.js";
+import { openPostflight } from "./postflight-marker.js";
+
+const REASONS: Record<
+  Extract<RunOutcome, { ok: false }>["reason"],
+  Extract<DelegationOutcome, { ok: false }>["reason"]
+> = {
+  exit: "exit",
+  crashed: "crashed",
+  timeout: "timeout",
+  aborted: "aborted",
+  spawn_failed: "spawn_failed",
+  // A request the runner refused before starting anything fails like an agent that could not start.
+  invalid_request: "spawn_failed",
+  agent_error: "agent_error",
+};
+
+function reduceOutcome(outcome: RunOutcome): DelegationOutcome {
+  if (outcome.ok) return { ok: true, output: outcome.output };
+  return { ok: false, reason: REASONS[outcome.reason], message: outcome.message, output: outcome.output };
+}
+
+export interface HeadlessOptions {
+  runner: Runner;
+  journal: SessionJournal;
+  signal: AbortSignal;
+  emit: (event: ProgressEvent) => void;
+  commit: boolean;
+  concurrency: number;
+  maxIterations: number;
+  isolate: "none" | "worktree";
+  budget: BudgetGuard;
+}
+
+/** DELEGATE by Baton itself: the runner starts the agent, or a plan runs phase by phase in waves. */
+export class HeadlessDelegation implements Delegation {
+  usage: RunUsage | undefined;
+  planReport: PlanRunReport | undefined;
+
+  constructor(private readonly options: HeadlessOptions) {}
+
+  async delegate(run: Run, artifactPath: string): Promise<RunEvent> {
+    await openPostflight(run.ctx, run.folder, {
+      sessionId: run.sessionId,
+      agent: run.route.agent.name,
+      taskNumber: run.taskNumber,
+      operation: run.operation,
+      reason: "Postflight pending: status update, artifact linking, git commit",
+    });
+    if (run.plan) return this.runPlan(run);
+    // Signal lines are caught as they stream: the runner keeps only the tail of a long output.
+    const streamedSignals: string[] = [];
+    const { budget } = this.options;
+    // The budget stops this agent alone; Ctrl-C (the run's own signal) stops it too.
+    const overBudget = new AbortController();
+    const signal = budget.active
+      ? AbortSignal.any([this.options.signal, overBudget.signal])
+      : this.options.signal;
+    const outcome = await this.options.runner.run(
+      {
+        context: runContext(run),
+        prompt: runPrompt(run, artifactPath),
+        cwd: run.config.root,
+        agent: run.route.agent,
+      },
+      {
+        signal,
+        timeoutMs: run.config.timeoutsMs[run.operation],
+        onEvent: (event) => {
+          if (event.type === "usage" && budget.onUsage("agent", event.usage)) overBudget.abort();
+          if (event.type === "output" && /^\s*(TASK_ERROR|ERROR_CONTEXT):/.test(event.line))
+            streamedSignals.push(event.line);
+          // Recovery must be able to stop an agent whose baton was killed: its group is detached.
+          if (event.type === "started")
+            this.options.journal.append({ step: "AGENT", phase: "begin", detail: { agentPid: event.pid } });
+          this.options.emit({ type: "runner", event });
+        },
+      },
+    );
+    const lost = streamedSignals.filter((line) => !outcome.output.includes(line));
+    if (lost.length > 0) outcome.output = `${lost.join("\n")}\n${outcome.output}`;
+    if (outcome.usage) this.usage = outcome.usage;
+    budget.finished("agent", outcome.usage);
+    if (overBudget.signal.aborted && !this.options.signal.aborted && budget.stopped) {
+      return {
+        type: "agent_finished",
+        outcome: { ok: false, reason: "budget", message: budget.stopped.message, output: outcome.output },
+      };
+    }
+    return { type: "agent_finished", outcome: reduceOutcome(outcome) };
+  }
+
+  private async runPlan(run: Run): Promise<RunEvent> {
+    const prepared = run.plan!;
+    const context = runContext(run);
+    context.plan_path = relative(run.config.root, prepared.planPath);
+    this.planReport = await runPlan({
+      config: run.config,
+      ctx: run.ctx,
+      prepared,
+      taskNumber: run.taskNumber,
+      language: run.task.language ?? run.config.defaultLanguage,
+      title: run.title,
+      taskFolder: relative(run.config.root, run.folder),
+      sessionId: run.sessionId,
+      delegationPath: run.delegationPath,
+      baseContext: context,
+      runner: this.options.runner,
+      journal: this.options.journal,
+      concurrency: this.options.concurrency,
+      maxIterations: this.options.maxIterations,
+      isolate: this.options.isolate,
+      commit: this.options.commit && run.config.commit,
+      signal: this.options.signal,
+      budget: this.options.budget,
+      emit: (event) => this.options.emit({ type: "plan", event }),
+    });
+    if (this.planReport.usage) this.usage = this.planReport.usage;
+    return { type: "agent_finished", outcome: { ok: true, output: "" } };
+  }
+
+  async check(run: Run, agentOutput: string, artifactPath: string): Promise<GateOutVerdict> {
+    if (run.plan && this.planReport) return planVerdict(run, this.planReport, artifactPath);
+    return checkRunResult(run, agentOutput);
+  }
+
+  resumePhase(): number | undefined {
+    if (!this.planReport) return undefined;
+    const first = this.planReport.phases.find(
+      (p) => p.state !== "settled" && p.record?.verdict.kind !== "complete",
+    );
+    const value = first ? Number.parseFloat(first.id) : Number.NaN;
+    return Number.isFinite(value) ? value : undefined;
+  }
+
+  partialDetail(): string | undefined {
+    if (!this.planReport) return undefined;
+    const { complete, total } = countComplete(this.planReport);
+    return `(${complete} of ${total} phases)`;
+  }
+}
+
+/**
+ * GATE OUT of a plan run: the barriers verified each phase (and ran the phase checks); a run that
+ * completed every phase also passes the operation's checks. Baton writes the run's summary itself.
+ */
+async function planVerdict(run: Run, report: PlanRunReport, artifactPath: string): Promise<GateOutVerdict> {
+  const plan = run.plan!;
+  const { complete, total } = countComplete(report);
+  if (report.outcome === "failed") {
+    const reasons = report.phases
+      .filter((p) => p.record && p.record.verdict.kind !== "complete")
+      .map(
+        (p) =>
+          `Phase ${p.id}: ${p.record!.verdict.kind === "dependency_blocked" ? "blocked" : ((p.record!.verdict as { code?: string }).code ?? p.record!.verdict.kind)}`,
+      );
+    return {
+      ok: false,
+      code: "PHASES_FAILED",
+      message: `no phase completed (${complete} of ${total} complete): ${reasons.join("; ")}`,
+      signals: [],
+    };
+  }
+  const checks =
+    report.outcome === "done"
+      ? checksFor(run.config, run.task.language ?? run.config.defaultLanguage, "operation")
+      : [];
+  const checkRuns = await runChecks(checks, run.config.root);
+  if (checkRuns.some((c) => !c.ok)) {
+    return { ok: false, code: "CHECK_FAILED", message: describeFailedChecks(checkRuns), signals: [] };
+  }
+  const summaryAbs = join(run.config.root, artifactPath);
+  mkdirSync(dirname(summaryAbs), { recursive: true });
+  writeFileSync(
+    summaryAbs,
+    renderRunSummary(report, {
+      taskNumber: run.taskNumber,
+      title: run.title,
+      plan: relative(run.config.root, plan.planPath),
+      sessionId: run.sessionId,
+      date: new Date().toISOString().slice(0, 10),
+    }),
+  );
+  const metadata = runMetadata(report, artifactPath, run.sessionId, basename(plan.planPath));
+  return {
+    ok: true,
+    outcome: report.outcome === "done" ? "done" : "partial",
+    metadata,
+    artifacts: [
+      { type: "summary", path: artifactPath, summary: metadata.summary, bytes: statSync(summaryAbs).size },
+    ],
+    ...(checkRuns.length > 0 ? { checkRuns } : {}),
+    signals: [],
+  };
+}

@@ -1,0 +1,17 @@
+import type { GitBaseline } from "../../state/index.js";
+import type { Run } from "../prepare-run.js";
+
+/** What GATE IN has established before its store write; each step adds what it found. */
+export interface GateInContext {
+  readonly run: Run;
+  /** The work tree now, for the diff evidence at GATE OUT; null outside git. */
+  baseline: GitBaseline | null;
+}
+
+export type GateInStepResult = { ok: true } | { ok: false; message: string };
+
+/**
+ * One check or observation of GATE IN, made before the store write that opens the run: steps run in
+ * order and the first refusal wins, so nothing is written and no agent is paid to work.
+ */
+export type GateInStep = (ctx: GateInContext) => GateInStepResult | Promise<GateInStepResult>;

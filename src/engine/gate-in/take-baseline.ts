@@ -1,0 +1,8 @@
+import type { GateInStep } from "./gate-in-step.js";
+import { readBaseline } from "./work-tree-baseline.js";
+
+/** The work tree as the agent will find it: HEAD and the files already dirty, kept in the checkpoint. */
+export const takeBaseline: GateInStep = async (ctx) => {
+  ctx.baseline = await readBaseline(ctx.run.config.root);
+  return { ok: true };
+};

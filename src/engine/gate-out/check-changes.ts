@@ -1,0 +1,80 @@
+import { basename, isAbsolute, normalize, relative, sep } from "node:path";
+import { isControlFile } from "../delegate/postflight-marker.js";
+import { changedSince } from "../gate-in/work-tree-baseline.js";
+import { type Gate, type GateOutContext, type GateResult, refuse } from "./gate-types.js";
+
+/** A `files_changed` entry as a repository-relative path, or why it cannot be one. */
+export function claimedPath(
+  repoRoot: string,
+  file: string,
+):
+  | { ok: true; path: string }
+  | { ok: false; code: "FILE_OUTSIDE_REPO" | "FILE_IS_REPO_ROOT"; message: string } {
+  const rel = normalize(isAbsolute(file) ? relative(repoRoot, file) : file).replace(/[/\\]+$/, "");
+  if (rel === "" || rel === ".") {
+    return {
+      ok: false,
+      code: "FILE_IS_REPO_ROOT",
+      message: `files_changed lists "${file}", the whole repository: name the files the work changed`,
+    };
+  }
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+    return {
+      ok: false,
+      code: "FILE_OUTSIDE_REPO",
+      message: `files_changed lists ${file}, outside the repository`,
+    };
+  }
+  return { ok: true, path: rel.split(sep).join("/") };
+}
+
+/** Every `files_changed` entry must name something inside the repository and not the repository itself. */
+export function checkClaimedPaths(ctx: GateOutContext): GateResult {
+  for (const file of ctx.metadata?.files_changed ?? []) {
+    const claimed = claimedPath(ctx.repoRoot, file);
+    if (!claimed.ok) return refuse(ctx, claimed.code, claimed.message);
+  }
+  return { ok: true };
+}
+
+/**
+ * The substance of an implementation, from git rather than the agent's word: what changed since the
+ * baseline GATE IN took, outside the task store. A result that claims `implemented` with no change is
+ * refused (NO_CHANGES), so is a listed file that did not change (CLAIMED_UNCHANGED); changes the agent
+ * did not list are kept as evidence. Runs for implement (whole operation or one phase) when git is there.
+ */
+export const checkChanges: Gate = async (ctx) => {
+  const claimedOk = checkClaimedPaths(ctx);
+  if (!claimedOk.ok) return claimedOk;
+  if (ctx.operation !== "implement" || !ctx.baseline) return { ok: true };
+  const meta = ctx.metadata!;
+  const store = ctx.storePrefix;
+  const ignore = (path: string) =>
+    path === store || path.startsWith(`${store}/`) || isControlFile(basename(path));
+  const changed = await changedSince(ctx.repoRoot, ctx.baseline, ignore);
+  const claimed = (meta.files_changed ?? []).map(
+    (f) => (claimedPath(ctx.repoRoot, f) as { path: string }).path,
+  );
+  const covers = (claim: string, path: string) => path === claim || path.startsWith(`${claim}/`);
+  ctx.changes = {
+    base: ctx.baseline.commit,
+    files: changed,
+    unlisted: claimed.length === 0 ? [] : changed.filter((p) => !claimed.some((c) => covers(c, p))),
+  };
+  if (meta.status === "implemented" && changed.length === 0) {
+    return refuse(
+      ctx,
+      "NO_CHANGES",
+      `the agent reported implemented, but nothing outside ${store}/ changed since ${ctx.baseline.commit?.slice(0, 12) ?? "GATE IN"}`,
+    );
+  }
+  const unchanged = claimed.filter((c) => !changed.some((p) => covers(c, p)));
+  if (unchanged.length > 0) {
+    return refuse(
+      ctx,
+      "CLAIMED_UNCHANGED",
+      `files_changed lists ${unchanged.join(", ")}, which did not change since GATE IN`,
+    );
+  }
+  return { ok: true };
+};

@@ -1,0 +1,82 @@
+import { agentTemplates } from "../../agents/index.js";
+import type { BatonConfig } from "../../config/index.js";
+import {
+  type GitBaseline,
+  type Operation,
+  readOpenCheckpoint,
+  specsPaths,
+  storePrefix,
+  type TaskEntry,
+} from "../../state/index.js";
+import type { Run } from "../prepare-run.js";
+import type { GateOutInput } from "./gate-types.js";
+import { type GateOutVerdict, runGateOut } from "./index.js";
+import { checksFor } from "./project-checks.js";
+
+/** A result to check, as a live run and the recovery of a dead one both know it. */
+export interface ResultToCheck {
+  config: BatonConfig;
+  operation: Operation;
+  sessionId: string;
+  /** The task as the store holds it; null when it is gone (its checks and earlier artifacts are then none). */
+  task: TaskEntry | null;
+  folder: string;
+  metadataPath: string;
+  agentOutput: string;
+  /** The work tree at GATE IN, from the open checkpoint. */
+  baseline: GitBaseline | null;
+  provenance?: GateOutInput["provenance"] | undefined;
+  templates?: GateOutInput["templates"] | undefined;
+}
+
+/** GATE OUT's input for a result: everything it checks comes from Baton's own records, never from the agent. */
+export function gateOutInput(result: ResultToCheck): GateOutInput {
+  const { config, task, operation } = result;
+  return {
+    ...(result.provenance ? { provenance: result.provenance } : {}),
+    operation,
+    sessionId: result.sessionId,
+    repoRoot: config.root,
+    taskFolder: result.folder,
+    metadataPath: result.metadataPath,
+    agentOutput: result.agentOutput,
+    minArtifactBytes: config.minArtifactBytes,
+    baseline: result.baseline,
+    storePrefix: storePrefix(config.root, specsPaths(config.specsDir).dir),
+    checks:
+      operation === "implement" && task
+        ? checksFor(config, task.language ?? config.defaultLanguage, "operation")
+        : [],
+    researchSections: config.research.sections,
+    earlierArtifacts: task ? artifactPaths(task) : [],
+    ...(result.templates ? { templates: result.templates } : {}),
+  };
+}
+
+/** GATE OUT's checks of what the run's agent left in its task folder (and, in session, who wrote it). */
+export function checkRunResult(
+  run: Run,
+  agentOutput: string,
+  provenance?: GateOutInput["provenance"],
+): Promise<GateOutVerdict> {
+  return runGateOut(
+    gateOutInput({
+      config: run.config,
+      operation: run.operation,
+      sessionId: run.sessionId,
+      task: run.task,
+      folder: run.folder,
+      metadataPath: run.metadataPath,
+      agentOutput,
+      // GATE IN kept the work tree's baseline in the checkpoint, which is open until the result is recorded.
+      baseline: readOpenCheckpoint(run.ctx.paths.internalDir, run.taskNumber)?.baseline ?? null,
+      provenance,
+      templates: agentTemplates(run.route.agent),
+    }),
+  );
+}
+
+/** The task's recorded artifacts as repository-relative paths (the original format also keeps bare strings). */
+export function artifactPaths(task: TaskEntry): string[] {
+  return (task.artifacts ?? []).map((a) => (typeof a === "string" ? a : a.path));
+}

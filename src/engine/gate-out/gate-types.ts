@@ -1,0 +1,104 @@
+import type { ChangeEvidence, CheckRun, VerifiedArtifact } from "../../evidence/index.js";
+import type { DelegationView, GitBaseline, Operation } from "../../state/index.js";
+import type { ConfiguredCheck } from "./project-checks.js";
+
+export type { ChangeEvidence, VerifiedArtifact };
+
+import type { ReturnMetadata } from "./return-metadata.js";
+
+/** Every way GATE OUT can refuse an agent's result; each has its entry in docs/errors.md. */
+export type GateOutCode =
+  | "META_MISSING"
+  | "META_INVALID_JSON"
+  | "META_SCHEMA"
+  | "META_SESSION_MISMATCH"
+  | "META_STATUS_COMPLETED"
+  | "META_STATUS_IN_PROGRESS"
+  | "META_STATUS_NOT_ALLOWED"
+  | "AGENT_FAILED"
+  | "AGENT_BLOCKED"
+  | "AGENT_REPORTED_ERROR"
+  | "ARTIFACT_MISSING"
+  | "ARTIFACT_OUTSIDE_TASK"
+  | "ARTIFACT_EMPTY"
+  | "ARTIFACT_TOO_SMALL"
+  | "ARTIFACT_NONE"
+  | "ARTIFACT_CONTROL_FILE"
+  | "SUMMARY_MISSING"
+  | "SUMMARY_TOO_SMALL"
+  | "SUMMARY_UNCHANGED"
+  | "FILE_OUTSIDE_REPO"
+  | "FILE_IS_REPO_ROOT"
+  | "NO_CHANGES"
+  | "CLAIMED_UNCHANGED"
+  | "CHECK_FAILED"
+  | "PLAN_UNPARSABLE"
+  | "REPORT_SECTIONS_MISSING"
+  | "ARTIFACT_NEAR_COPY"
+  | "WORK_REMAINING_MISSING"
+  | "PHASES_FAILED"
+  | "AGENT_NOT_RUN"
+  | "NOT_WRITTEN_BY_AGENT";
+
+/** What GATE OUT knows when it runs: the run it checks, never the agent's word for it. */
+export interface GateOutInput {
+  operation: Operation;
+  sessionId: string;
+  repoRoot: string;
+  /** Absolute path of the task folder; artifacts must lie inside it. */
+  taskFolder: string;
+  metadataPath: string;
+  /** Everything the agent printed, for TASK_ERROR / ERROR_CONTEXT signals. */
+  agentOutput: string;
+  minArtifactBytes: number;
+  /** Set for one phase of a plan run: the hard barrier checks the phase summary instead of artifacts. */
+  phase?: PhaseBarrierInput;
+  /** In-session runs: who wrote what in the task folder, and the agent Baton delegated to. */
+  provenance?: { view: DelegationView; agent: string };
+  /** The work tree at GATE IN (or at the phase call): the diff evidence is taken against it. */
+  baseline?: GitBaseline | null;
+  /** The task store's folder relative to the repository root (`specs`): never counted as work. */
+  storePrefix: string;
+  /** The project's checks that apply to this result (implement only). */
+  checks?: readonly ConfiguredCheck[];
+  /** Sections a research report must have (`research.sections` in baton.config.*). */
+  researchSections?: readonly string[];
+  /** Repository-relative paths of the task's artifacts recorded before this run: a near copy is a stub. */
+  earlierArtifacts?: readonly string[];
+  /** Report templates in the agent's own instructions: filling one in is not writing a report. */
+  templates?: ReadonlyArray<{ source: string; text: string }>;
+}
+
+export interface PhaseBarrierInput {
+  id: string;
+  /** Absolute path where the phase summary must be. */
+  summaryPath: string;
+  /** SHA-256 of the summary before this call (null: absent): an untouched summary is an earlier one. */
+  summaryDigestBefore: string | null;
+  minSummaryBytes: number;
+}
+
+export interface AgentSignal {
+  kind: "TASK_ERROR" | "ERROR_CONTEXT";
+  text: string;
+}
+
+/** State threaded through the gates; each gate adds what it established. */
+export interface GateOutContext extends GateOutInput {
+  metadata?: ReturnMetadata;
+  artifacts?: VerifiedArtifact[];
+  changes?: ChangeEvidence;
+  checkRuns?: CheckRun[];
+  signals: AgentSignal[];
+}
+
+export type GateOutFailure = { ok: false; code: GateOutCode; message: string; signals: AgentSignal[] };
+
+export type GateResult = { ok: true } | GateOutFailure;
+
+/** A gate checks one thing; gates run in order and the first refusal wins. */
+export type Gate = (ctx: GateOutContext) => GateResult | Promise<GateResult>;
+
+export function refuse(ctx: GateOutContext, code: GateOutCode, message: string): GateOutFailure {
+  return { ok: false, code, message, signals: ctx.signals };
+}

@@ -1,0 +1,66 @@
+import { checkAgentSignals } from "./agent-signals.js";
+import { checkArtifacts } from "./check-artifacts.js";
+import { checkChanges } from "./check-changes.js";
+import { checkProject } from "./check-project.js";
+import { checkProvenance } from "./check-provenance.js";
+import { checkSession, checkStatus, refuseUnfinishedStatus } from "./check-status.js";
+import { checkSubstance } from "./check-substance.js";
+import type {
+  ChangeEvidence,
+  Gate,
+  GateOutContext,
+  GateOutFailure,
+  GateOutInput,
+  VerifiedArtifact,
+} from "./gate-types.js";
+import type { CheckRun } from "./project-checks.js";
+import { readReturnMetadata } from "./read-metadata.js";
+import type { ReturnMetadata } from "./return-metadata.js";
+
+/** GATE OUT, in order: what the agent printed, then its metadata, then what it claims to have written. */
+export const GATE_OUT: readonly Gate[] = [
+  checkAgentSignals,
+  readReturnMetadata,
+  checkSession,
+  refuseUnfinishedStatus,
+  checkStatus,
+  checkArtifacts,
+  checkSubstance,
+  checkChanges,
+  checkProvenance,
+  checkProject,
+];
+
+export type GateOutVerdict =
+  | {
+      ok: true;
+      /** `partial` leaves the task resumable; `done` lets the operation record its done status. */
+      outcome: "done" | "partial";
+      metadata: ReturnMetadata;
+      artifacts: VerifiedArtifact[];
+      changes?: ChangeEvidence;
+      checkRuns?: CheckRun[];
+      signals: GateOutContext["signals"];
+    }
+  | GateOutFailure;
+
+export async function runGateOut(
+  input: GateOutInput,
+  gates: readonly Gate[] = GATE_OUT,
+): Promise<GateOutVerdict> {
+  const ctx: GateOutContext = { ...input, signals: [] };
+  for (const gate of gates) {
+    const result = await gate(ctx);
+    if (!result.ok) return result;
+  }
+  const metadata = ctx.metadata!;
+  return {
+    ok: true,
+    outcome: metadata.status === "partial" ? "partial" : "done",
+    metadata,
+    artifacts: ctx.artifacts ?? [],
+    ...(ctx.changes ? { changes: ctx.changes } : {}),
+    ...(ctx.checkRuns ? { checkRuns: ctx.checkRuns } : {}),
+    signals: ctx.signals,
+  };
+}

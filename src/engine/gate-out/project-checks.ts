@@ -1,0 +1,74 @@
+import type { BatonConfig } from "../../config/index.js";
+import type { CheckRun } from "../../evidence/index.js";
+import { runProcess } from "../../shared/process.js";
+
+export type { CheckRun };
+
+export type ConfiguredCheck = BatonConfig["checks"][number];
+
+const TAIL_LINES = 20;
+
+/** The checks that apply where a unit of work ends: at a phase barrier, or at an operation's GATE OUT. */
+export function checksFor(
+  config: BatonConfig,
+  language: string,
+  at: "phase" | "operation",
+): ConfiguredCheck[] {
+  return config.checks.filter(
+    (check) =>
+      (check.when === "both" || check.when === at) &&
+      (check.languages === null || check.languages.includes(language)),
+  );
+}
+
+/**
+ * Runs the checks one after another in `cwd` through the process helper (a timeout kills the whole
+ * process group). Every check runs, so a failure report names all that failed.
+ */
+export async function runChecks(
+  checks: readonly ConfiguredCheck[],
+  cwd: string,
+  signal?: AbortSignal,
+): Promise<CheckRun[]> {
+  const runs: CheckRun[] = [];
+  for (const check of checks) {
+    const lines: string[] = [];
+    const keep = (line: string) => {
+      lines.push(line);
+      if (lines.length > TAIL_LINES) lines.shift();
+    };
+    const result = await runProcess({
+      command: check.run,
+      shell: true,
+      cwd,
+      timeoutMs: check.timeoutMs,
+      ...(signal ? { signal } : {}),
+      onStdoutLine: keep,
+      onStderrLine: keep,
+    });
+    const run: CheckRun = {
+      name: check.name,
+      command: check.run,
+      ok: result.ok,
+      exitCode: result.exitCode,
+      durationMs: Math.round(result.durationMs),
+      tail: lines,
+    };
+    if (!result.ok && result.reason !== "exit") run.reason = result.message;
+    runs.push(run);
+    if (signal?.aborted) break;
+  }
+  return runs;
+}
+
+/** CHECK_FAILED's message: each failed check with its command, exit code and last lines. */
+export function describeFailedChecks(runs: readonly CheckRun[]): string {
+  return runs
+    .filter((run) => !run.ok)
+    .map((run) => {
+      const how = run.reason ?? `exit code ${run.exitCode}`;
+      const tail = run.tail.length > 0 ? `\n${run.tail.map((l) => `    ${l}`).join("\n")}` : "";
+      return `check "${run.name}" (\`${run.command}\`) failed: ${how}${tail}`;
+    })
+    .join("\n");
+}

@@ -1,0 +1,57 @@
+import { writeEvidence } from "../../evidence/index.js";
+import { holdStore, readOpenCheckpoint, requireTask } from "../../state/index.js";
+import { closePostflight } from "../delegate/postflight-marker.js";
+import type { DriveContext } from "../drive-context.js";
+import type { RunEvent } from "../transition.js";
+import type { GateOutVerdict } from "./index.js";
+import { recordResult } from "./record-result.js";
+
+/**
+ * GATE OUT's write after an accepted verdict: the done (or partial) status, the artifacts' links and
+ * the evidence, in one store write. The store lock is taken here and held until the commit, so no other
+ * writer's change lands under this run's Session trailer.
+ */
+export async function recordVerdict(
+  ctx: DriveContext,
+  verdict: Extract<GateOutVerdict, { ok: true }>,
+): Promise<RunEvent> {
+  const { run, delegation, driven } = ctx;
+  driven.verdict = verdict;
+  const held = await holdStore(run.ctx, ctx.command);
+  ctx.held = held;
+  const resumePhase = delegation.resumePhase?.();
+  driven.status = await held.mutate({}, (tx) => {
+    const open = readOpenCheckpoint(run.ctx.paths.internalDir, run.taskNumber);
+    const from = open?.previousStatus ?? requireTask(tx, run.taskNumber).status;
+    recordResult(tx, {
+      taskNumber: run.taskNumber,
+      operation: run.operation,
+      outcome: verdict.outcome,
+      metadata: verdict.metadata,
+      artifacts: verdict.artifacts,
+      ...(resumePhase === undefined ? {} : { resumePhase }),
+      commitPending: ctx.commitWanted ? open : null,
+    });
+    // Control files: their content is now in state.json, and they are never committed.
+    closePostflight(tx, run.folder, { metadata: true });
+    const to = requireTask(tx, run.taskNumber).status;
+    writeEvidence(tx, {
+      root: run.config.root,
+      folder: run.folder,
+      session: run.sessionId,
+      task: run.taskNumber,
+      operation: run.operation,
+      agent: run.route.agent.name,
+      base: open?.baseline?.commit ?? null,
+      from,
+      to,
+      outcome: verdict.outcome,
+      artifacts: verdict.artifacts,
+      changes: verdict.changes,
+      checks: verdict.checkRuns,
+      usage: delegation.usage,
+    });
+    return to;
+  });
+  return { type: "recorded" };
+}

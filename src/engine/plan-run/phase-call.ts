@@ -1,0 +1,195 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import type { Route } from "../../agents/index.js";
+import type { Phase, Plan } from "../../plan/index.js";
+import type { DelegationContext, Runner, RunnerEvent, RunOutcome } from "../../runners/index.js";
+import type { GitBaseline } from "../../state/index.js";
+import { checkAgentSignals } from "../gate-out/agent-signals.js";
+import { checkChanges } from "../gate-out/check-changes.js";
+import { checkProject } from "../gate-out/check-project.js";
+import { checkSession, refuseUnfinishedStatus } from "../gate-out/check-status.js";
+import type { ChangeEvidence, Gate } from "../gate-out/gate-types.js";
+import { runGateOut } from "../gate-out/index.js";
+import type { CheckRun, ConfiguredCheck } from "../gate-out/project-checks.js";
+import { readReturnMetadata } from "../gate-out/read-metadata.js";
+import type { ReturnMetadata } from "../gate-out/return-metadata.js";
+import { checkPhaseStatus, checkPhaseSummary, fileDigest, reportedRemaining } from "./phase-barrier.js";
+import type { PhaseOutcome } from "./phase-transition.js";
+
+/** The hard barrier after one call of a phase agent: the GATE OUT gates, with the phase summary for artifacts. */
+export const PHASE_BARRIER: readonly Gate[] = [
+  checkAgentSignals,
+  readReturnMetadata,
+  checkSession,
+  refuseUnfinishedStatus,
+  checkPhaseStatus,
+  checkPhaseSummary,
+  checkChanges,
+  checkProject,
+];
+
+export function phaseSummaryName(id: string): string {
+  return `phase-${id}-summary.md`;
+}
+
+export function phaseMetadataName(id: string): string {
+  return `.return-meta.phase-${id}.json`;
+}
+
+export interface PhaseCall {
+  phase: Phase;
+  plan: Plan;
+  /** The plan's lines, for the phase's own text in the prompt. */
+  planLines: readonly string[];
+  iteration: number;
+  continuation: string | null;
+  route: Route;
+  /** The delegation context of the whole implement run; the phase fields are added here. */
+  baseContext: DelegationContext;
+  title: string;
+  /** Where the agent works: the repository root, or the phase's worktree. */
+  workRoot: string;
+  /** The task folder relative to the repository root (the same inside a worktree). */
+  taskFolder: string;
+  /** The task store's folder relative to the repository root (`specs`). */
+  storePrefix: string;
+  /**
+   * The tree as the phase's first call found it: every iteration's work is judged against it, so an
+   * iteration that only had to fix a check still counts the phase's earlier changes.
+   */
+  baseline: GitBaseline | null;
+  /** The project's checks that run at each phase barrier. */
+  checks: readonly ConfiguredCheck[];
+  sessionId: string;
+  minSummaryBytes: number;
+  runner: Runner;
+  signal: AbortSignal;
+  timeoutMs: number;
+  onEvent: (event: RunnerEvent) => void;
+}
+
+export interface PhaseCallResult {
+  /** What the barrier established about an accepted call: the diff and the checks, for the evidence. */
+  evidence?: { changes?: ChangeEvidence | undefined; checkRuns?: CheckRun[] | undefined };
+  outcome: PhaseOutcome;
+  metadata: ReturnMetadata | null;
+  /** Absolute path of the summary in the tree the agent worked in. */
+  summaryPath: string;
+  usage: RunOutcome["usage"];
+}
+
+const REFUSED_AS_BLOCKED = new Set(["AGENT_BLOCKED"]);
+
+function phasePrompt(call: PhaseCall, context: DelegationContext): string {
+  const { phase } = call;
+  const section = call.planLines
+    .slice(phase.line - 1, phase.endLine)
+    .join("\n")
+    .trimEnd();
+  const lines = [
+    `Baton delegates Phase ${phase.id} of the plan of task ${context.task_context.task_number} to you.`,
+    "",
+    `Task ${context.task_context.task_number}: ${call.title}`,
+    `Plan: ${context.plan_path ?? "(none)"}`,
+    `Phase ${phase.id}: ${phase.name} (iteration ${call.iteration})`,
+  ];
+  if (call.continuation) {
+    lines.push("", "From the previous iteration of this phase:", call.continuation);
+  }
+  lines.push(
+    "",
+    "The phase, as the plan states it:",
+    "",
+    section,
+    "",
+    "Do this phase only: other phases are delegated to other agents, some at the same time.",
+    "Do not edit the plan's markers, checkboxes or Status line, state.json or TODO.md: Baton does.",
+    `Write the phase summary (at least ${call.minSummaryBytes} bytes, new for this call) to: ${context.phase?.summary_path}`,
+    `Write the return metadata, last, to: ${context.metadata_file_path}`,
+    'Status "implemented" when the phase is done; "partial" with work_remaining when it is not;',
+    '"blocked" or "failed" with a summary saying why. List the files you changed in files_changed.',
+    "",
+    "Delegation context (JSON):",
+    JSON.stringify(context, null, 2),
+  );
+  return lines.join("\n");
+}
+
+/** One call of a phase agent, through the runner and the hard barrier. Never throws for agent behaviour. */
+export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
+  const { phase, workRoot } = call;
+  const folder = join(workRoot, call.taskFolder);
+  const summaryPath = join(folder, "summaries", phaseSummaryName(phase.id));
+  const metadataPath = join(folder, phaseMetadataName(phase.id));
+  mkdirSync(dirname(summaryPath), { recursive: true });
+  // A metadata file from an earlier call must never pass as this call's result.
+  rmSync(metadataPath, { force: true });
+  const summaryDigestBefore = fileDigest(summaryPath);
+  const context: DelegationContext = {
+    ...call.baseContext,
+    metadata_file_path: relative(workRoot, metadataPath),
+    iteration: call.iteration,
+    phase: {
+      id: phase.id,
+      name: phase.name,
+      dependencies: phase.dependencies,
+      summary_path: relative(workRoot, summaryPath),
+    },
+  };
+  if (call.continuation) context.continuation_context = call.continuation;
+  const outcome = await call.runner.run(
+    { context, prompt: phasePrompt(call, context), cwd: workRoot, agent: call.route.agent },
+    { signal: call.signal, timeoutMs: call.timeoutMs, onEvent: call.onEvent },
+  );
+  const result = (phaseOutcome: PhaseOutcome, metadata: ReturnMetadata | null): PhaseCallResult => ({
+    outcome: phaseOutcome,
+    metadata,
+    summaryPath,
+    usage: outcome.usage,
+  });
+  if (!outcome.ok) {
+    // The agent's own account of why it stopped says more than an exit code.
+    const signal = outcome.output.split("\n").find((line) => /^\s*TASK_ERROR:/.test(line));
+    const message = signal ? `${outcome.message}; ${signal.trim()}` : outcome.message;
+    return result({ kind: "failed", code: `RUNNER_${outcome.reason.toUpperCase()}`, message }, null);
+  }
+  const verdict = await runGateOut(
+    {
+      operation: "implement",
+      sessionId: call.sessionId,
+      repoRoot: workRoot,
+      taskFolder: folder,
+      metadataPath,
+      agentOutput: outcome.output,
+      minArtifactBytes: call.minSummaryBytes,
+      baseline: call.baseline,
+      storePrefix: call.storePrefix,
+      checks: call.checks,
+      phase: {
+        id: phase.id,
+        summaryPath,
+        summaryDigestBefore,
+        minSummaryBytes: call.minSummaryBytes,
+      },
+    },
+    PHASE_BARRIER,
+  );
+  if (!verdict.ok && verdict.code === "CHECK_FAILED") {
+    // The work is there but breaks the project's checks: the next iteration gets the failure to fix.
+    return result({ kind: "retry", code: verdict.code, message: verdict.message }, null);
+  }
+  if (!verdict.ok) {
+    const kind = REFUSED_AS_BLOCKED.has(verdict.code) ? "blocked" : "failed";
+    return result({ kind, code: verdict.code, message: verdict.message }, null);
+  }
+  if (verdict.metadata.status === "partial") {
+    return result(
+      { kind: "remaining", remaining: reportedRemaining(verdict.metadata) ?? "" },
+      verdict.metadata,
+    );
+  }
+  return {
+    ...result({ kind: "complete" }, verdict.metadata),
+    evidence: { changes: verdict.changes, checkRuns: verdict.checkRuns },
+  };
+}

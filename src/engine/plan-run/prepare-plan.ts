@@ -1,0 +1,124 @@
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
+import { type AgentCatalog, type Route, resolveRoute } from "../../agents/index.js";
+import type { BatonConfig } from "../../config/index.js";
+import {
+  computeWaves,
+  type Phase,
+  type PhaseId,
+  type Plan,
+  parsePlan,
+  routePhase,
+} from "../../plan/index.js";
+import { PlanFormatError } from "../../shared/index.js";
+import { latestPlanFile, type TaskEntry } from "../../state/index.js";
+
+/** Markers that say a phase needs no run: done, or set aside on purpose by whoever wrote the plan. */
+const SETTLED = new Set(["complete", "skipped", "superseded", "not_applicable", "deferred"]);
+
+export function isSettled(phase: Phase): boolean {
+  return phase.carried || (phase.status !== null && SETTLED.has(phase.status));
+}
+
+/** A plan checked end to end before anything runs: parsed, layered into waves, every phase routed. */
+export interface PreparedPlan {
+  planPath: string;
+  plan: Plan;
+  lines: string[];
+  waves: PhaseId[][];
+  settled: Set<PhaseId>;
+  routes: Map<PhaseId, Route>;
+  /** Why each phase goes where it goes (the tier that decided). */
+  routeReasons: Map<PhaseId, string>;
+}
+
+/**
+ * The task's latest plan, ready to run phase by phase; null when the task has no plan file. A plan
+ * that cannot drive execution (unreadable phases, a cycle, a missing dependency, an unfinished phase
+ * defined twice, a route to an unknown language) throws PlanFormatError with line numbers.
+ */
+export function preparePlan(
+  config: BatonConfig,
+  catalog: AgentCatalog,
+  task: TaskEntry,
+  taskFolder: string,
+  overrides: { agent?: string | undefined; language?: string | undefined },
+): PreparedPlan | null {
+  const planPath = latestPlanFile(config.root, taskFolder, task.artifacts ?? []);
+  if (planPath === null) return null;
+  const shown = relative(config.root, planPath);
+  let text: string;
+  try {
+    text = readFileSync(planPath, "utf8");
+  } catch {
+    return null;
+  }
+  const parsed = parsePlan(planPath, text);
+  if (!parsed.ok)
+    throw new PlanFormatError(shown, parsed.problems, {
+      hint: `Fix the plan, or revise it with \`baton revise ${task.project_number}\`.`,
+    });
+  const plan = parsed.plan;
+  const problems: { line: number; message: string }[] = [];
+  const runnable = plan.phases.filter((p) => !isSettled(p));
+  for (const id of plan.duplicates) {
+    const copies = plan.phases.filter((p) => p.id === id && !p.carried);
+    if (copies.some((p) => !isSettled(p))) {
+      problems.push({
+        line: copies[1]?.line ?? copies[0]?.line ?? 1,
+        message: `Phase ${id} is defined ${copies.length} times (lines ${copies.map((p) => p.line).join(", ")}); rename or remove one before running`,
+      });
+    }
+  }
+  const waves = computeWaves(plan.phases);
+  if (!waves.ok) {
+    const where = plan.phases.find((p) => p.id === (waves.reason === "cycle" ? waves.cycle[0] : waves.phase));
+    problems.push({
+      line: where?.dependenciesLine ?? where?.line ?? 1,
+      message:
+        waves.reason === "cycle"
+          ? `dependency cycle: ${[...waves.cycle, waves.cycle[0]].map((id) => `Phase ${id}`).join(" → ")}`
+          : `Phase ${waves.phase} depends on Phase ${waves.dependsOn}, which is not in the plan`,
+    });
+  }
+  const routes = new Map<PhaseId, Route>();
+  const routeReasons = new Map<PhaseId, string>();
+  const lines = text.split(/\r?\n/);
+  for (const phase of runnable) {
+    if (routes.has(phase.id)) continue;
+    const routed = routePhase(phase, lines, {
+      implementers: config.phases.implementers,
+      rules: config.phases.routing,
+      fallbackLanguage: task.language ?? config.defaultLanguage,
+    });
+    const language = overrides.language ?? routed.language;
+    if (!config.languages.includes(language)) {
+      problems.push({
+        line: phase.line,
+        message: `Phase ${phase.id} routes to language "${language}" (${routed.reason}), which is not configured; known: ${config.languages.join(", ")}`,
+      });
+      continue;
+    }
+    routes.set(
+      phase.id,
+      resolveRoute(config, catalog, { operation: "implement", language, agentOverride: overrides.agent }),
+    );
+    routeReasons.set(phase.id, overrides.language ? "--language" : routed.reason);
+  }
+  if (problems.length > 0) {
+    problems.sort((a, b) => a.line - b.line);
+    throw new PlanFormatError(shown, problems, { hint: "Nothing ran; fix the plan and run again." });
+  }
+  return {
+    planPath,
+    plan,
+    lines,
+    waves: waves.ok ? waves.waves : [],
+    // An id counts as settled only if every phase with it is: a duplicate left unfinished must run.
+    settled: new Set(
+      plan.phases.filter((p) => plan.phases.every((q) => q.id !== p.id || isSettled(q))).map((p) => p.id),
+    ),
+    routes,
+    routeReasons,
+  };
+}

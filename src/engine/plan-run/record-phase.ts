@@ -1,0 +1,210 @@
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { writeEvidence } from "../../evidence/index.js";
+import { doneMarker, type Plan, setPhaseMarker, tickPhaseCheckboxes } from "../../plan/index.js";
+import { appendError, holdStore, type StoreContext, type Transaction } from "../../state/index.js";
+import { commitTaskChanges } from "../commit/git-commit.js";
+import type { ChangeEvidence } from "../gate-out/gate-types.js";
+import type { CheckRun } from "../gate-out/project-checks.js";
+import { phaseSummaryName } from "./phase-call.js";
+import type { PhaseVerdict } from "./phase-transition.js";
+import {
+  applyPhaseCommit,
+  commitInWorktree,
+  type PhaseWorktree,
+  removePhaseWorktree,
+} from "./phase-worktree.js";
+
+export interface RecordContext {
+  ctx: StoreContext;
+  root: string;
+  plan: Plan;
+  planPath: string;
+  /** The task folder relative to the repository root. */
+  taskFolder: string;
+  taskNumber: number;
+  sessionId: string;
+  delegationPath: string[];
+  commit: boolean;
+}
+
+/** What the barrier established about the phase's accepted call, for its evidence file. */
+export interface PhaseEvidence {
+  changes?: ChangeEvidence | undefined;
+  checkRuns?: CheckRun[] | undefined;
+  base: string | null;
+  agent: string;
+}
+
+export interface PhaseRecord {
+  verdict: PhaseVerdict;
+  marker: string;
+  commit: { sha: string } | { error: string } | null;
+  /** Where work that could not be merged back is kept. */
+  keptBranch?: string;
+}
+
+export function markerFor(verdict: PhaseVerdict, plan: Plan): string {
+  if (verdict.kind === "complete") return doneMarker(plan.style);
+  return verdict.kind === "partial" ? "PARTIAL" : "BLOCKED";
+}
+
+function describe(verdict: PhaseVerdict): string {
+  if (verdict.kind === "complete") return "complete";
+  if (verdict.kind === "partial") return verdict.message;
+  if (verdict.kind === "dependency_blocked") return verdict.message;
+  return `${verdict.code}: ${verdict.message}`;
+}
+
+/** Files of the agent's own list that a shared-tree phase commit may stage: inside the repo, not Baton's. */
+function stageableFiles(root: string, ctx: StoreContext, files: readonly string[]): string[] {
+  const baton = [ctx.paths.state, ctx.paths.todo, ctx.paths.internalDir].map((p) => relative(root, p));
+  return files
+    .map((f) => relative(root, join(root, f)))
+    .filter((f) => !baton.some((b) => f === b || f.startsWith(`${b}/`)));
+}
+
+/**
+ * Records one phase's verdict: its marker (and, when complete, its checkboxes) edited in place in the
+ * plan, an errors.json entry when it did not complete, and for a complete phase one commit
+ * `task N phase K: name`, written and committed under the store's lock so concurrent phases never
+ * interleave. When git refuses the commit the marker goes back and the phase fails with COMMIT_FAILED. In a worktree the phase's work is first brought back; if that fails the phase is not
+ * complete and its branch keeps the work.
+ */
+export async function recordPhase(
+  rc: RecordContext,
+  id: string,
+  verdict: PhaseVerdict,
+  details: {
+    filesChanged: readonly string[];
+    worktree: PhaseWorktree | null;
+    previousMarker: string | null;
+    evidence?: PhaseEvidence | undefined;
+  },
+): Promise<PhaseRecord> {
+  const phase = rc.plan.phases.find((p) => p.id === id && !p.carried)!;
+  const subject = `task ${rc.taskNumber} phase ${id}: ${phase.name}`;
+  let final = verdict;
+  let files = stageableFiles(rc.root, rc.ctx, details.filesChanged);
+  let keptBranch: string | undefined;
+  const wt = details.worktree;
+  if (wt) {
+    const exclude = [
+      relative(rc.root, rc.ctx.paths.state),
+      relative(rc.root, rc.ctx.paths.todo),
+      relative(rc.root, rc.ctx.paths.internalDir),
+      relative(rc.root, rc.planPath),
+      `${rc.taskFolder}/.return-meta*.json`,
+      `${rc.taskFolder}/.postflight-*`,
+      "**/.*.baton-*.tmp",
+    ];
+    const committed = await commitInWorktree(wt, {
+      message: `${subject}${final.kind === "complete" ? "" : " (not complete)"}\n\nSession: ${rc.sessionId}\n`,
+      exclude,
+    });
+    if (!committed.ok) {
+      final = { kind: "failed", code: "WORKTREE_COMMIT", message: committed.reason, iterations: 1 };
+      keptBranch = wt.branch;
+    } else if (final.kind === "complete" && committed.sha !== null) {
+      const applied = await applyPhaseCommit({ root: rc.root, sha: committed.sha });
+      if (applied.ok) files = applied.files;
+      else {
+        keptBranch = wt.branch;
+        final = {
+          kind: "failed",
+          code: applied.reason === "conflict" ? "MERGE_CONFLICT" : "MERGE_REFUSED",
+          message: `${applied.message} (files: ${applied.files.join(", ") || "none named"}); the phase's work is kept on branch ${wt.branch}`,
+          iterations: verdict.kind === "complete" ? verdict.iterations : 1,
+        };
+      }
+    } else if (committed.sha !== null) {
+      keptBranch = wt.branch;
+    }
+    await removePhaseWorktree(rc.root, wt, { keepBranch: keptBranch !== undefined });
+  }
+  // An interrupted phase (Ctrl-C) gets back the marker it had: nothing is known about its work.
+  const interrupted = final.kind === "failed" && final.code === "RUNNER_ABORTED";
+  let marker = interrupted ? (details.previousMarker ?? "NOT STARTED") : markerFor(final, rc.plan);
+  let commit: PhaseRecord["commit"] = null;
+  const folder = join(rc.root, rc.taskFolder);
+  const failure = (tx: Transaction, verdict: Exclude<PhaseVerdict, { kind: "complete" }>) =>
+    appendError(tx, {
+      type: verdict.kind === "partial" ? `phase_${verdict.reason}` : "phase_not_complete",
+      severity: verdict.kind === "dependency_blocked" ? "low" : "medium",
+      message: `Phase ${id} (${phase.name}): ${describe(verdict)}`,
+      sessionId: rc.sessionId,
+      command: "implement",
+      task: rc.taskNumber,
+      checkpoint: verdict.kind === "failed" && verdict.code === "COMMIT_FAILED" ? "COMMIT" : "DELEGATE",
+      delegationPath: rc.delegationPath,
+      suggestedAction: keptBranch
+        ? `merge branch ${keptBranch} by hand, then run \`baton implement ${rc.taskNumber}\``
+        : `fix the cause, then run \`baton implement ${rc.taskNumber}\` (it resumes at the first incomplete phase)`,
+    });
+  // The marker and the phase's commit land in one locked step: a phase is [COMPLETED] only with its commit.
+  const held = await holdStore(rc.ctx, `baton implement ${rc.taskNumber} (phase ${id})`);
+  try {
+    const before = readFileSync(rc.planPath, "utf8");
+    const summary = join(folder, "summaries", phaseSummaryName(id));
+    let evidencePath: string | null = null;
+    await held.mutate({}, (tx) => {
+      let text = before;
+      const marked = setPhaseMarker(text, id, marker);
+      if (marked.ok) text = marked.text;
+      if (final.kind === "complete") text = tickPhaseCheckboxes(text, id);
+      tx.writeFile(rc.planPath, text);
+      if (final.kind !== "complete") failure(tx, final);
+      else {
+        evidencePath = writeEvidence(tx, {
+          root: rc.root,
+          folder,
+          session: rc.sessionId,
+          task: rc.taskNumber,
+          operation: "implement",
+          phase: id,
+          agent: details.evidence?.agent ?? "unknown",
+          base: details.evidence?.base ?? null,
+          from: details.previousMarker ?? "NOT STARTED",
+          to: marker,
+          outcome: "done",
+          artifacts: [{ type: "summary", path: relative(rc.root, summary), bytes: 0 }],
+          changes: details.evidence?.changes,
+          checks: details.evidence?.checkRuns,
+        });
+      }
+    });
+    if (final.kind === "complete" && rc.commit) {
+      const result = await commitTaskChanges({
+        root: rc.root,
+        paths: [
+          rc.planPath,
+          rc.ctx.paths.errors,
+          summary,
+          ...(evidencePath ? [evidencePath] : []),
+          ...files.map((f) => join(rc.root, f)),
+        ],
+        taskFolder: null,
+        subject,
+        sessionId: rc.sessionId,
+      });
+      commit = result.ok ? (result.committed ? { sha: result.sha } : null) : { error: result.reason };
+      if (!result.ok) {
+        // git refused: the plan goes back to what it said before, and the phase is not complete.
+        const iterations = verdict.kind === "complete" ? verdict.iterations : 1;
+        final = { kind: "failed", code: "COMMIT_FAILED", message: result.reason, iterations };
+        marker = details.previousMarker ?? "NOT STARTED";
+        const failed = final;
+        await held.mutate({}, (tx) => {
+          tx.writeFile(rc.planPath, before);
+          if (evidencePath) tx.deleteFile(evidencePath);
+          failure(tx, failed);
+        });
+      }
+    }
+  } finally {
+    held.release();
+  }
+  const record: PhaseRecord = { verdict: final, marker, commit };
+  if (keptBranch) record.keptBranch = keptBranch;
+  return record;
+}

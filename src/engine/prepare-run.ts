@@ -1,0 +1,140 @@
+import { join } from "node:path";
+import {
+  buildPrompt,
+  delegationContext,
+  extendDelegationPath,
+  loadAgentCatalog,
+  type Route,
+  routeTask,
+} from "../agents/index.js";
+import type { BatonConfig } from "../config/index.js";
+import type { DelegationContext } from "../runners/index.js";
+import { newSessionId, TaskNotFoundError } from "../shared/index.js";
+import type { Operation } from "../state/index.js";
+import {
+  findEntry,
+  readSettledStore,
+  type Snapshot,
+  type StoreContext,
+  storeContext,
+  type TaskEntry,
+  taskFolderPath,
+} from "../state/index.js";
+import { METADATA_FILE } from "./delegate/postflight-marker.js";
+import { type PreparedPlan, preparePlan } from "./plan-run/prepare-plan.js";
+import { SessionJournal, sessionJournalPath } from "./session-journal.js";
+
+/**
+ * One operation on one task, prepared once and passed along: the headless run, the in-session gates
+ * and the dry run all start from this value, so they cannot disagree about the task, the route, the
+ * folder or the prompt.
+ */
+export interface Run {
+  readonly config: BatonConfig;
+  readonly ctx: StoreContext;
+  readonly operation: Operation;
+  readonly taskNumber: number;
+  /** `session`: DELEGATE is done by the model of a live Claude Code session between gate-in and gate-out. */
+  readonly mode: "headless" | "session";
+  readonly sessionId: string;
+  /** The task as read when the run was prepared (GATE IN changes its status in the store). */
+  readonly task: TaskEntry;
+  readonly title: string;
+  readonly route: Route;
+  readonly folder: string;
+  readonly metadataPath: string;
+  readonly delegationPath: string[];
+  /** What the user asked the agent to focus on; null when nothing was asked. */
+  readonly focus: string | null;
+  readonly force: boolean;
+  /** The host session that opened an in-session run; null for headless runs and unbound sessions. */
+  readonly claudeSessionId: string | null;
+  /** implement in headless mode: the plan checked whole and routed per phase (null: no plan file). */
+  readonly plan: PreparedPlan | null;
+}
+
+export interface RunRequest {
+  config: BatonConfig;
+  operation: Operation;
+  taskNumber: number;
+  mode?: "headless" | "session" | undefined;
+  /** A session id already issued (gate-out closes the run gate-in opened); default: a new one. */
+  sessionId?: string | undefined;
+  focus?: string | undefined;
+  force?: boolean | undefined;
+  agentOverride?: string | undefined;
+  languageOverride?: string | undefined;
+  claudeSessionId?: string | undefined;
+}
+
+/**
+ * Reads the store once and prepares the run: the task (TaskNotFoundError when it is not active), the
+ * route (only the picked agent's file is parsed), the folder and metadata paths, the delegation path,
+ * and for a headless implement the plan, checked whole before anything runs.
+ */
+export async function prepareRun(request: RunRequest, snapshot?: Snapshot): Promise<Run> {
+  const { config, operation, taskNumber } = request;
+  const ctx = storeContext(config);
+  const store = snapshot ?? (await readSettledStore(ctx));
+  const task = store.state.tasks.find((t) => t.project_number === taskNumber);
+  if (!task) {
+    throw new TaskNotFoundError(taskNumber, `${ctx.paths.state} (active tasks)`, {
+      hint: "`baton task list` shows active tasks; `baton task recover N` brings back an archived one.",
+    });
+  }
+  const mode = request.mode ?? "headless";
+  const catalog = loadAgentCatalog(config.root);
+  const overrides = { agentOverride: request.agentOverride, languageOverride: request.languageOverride };
+  const route = routeTask(config, catalog, task, { operation, ...overrides });
+  const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
+  const plan =
+    operation === "implement" && mode === "headless"
+      ? preparePlan(config, catalog, task, folder, {
+          agent: request.agentOverride,
+          language: request.languageOverride,
+        })
+      : null;
+  return {
+    config,
+    ctx,
+    operation,
+    taskNumber,
+    mode,
+    sessionId: request.sessionId ?? newSessionId(),
+    task,
+    title: findEntry(store.todo, taskNumber)?.title ?? task.project_name,
+    route,
+    folder,
+    metadataPath: join(folder, METADATA_FILE),
+    delegationPath: extendDelegationPath(extendDelegationPath(["baton"], operation), route.agent.name),
+    focus: request.focus || null,
+    force: request.force ?? false,
+    claudeSessionId: request.claudeSessionId || null,
+    plan,
+  };
+}
+
+/** The delegation context of format reference 10 for this run. */
+export function runContext(run: Run): DelegationContext {
+  return delegationContext({
+    config: run.config,
+    operation: run.operation,
+    sessionId: run.sessionId,
+    delegationPath: run.delegationPath,
+    task: run.task,
+    route: run.route,
+    folder: run.folder,
+    metadataPath: run.metadataPath,
+    focus: run.focus,
+  });
+}
+
+/** The exact prompt the agent receives, given where GATE IN planned the artifact. */
+export function runPrompt(run: Run, artifactPath: string): string {
+  return buildPrompt(runContext(run), run.title, artifactPath);
+}
+
+/** The session journal of a prepared run. */
+export function runJournal(run: Run): SessionJournal {
+  return new SessionJournal(sessionJournalPath(run.ctx.paths.internalDir, run.sessionId));
+}

@@ -1,0 +1,155 @@
+import { relative } from "node:path";
+import type { BatonConfig } from "../../config/index.js";
+import type { Runner, RunUsage } from "../../runners/index.js";
+import { appendEvent } from "../../shared/event-stream.js";
+import { BudgetExceededError } from "../../shared/index.js";
+import type { Operation } from "../../state/index.js";
+import {
+  isCheckpointProcessAlive,
+  readOpenCheckpoint,
+  readSettledStore,
+  storeContext,
+} from "../../state/index.js";
+import { BudgetGuard, type BudgetStop, budgetLimits } from "../delegate/budget-guard.js";
+import { HeadlessDelegation } from "../delegate/runner-delegation.js";
+import { eventBase, finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
+import { drive } from "../executor.js";
+import type { PlanRunReport } from "../plan-run/run-plan.js";
+import { prepareRun } from "../prepare-run.js";
+import type { ProgressEvent } from "../progress-event.js";
+import { type RecoveryAction, recoverCheckpoint } from "../recovery/recover-checkpoint.js";
+import { SessionJournal, sessionJournalPath } from "../session-journal.js";
+import { initialState, type RunResult } from "../transition.js";
+
+export type { ProgressEvent };
+
+export interface OperationRequest {
+  config: BatonConfig;
+  operation: Operation;
+  taskNumber: number;
+  runner: Runner;
+  focus?: string | undefined;
+  force?: boolean | undefined;
+  agentOverride?: string | undefined;
+  languageOverride?: string | undefined;
+  commit?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+  /** Progress for a terminal: engine checkpoints and the runner's own events. */
+  onProgress?: ((event: ProgressEvent) => void) | undefined;
+  /** Plan runs: phases of one wave run at once (default: config `phases.concurrency`). */
+  concurrency?: number | undefined;
+  maxIterations?: number | undefined;
+  /** `worktree`: each phase works in its own git worktree, merged back in phase order. */
+  isolate?: "none" | "worktree" | undefined;
+  /** USD this run may spend (`--max-cost`); the configuration's budgets apply as well. */
+  maxCost?: number | undefined;
+}
+
+export interface OperationReport {
+  sessionId: string;
+  operation: Operation;
+  taskNumber: number;
+  agent: string;
+  routeReason: string;
+  runner: string;
+  result: RunResult;
+  status: string;
+  artifacts: string[];
+  usage?: RunUsage;
+  journal: string;
+  /** An earlier run of this task that had died, resolved before this one started. */
+  recovered?: RecoveryAction;
+  /** Set when implement ran the plan phase by phase. */
+  plan?: PlanRunReport & { file: string };
+  /** Set when a budget stopped the run: run it again with more budget and it goes on from there. */
+  budget?: BudgetStop;
+}
+
+/** A run on this task that died is resolved first, so the task never stays stuck in progress. */
+export async function resolveDeadRun(
+  config: BatonConfig,
+  taskNumber: number,
+): Promise<RecoveryAction | undefined> {
+  const open = readOpenCheckpoint(storeContext(config).paths.internalDir, taskNumber);
+  return open && isCheckpointProcessAlive(open) === false ? recoverCheckpoint(config, open) : undefined;
+}
+
+/** Runs one operation through GATE IN → DELEGATE → GATE OUT → COMMIT, journaling every step. */
+export async function runOperation(request: OperationRequest): Promise<OperationReport> {
+  const recovered = await resolveDeadRun(request.config, request.taskNumber);
+  const run = await prepareRun({ ...request, mode: "headless" });
+  const started = Date.now();
+  const recorded = recordedRun(run, request.runner.kind);
+  const limits = budgetLimits(run.config, run.operation, request.maxCost, run.plan !== undefined);
+  const budget = BudgetGuard.forRun(run.config.root, limits, run.taskNumber);
+  const refused = budget.active ? budget.mayStart() : undefined;
+  if (refused) {
+    appendEvent(run.config.root, {
+      ...eventBase(recorded),
+      kind: "budget",
+      outcome: "refused",
+      code: "BUDGET_EXCEEDED",
+      message: refused.message,
+    });
+    throw new BudgetExceededError(
+      `task ${run.taskNumber}'s ${run.operation} not started: ${refused.message}`,
+      {
+        hint: "Raise the limit (`--max-cost USD`, or `budgets` in baton.config.*) and run it again.",
+      },
+    );
+  }
+  const journal = new SessionJournal(sessionJournalPath(run.ctx.paths.internalDir, run.sessionId));
+  const commit = request.commit !== false;
+  const record = progressRecorder(recorded);
+  const onProgress = (event: ProgressEvent) => {
+    record(event);
+    request.onProgress?.(event);
+  };
+  const delegation = new HeadlessDelegation({
+    runner: request.runner,
+    journal,
+    signal: request.signal ?? new AbortController().signal,
+    emit: onProgress,
+    commit,
+    concurrency: request.concurrency ?? run.config.phases.concurrency,
+    maxIterations: request.maxIterations ?? run.config.phases.maxIterations,
+    isolate: request.isolate ?? "none",
+    budget,
+  });
+  const driven = await drive(run, { journal, emit: onProgress, commit }, delegation, {
+    state: initialState(run.operation, run.taskNumber, run.sessionId),
+    event: { type: "start" },
+  });
+  finishOperation(recorded, driven.state.result!, delegation.usage, Date.now() - started);
+  if (budget.stopped) {
+    appendEvent(run.config.root, {
+      ...eventBase(recorded),
+      kind: "budget",
+      outcome: "exceeded",
+      code: "BUDGET_EXCEEDED",
+      message: budget.stopped.message,
+    });
+  }
+  const final = (await readSettledStore(run.ctx)).state.tasks.find(
+    (t) => t.project_number === run.taskNumber,
+  );
+  const report: OperationReport = {
+    sessionId: run.sessionId,
+    operation: run.operation,
+    taskNumber: run.taskNumber,
+    agent: run.route.agent.name,
+    routeReason: run.route.reason,
+    runner: request.runner.kind,
+    result: driven.state.result!,
+    status: final?.status ?? "unknown",
+    artifacts: driven.verdict?.artifacts.map((a) => a.path) ?? [],
+    journal: relative(run.config.root, journal.path),
+  };
+  if (delegation.usage) report.usage = delegation.usage;
+  if (budget.stopped) report.budget = budget.stopped;
+  if (recovered) report.recovered = recovered;
+  if (delegation.planReport && run.plan) {
+    report.plan = { ...delegation.planReport, file: relative(run.config.root, run.plan.planPath) };
+  }
+  return report;
+}

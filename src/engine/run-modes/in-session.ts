@@ -1,0 +1,217 @@
+import { relative } from "node:path";
+import type { BatonConfig } from "../../config/index.js";
+import { UsageError } from "../../shared/index.js";
+import type { Operation } from "../../state/index.js";
+import {
+  appendDelegationEvents,
+  emptyDelegationView,
+  observeFolders,
+  readDelegation,
+  readOpenCheckpoint,
+  storeContext,
+} from "../../state/index.js";
+import { MARKER_FILE, openPostflight } from "../delegate/postflight-marker.js";
+import { finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
+import { type Delegation, drive } from "../executor.js";
+import { checkRunResult } from "../gate-out/check-run-result.js";
+import { prepareRun, type Run, runJournal, runPrompt } from "../prepare-run.js";
+import { initialState } from "../transition.js";
+
+/**
+ * The checkpoints split across a Claude Code session: `gate-in` opens the checkpoint and tells the model
+ * what to delegate; the model invokes the agent itself; `gate-out` verifies and records. Both drive the
+ * same checkpoint machine and executor as a headless run; only who performs DELEGATE differs.
+ */
+export type SessionGateIn =
+  | {
+      ok: true;
+      sessionId: string;
+      operation: Operation;
+      taskNumber: number;
+      status: string;
+      agent: string;
+      routeReason: string;
+      prompt: string;
+      artifactPath: string;
+      metadataPath: string;
+      markerPath: string;
+      claudeSessionId: string | null;
+    }
+  | { ok: false; operation: Operation; taskNumber: number; reason: string };
+
+export type SessionGateOut =
+  | {
+      ok: true;
+      operation: Operation;
+      taskNumber: number;
+      sessionId: string;
+      outcome: "done" | "partial";
+      status: string;
+      artifacts: string[];
+      committed: boolean;
+      commitError?: string;
+    }
+  | {
+      ok: false;
+      operation: Operation;
+      taskNumber: number;
+      sessionId: string;
+      code: string;
+      message: string;
+      status: string;
+    };
+
+/**
+ * DELEGATE in a live session: the marker is opened and the model, not Baton, invokes the agent. The
+ * task folder's files as they are now are the delegation's baseline; from here on the hooks record who
+ * changes what, and GATE OUT accepts only what the delegated sub-agent wrote (and honours its
+ * TASK_ERROR, read from how it stopped).
+ */
+const handOff: Delegation = {
+  async delegate(run) {
+    await openPostflight(run.ctx, run.folder, {
+      sessionId: run.sessionId,
+      agent: run.route.agent.name,
+      taskNumber: run.taskNumber,
+      operation: run.operation,
+      reason: `Postflight pending: run baton gate-out ${run.operation} ${run.taskNumber} --session ${run.sessionId}`,
+      claudeSessionId: run.claudeSessionId,
+    });
+    const internal = run.ctx.paths.internalDir;
+    const at = new Date().toISOString();
+    const baseline = observeFolders(
+      run.config.root,
+      [run.folder],
+      emptyDelegationView(),
+      "baseline",
+      "gate-in",
+      at,
+    );
+    appendDelegationEvents(internal, run.sessionId, baseline);
+    return null;
+  },
+  check(run: Run, agentOutput: string) {
+    const view = readDelegation(run.ctx.paths.internalDir, run.sessionId);
+    const output = [view.lastOutput, agentOutput].filter(Boolean).join("\n");
+    return checkRunResult(run, output, { view, agent: run.route.agent.name });
+  },
+};
+
+export async function openSessionGate(request: {
+  config: BatonConfig;
+  operation: Operation;
+  taskNumber: number;
+  focus?: string | undefined;
+  force?: boolean | undefined;
+  agentOverride?: string | undefined;
+  languageOverride?: string | undefined;
+  claudeSessionId?: string | undefined;
+}): Promise<SessionGateIn> {
+  const { operation, taskNumber } = request;
+  let run: Run;
+  try {
+    run = await prepareRun({ ...request, mode: "session" });
+  } catch (error) {
+    if ((error as { code?: string }).code === "TASK_NOT_FOUND")
+      return { ok: false, operation, taskNumber, reason: `task ${taskNumber} is not an active task` };
+    throw error;
+  }
+  const recorded = recordedRun(run);
+  const driven = await drive(
+    run,
+    { journal: runJournal(run), commit: false, emit: progressRecorder(recorded) },
+    handOff,
+    { state: initialState(operation, taskNumber, run.sessionId), event: { type: "start" } },
+  );
+  const result = driven.state.result;
+  if (result && !result.ok) {
+    finishOperation(recorded, result, undefined, 0);
+    return { ok: false, operation, taskNumber, reason: result.message };
+  }
+  return {
+    ok: true,
+    sessionId: run.sessionId,
+    operation,
+    taskNumber,
+    status: driven.status ?? run.task.status,
+    agent: run.route.agent.name,
+    routeReason: run.route.reason,
+    prompt: runPrompt(run, driven.artifactPath),
+    artifactPath: driven.artifactPath,
+    metadataPath: relative(run.config.root, run.metadataPath),
+    markerPath: relative(run.config.root, `${run.folder}/${MARKER_FILE}`),
+    claudeSessionId: request.claudeSessionId ?? null,
+  };
+}
+
+export async function closeSessionGate(request: {
+  config: BatonConfig;
+  operation: Operation;
+  taskNumber: number;
+  sessionId: string;
+  commit?: boolean | undefined;
+  /** The sub-agent's own last output, when the caller has it (TASK_ERROR lines are honoured). */
+  agentOutput?: string | undefined;
+}): Promise<SessionGateOut> {
+  const { config, operation, taskNumber, sessionId } = request;
+  const open = readOpenCheckpoint(storeContext(config).paths.internalDir, taskNumber);
+  if (!open || open.sessionId !== sessionId || open.operation !== operation) {
+    throw new UsageError(
+      open
+        ? `task ${taskNumber}'s open checkpoint is session ${open.sessionId} (${open.operation}), not ${sessionId} (${operation})`
+        : `task ${taskNumber} has no open checkpoint: nothing to close`,
+      {
+        hint: open
+          ? `Run \`baton gate-out ${open.operation} ${taskNumber} --session ${open.sessionId}\`.`
+          : `Open one with \`baton gate-in ${operation} ${taskNumber}\`.`,
+      },
+    );
+  }
+  // The run gate-in opened, prepared again: same session, same agent.
+  const run = await prepareRun({
+    config,
+    operation,
+    taskNumber,
+    mode: "session",
+    sessionId,
+    agentOverride: open.agent,
+    claudeSessionId: open.claudeSessionId,
+  });
+  const recorded = recordedRun(run);
+  const driven = await drive(
+    run,
+    { journal: runJournal(run), commit: request.commit !== false, emit: progressRecorder(recorded) },
+    handOff,
+    {
+      state: { ...initialState(operation, taskNumber, sessionId), phase: "delegate" },
+      event: { type: "agent_finished", outcome: { ok: true, output: request.agentOutput ?? "" } },
+    },
+  );
+  const result = driven.state.result!;
+  finishOperation(recorded, result, undefined, Date.now() - Date.parse(open.startedAt));
+  const status = driven.status ?? run.task.status;
+  if (!result.ok) {
+    return {
+      ok: false,
+      operation,
+      taskNumber,
+      sessionId,
+      code: result.code,
+      message: result.message,
+      status,
+    };
+  }
+  const report: SessionGateOut = {
+    ok: true,
+    operation,
+    taskNumber,
+    sessionId,
+    outcome: result.outcome,
+    status,
+    artifacts: driven.verdict?.artifacts.map((a) => a.path) ?? [],
+    committed: result.committed,
+  };
+  if (result.commitError !== undefined && result.commitError !== "commit disabled")
+    report.commitError = result.commitError;
+  return report;
+}

@@ -1,0 +1,126 @@
+import type { BatonConfig } from "../../config/index.js";
+import type { AgentDefinition, DelegationContext, RunUsage } from "../../runners/index.js";
+import { UsageError } from "../../shared/index.js";
+import type { Operation } from "../../state/index.js";
+import { readOpenCheckpoint, storeContext } from "../../state/index.js";
+import { openPostflight } from "../delegate/postflight-marker.js";
+import { finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
+import { type Delegation, drive } from "../executor.js";
+import { checkRunResult } from "../gate-out/check-run-result.js";
+import { prepareRun, type Run, runContext, runJournal, runPrompt } from "../prepare-run.js";
+import { type DelegationOutcome, initialState } from "../transition.js";
+
+/**
+ * The checkpoints split across machines (`baton run --queue`): the coordinator runs GATE IN here and
+ * hands DELEGATE to a worker through the queue; when the worker's branch comes back and its files are
+ * in the coordinator's tree, GATE OUT and COMMIT run here too. The coordinator is the store's only
+ * writer. What the agent wrote is exactly the worker's commit, so no hook provenance is asked for;
+ * every other gate (metadata, artifacts, substance, changes, checks) holds as in a headless run.
+ */
+export type QueuedGateIn =
+  | {
+      ok: true;
+      sessionId: string;
+      context: DelegationContext;
+      prompt: string;
+      agent: AgentDefinition;
+      timeoutMs: number;
+    }
+  | { ok: false; reason: string };
+
+const queued: Delegation = {
+  async delegate(run) {
+    await openPostflight(run.ctx, run.folder, {
+      sessionId: run.sessionId,
+      agent: run.route.agent.name,
+      taskNumber: run.taskNumber,
+      operation: run.operation,
+      reason: "Postflight pending: the queue's worker delegates; the coordinator records",
+    });
+    return null;
+  },
+  check(run: Run, agentOutput: string) {
+    return checkRunResult(run, agentOutput);
+  },
+};
+
+export async function openQueuedGate(request: {
+  config: BatonConfig;
+  operation: Operation;
+  taskNumber: number;
+  force?: boolean | undefined;
+}): Promise<QueuedGateIn> {
+  const run = await prepareRun({ ...request, mode: "session" });
+  const rec = recordedRun(run, "queue");
+  const driven = await drive(
+    run,
+    { journal: runJournal(run), commit: false, emit: progressRecorder(rec) },
+    queued,
+    { state: initialState(run.operation, run.taskNumber, run.sessionId), event: { type: "start" } },
+  );
+  const result = driven.state.result;
+  if (result && !result.ok) {
+    finishOperation(rec, result, undefined, 0);
+    return { ok: false, reason: result.message };
+  }
+  return {
+    ok: true,
+    sessionId: run.sessionId,
+    context: runContext(run),
+    prompt: runPrompt(run, driven.artifactPath),
+    agent: run.route.agent,
+    timeoutMs: run.config.timeoutsMs[run.operation],
+  };
+}
+
+export type QueuedGateOut =
+  | { ok: true; outcome: "done" | "partial"; status: string; committed: boolean; artifacts: string[] }
+  | { ok: false; code: string; message: string; status: string };
+
+/** GATE OUT and COMMIT of a queued run, once its worker's files are in place (or it failed). */
+export async function closeQueuedGate(request: {
+  config: BatonConfig;
+  operation: Operation;
+  taskNumber: number;
+  sessionId: string;
+  outcome: DelegationOutcome;
+  usage?: RunUsage | undefined;
+}): Promise<QueuedGateOut> {
+  const { config, operation, taskNumber, sessionId } = request;
+  const open = readOpenCheckpoint(storeContext(config).paths.internalDir, taskNumber);
+  if (!open || open.sessionId !== sessionId) {
+    throw new UsageError(
+      `task ${taskNumber} has no open checkpoint for session ${sessionId}: already recorded`,
+    );
+  }
+  const run = await prepareRun({
+    config,
+    operation,
+    taskNumber,
+    mode: "session",
+    sessionId,
+    agentOverride: open.agent,
+  });
+  const rec = recordedRun(run, "queue");
+  const delegation: Delegation = { ...queued, usage: request.usage };
+  const driven = await drive(
+    run,
+    { journal: runJournal(run), commit: true, emit: progressRecorder(rec) },
+    delegation,
+    {
+      state: { ...initialState(operation, taskNumber, sessionId), phase: "delegate" },
+      event: { type: "agent_finished", outcome: request.outcome },
+    },
+  );
+  const result = driven.state.result!;
+  finishOperation(rec, result, request.usage, Date.now() - Date.parse(open.startedAt));
+  const status = driven.status ?? run.task.status;
+  if (!result.ok) return { ok: false, code: result.code, message: result.message, status };
+  return {
+    ok: true,
+    outcome: result.outcome,
+    status,
+    committed: result.committed,
+    artifacts: driven.verdict?.artifacts.map((a) => a.path) ?? [],
+  };
+}

@@ -1,0 +1,30 @@
+/** What a result's evidence is made of: the artifacts verified, the diff, the checks as they ran. */
+
+export interface VerifiedArtifact {
+  type: string;
+  /** Repository-relative path, as recorded in state.json. */
+  path: string;
+  summary?: string;
+  bytes: number;
+}
+
+/** What git says the work changed, kept as the result's evidence. */
+export interface ChangeEvidence {
+  base: string | null;
+  files: string[];
+  /** Changed but not in the agent's files_changed (empty when it listed none). */
+  unlisted: string[];
+}
+
+/** One check as it ran: what evidence and CHECK_FAILED report. */
+export interface CheckRun {
+  name: string;
+  command: string;
+  ok: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  /** Why it did not pass, when not an exit code: a timeout, a signal, a command that could not start. */
+  reason?: string;
+  /** The last lines of its output (stdout and stderr), for the message and the next iteration. */
+  tail: string[];
+}
