@@ -98,4 +98,25 @@ describe("budgets hold", () => {
     const bad = runBaton(dir, ["research", "1", "--max-cost", "lots"]);
     expect(bad.stderr).toContain('--max-cost must be an amount in US dollars (e.g. 0.50), got "lots"');
   });
+
+  it("holds budgets.planRun on plan runs only: a research run spends past it, a plan run stops at it", () => {
+    const research = oneTaskRepo();
+    writeFileSync(join(research, "baton.config.json"), JSON.stringify({ budgets: { planRun: 0.05 } }));
+    git(research, ["add", "-A"]);
+    git(research, ["commit", "-qm", "budget"]);
+    const script = scriptFile(research, "spend.json", [{ spend: { costUsd: 0.2 } }, ...GOOD_RESEARCH]);
+    const researched = runBaton(research, ["research", "1", "--script", script]);
+    expect(researched.status, researched.stdout + researched.stderr).toBe(0);
+    expect(researched.stdout).not.toContain("BUDGET_EXCEEDED");
+    expect(readJson(research, "state.json").active_projects[0].status).toBe("researched");
+
+    const planned = chainPlan(3);
+    writeFileSync(join(planned, "baton.config.json"), JSON.stringify({ budgets: { planRun: 0.05 } }));
+    git(planned, ["add", "-A"]);
+    git(planned, ["commit", "-qm", "budget"]);
+    const implemented = runBaton(planned, ["implement", "1", "--script", spendingScript(planned)]);
+    expect(implemented.status).toBe(1);
+    expect(implemented.stdout).toContain("BUDGET_EXCEEDED: the plan run's budget is $0.0500");
+    expect(markers(planned)).toEqual(["1:COMPLETED", "2:COMPLETED", "3:NOT STARTED"]);
+  });
 });

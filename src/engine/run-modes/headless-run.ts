@@ -80,7 +80,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
   const run = await prepareRun({ ...request, mode: "headless" });
   const started = Date.now();
   const recorded = recordedRun(run, request.runner.kind);
-  const limits = budgetLimits(run.config, run.operation, request.maxCost, run.plan !== undefined);
+  const limits = budgetLimits(run.config, run.operation, request.maxCost, run.plan !== null);
   const budget = BudgetGuard.forRun(run.config.root, limits, run.taskNumber);
   const refused = budget.active ? budget.mayStart() : undefined;
   if (refused) {
