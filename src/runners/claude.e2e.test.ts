@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { ReturnMetadata } from "../engine/return-metadata.js";
+import { ReturnMetadata } from "../engine/gate-out/return-metadata.js";
 import {
   type FakeMessagesApi,
   promptOf,

@@ -5,7 +5,14 @@ import { failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { locateClaude } from "./claude-binary.js";
 import { ClaudeStreamInterpreter } from "./claude-stream.js";
 import { delegationEnv } from "./context.js";
-import type { AgentDefinition, Runner, RunOptions, RunOutcome, RunRequest } from "./types.js";
+import type {
+  AgentDefinition,
+  Runner,
+  RunnerDescription,
+  RunOptions,
+  RunOutcome,
+  RunRequest,
+} from "./types.js";
 
 /** Claude Code's permission modes (contract 13.1). */
 export const CLAUDE_PERMISSION_MODES = [
@@ -101,6 +108,16 @@ export class ClaudeRunner implements Runner {
     this.options = options as ClaudeRunnerOptions;
     this.baseDir = context.baseDir;
     this.baseEnv = context.baseEnv;
+  }
+
+  describe(): RunnerDescription {
+    const env = { ...(this.baseEnv ?? process.env), ...this.options.env };
+    const binary = locateClaude({
+      ...(this.options.binary !== undefined ? { binary: this.options.binary } : {}),
+      baseDir: this.baseDir ?? process.cwd(),
+      pathValue: env["PATH"],
+    });
+    return { kind: this.kind, detail: binary.path ?? `no binary: ${binary.message}` };
   }
 
   async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {

@@ -4,7 +4,7 @@ import { locateAgentCli, validRunnerOptions } from "./agent-cli.js";
 import { failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { CodexEventInterpreter } from "./codex-stream.js";
 import { delegationEnv } from "./context.js";
-import type { Runner, RunOptions, RunOutcome, RunRequest } from "./types.js";
+import type { Runner, RunnerDescription, RunOptions, RunOutcome, RunRequest } from "./types.js";
 
 export const CodexRunnerOptions = z.strictObject({
   /** A path (relative to the repository root) or a command name on PATH; default: PATH, then `@openai/codex`. */
@@ -54,6 +54,16 @@ export class CodexRunner implements Runner {
       "codex",
       '{ "type": "codex", "model": "gpt-5-codex", "sandbox": "workspace-write" }',
     );
+  }
+
+  describe(): RunnerDescription {
+    const env = { ...(this.context.baseEnv ?? process.env), ...this.options.env };
+    const binary = locateCodex({
+      binary: this.options.binary,
+      baseDir: this.context.baseDir ?? process.cwd(),
+      pathValue: env["PATH"],
+    });
+    return { kind: this.kind, detail: binary.path ?? `no binary: ${binary.message}` };
   }
 
   async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {

@@ -9,7 +9,7 @@ import {
   substitute,
   unknownPlaceholders,
 } from "./context.js";
-import type { Runner, RunOptions, RunOutcome, RunRequest } from "./types.js";
+import type { Runner, RunnerDescription, RunOptions, RunOutcome, RunRequest } from "./types.js";
 
 /**
  * Any agent CLI (codex, opencode, aider, a script). `{placeholder}`s are replaced inside each argument on
@@ -89,6 +89,10 @@ export class CommandRunner implements Runner {
       });
     }
     this.template = parsed.template;
+  }
+
+  describe(): RunnerDescription {
+    return { kind: this.kind, detail: [this.template.command, ...(this.template.args ?? [])].join(" ") };
   }
 
   run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {

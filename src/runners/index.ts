@@ -40,6 +40,7 @@ export {
   PhaseContext,
   type RunFailureReason,
   type Runner,
+  type RunnerDescription,
   type RunnerEvent,
   type RunnerKind,
   type RunOptions,

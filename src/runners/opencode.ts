@@ -5,7 +5,15 @@ import { locateAgentCli, validRunnerOptions } from "./agent-cli.js";
 import { addUsage, failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { delegationEnv } from "./context.js";
 import { OpencodeEventInterpreter } from "./opencode-stream.js";
-import type { AgentDefinition, Runner, RunOptions, RunOutcome, RunRequest, RunUsage } from "./types.js";
+import type {
+  AgentDefinition,
+  Runner,
+  RunnerDescription,
+  RunOptions,
+  RunOutcome,
+  RunRequest,
+  RunUsage,
+} from "./types.js";
 
 export const OpencodeRunnerOptions = z.strictObject({
   /** A path (relative to the repository root) or a command name on PATH; default: PATH, then the `opencode-ai` package. */
@@ -69,6 +77,16 @@ export class OpencodeRunner implements Runner {
       "opencode",
       '{ "type": "opencode", "model": "anthropic/claude-sonnet-4-5", "reprompts": 2 }',
     );
+  }
+
+  describe(): RunnerDescription {
+    const env = { ...(this.context.baseEnv ?? process.env), ...this.options.env };
+    const binary = locateOpencode({
+      binary: this.options.binary,
+      baseDir: this.context.baseDir ?? process.cwd(),
+      pathValue: env["PATH"],
+    });
+    return { kind: this.kind, detail: binary.path ?? `no binary: ${binary.message}` };
   }
 
   async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {

@@ -6,7 +6,7 @@ import { scriptedAgentEntry } from "../shared/package.js";
 import { failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { delegationEnv } from "./context.js";
 import { parseScript, planScript, type Script } from "./script.js";
-import type { Runner, RunOptions, RunOutcome, RunRequest } from "./types.js";
+import type { Runner, RunnerDescription, RunOptions, RunOutcome, RunRequest } from "./types.js";
 
 export interface ScriptedRunnerOptions {
   /** The script itself, or the path of a JSON file holding it (read at every run, so edits apply). */
@@ -24,14 +24,17 @@ export interface ScriptedRunnerOptions {
  */
 export class ScriptedRunner implements Runner {
   readonly kind = "scripted";
-  private readonly script: { inline: Script } | { path: string };
+  private readonly script: { inline: Script } | { path: string; given: string };
   private readonly agentEntry: string | undefined;
   private readonly killGraceMs: number | undefined;
 
   /** Throws ConfigError for an inline script that does not validate: a configuration mistake. */
   constructor(options: ScriptedRunnerOptions) {
     if (typeof options.script === "string") {
-      this.script = { path: resolve(options.baseDir ?? process.cwd(), options.script) };
+      this.script = {
+        path: resolve(options.baseDir ?? process.cwd(), options.script),
+        given: options.script,
+      };
     } else {
       const parsed = parseScript(options.script);
       if (!parsed.ok) throw new ConfigError(parsed.message);
@@ -39,6 +42,10 @@ export class ScriptedRunner implements Runner {
     }
     this.agentEntry = options.agentEntry;
     this.killGraceMs = options.killGraceMs;
+  }
+
+  describe(): RunnerDescription {
+    return { kind: this.kind, detail: "given" in this.script ? this.script.given : "inline script" };
   }
 
   async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {

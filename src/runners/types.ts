@@ -68,6 +68,12 @@ export interface RunRequest {
 /** `queue`: the agent runs on a `baton worker` (src/batch/queue). */
 export type RunnerKind = "command" | "scripted" | "claude" | "opencode" | "codex" | "queue";
 
+/** A runner as a dry run shows it: its kind and what exactly it would start. */
+export interface RunnerDescription {
+  kind: RunnerKind;
+  detail: string;
+}
+
 /** Every field is optional: a runner reports what its agent tells it (a plain command tells nothing). */
 export const RunUsage = z.object({
   inputTokens: z.optional(z.number().check(z.minimum(0))),
@@ -153,5 +159,7 @@ export interface RunOptions {
  */
 export interface Runner {
   readonly kind: RunnerKind;
+  /** What it would start, for a dry run: the binary it found (or why none), the command, the script. */
+  describe(): RunnerDescription;
   run(request: RunRequest, options: RunOptions): Promise<RunOutcome>;
 }

@@ -37,7 +37,15 @@ describe("one operation setup", () => {
     expect(real.stderr).toBe(bogus.stderr);
     const dry = runBaton(dir, ["research", "1", "--dry-run", "--script", "agent.json"]);
     expect(dry.stdout).toContain("  runner:    scripted (agent.json)");
-    expect(runBaton(dir, ["research", "1", "--dry-run"]).stdout).toContain("  runner:    claude");
+    expect(runBaton(dir, ["research", "1", "--dry-run"]).stdout).toContain("  runner:    claude (");
+    // Every agent CLI is named with the binary the real run would start, or why there is none.
+    for (const kind of ["claude", "opencode", "codex"]) {
+      const shown = runBaton(dir, ["research", "1", "--dry-run", "--runner", kind, "--json"]);
+      expect(shown.status, shown.stderr).toBe(0);
+      const runner = JSON.parse(shown.stdout).runner;
+      expect(runner.kind).toBe(kind);
+      expect(runner.detail).toMatch(new RegExp(`/${kind}[^/]*$|^no binary: .*${kind}`));
+    }
     expect(runBaton(dir, ["research", "1", "--dry-run", "--concurrency", "0"]).status).toBe(2);
   });
 

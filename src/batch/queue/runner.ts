@@ -3,6 +3,7 @@ import type PgBoss from "pg-boss";
 import {
   finishRun,
   type Runner,
+  type RunnerDescription,
   type RunOptions,
   type RunOutcome,
   type RunRequest,
@@ -24,6 +25,10 @@ export class QueueRunner implements Runner {
     private readonly boss: PgBoss,
     private readonly options: { remote?: string | undefined; leaseMarginSeconds: number },
   ) {}
+
+  describe(): RunnerDescription {
+    return { kind: this.kind, detail: "a baton worker, through the queue" };
+  }
 
   async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
     const started = Date.now();

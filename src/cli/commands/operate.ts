@@ -1,7 +1,6 @@
 import { loadConfig } from "../../config/index.js";
 import {
   type DryRunPlan,
-  type GateOperation,
   type OperationReport,
   type ProgressEvent,
   planOperation,
@@ -11,6 +10,7 @@ import {
 } from "../../engine/index.js";
 import { createRunner, type RunnerConfig } from "../../runners/index.js";
 import { UsageError } from "../../shared/index.js";
+import type { Operation } from "../../state/index.js";
 import { parseTaskNumber } from "./task.js";
 
 export interface OperateOptions {
@@ -81,7 +81,7 @@ export function runnerConfig(
 }
 
 /** What a run and its dry run both start from: the configuration (with --timeout) and a validated runner. */
-async function setUp(operation: GateOperation, options: OperateOptions) {
+async function setUp(operation: Operation, options: OperateOptions) {
   const loaded = await loadConfig(options.repo);
   const taskNumber = parseTaskNumber(options.number);
   let config = loaded;
@@ -97,25 +97,14 @@ async function setUp(operation: GateOperation, options: OperateOptions) {
     config,
     taskNumber,
     runner,
-    runnerShown: describeRunner(settings),
+    runnerShown: runner.describe(),
     focus: options.focus && options.focus.length > 0 ? options.focus.join(" ") : undefined,
   };
 }
 
-function describeRunner(settings: RunnerConfig): { kind: string; detail?: string } {
-  if (settings.type === "scripted")
-    return {
-      kind: "scripted",
-      detail: typeof settings.script === "string" ? settings.script : "inline script",
-    };
-  if (settings.type === "command")
-    return { kind: "command", detail: [settings.command, ...(settings.args ?? [])].join(" ") };
-  return { kind: "claude" };
-}
-
 /** `baton research|plan|implement|revise N`: one operation through the checkpoints. */
 export async function operate(
-  operation: GateOperation,
+  operation: Operation,
   options: OperateOptions,
   onProgress?: (event: ProgressEvent) => void,
   signal?: AbortSignal,
@@ -141,7 +130,7 @@ export async function operate(
 }
 
 /** `--dry-run`: what the run would decide, and the prompt it would send, without writing anything. */
-export async function planOnly(operation: GateOperation, options: OperateOptions): Promise<DryRunPlan> {
+export async function planOnly(operation: Operation, options: OperateOptions): Promise<DryRunPlan> {
   const { config, taskNumber, runnerShown, focus } = await setUp(operation, options);
   positiveInteger(options.concurrency, "--concurrency", 64);
   positiveInteger(options.maxIterations, "--max-iterations", 50);
