@@ -1,12 +1,12 @@
 // Bundles with code splitting: each command's code is its own chunk, loaded only when that command runs.
-import { rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
 await build({
   entryPoints: {
     "cli/main": "src/cli/main.ts",
-    "hooks/main": "src/hooks/main.ts",
+    "hooks/main": "src/hooks/hook-main.ts",
     index: "src/index.ts",
     "testing/generate-repo": "src/testing/generate-repo.ts",
     "testing/generate-plan": "src/testing/generate-plan.ts",
@@ -29,3 +29,10 @@ await build({
     js: 'import { createRequire as __batonCreateRequire } from "node:module"; const require = __batonCreateRequire(import.meta.url);',
   },
 });
+
+// opencode's plugin is not bundled: `baton init --host opencode` copies its source into .opencode/plugin/.
+mkdirSync(new URL("../dist/hosts/opencode", import.meta.url), { recursive: true });
+copyFileSync(
+  new URL("../src/hosts/opencode/plugin/baton.js", import.meta.url),
+  new URL("../dist/hosts/opencode/baton-plugin.js", import.meta.url),
+);

@@ -1,6 +1,7 @@
-/** The library surface of Baton: configuration, the task store, plans, the engine and the runners. */
+/** The library surface of Baton: configuration, the task store, plans, the engine, the hosts and the runners. */
 export * from "./config/index.js";
 export * from "./engine/index.js";
+export { agentFileReaders, HOSTS, type Host, type HostName } from "./hosts/index.js";
 export * from "./plan/index.js";
 export * from "./runners/index.js";
 export * from "./shared/index.js";

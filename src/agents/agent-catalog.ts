@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defaultAgentsDir } from "../shared/package.js";
 import type { Operation } from "../state/index.js";
-import { type AgentDefinition, parseAgentFile, readRepoAgents, readSkillDelegations } from "./agent-file.js";
+import { type AgentDefinition, type AgentFileReader, parseAgentFile, readRepoAgents } from "./agent-file.js";
 
 export const DEFAULT_AGENT_FILES: Record<Operation, string> = {
   research: "baton-researcher.md",
@@ -25,11 +25,8 @@ export function loadDefaultAgents(): Record<Operation, AgentDefinition> {
   };
 }
 
-/** Everything routing chooses from: the repository's agents and skills, and Baton's defaults. */
-export function loadAgentCatalog(root: string) {
-  return {
-    repoAgents: readRepoAgents(root),
-    skills: readSkillDelegations(root),
-    defaults: loadDefaultAgents(),
-  };
+/** Everything routing chooses from: every host's agents and skills in the repository, and Baton's defaults. */
+export function loadAgentCatalog(root: string, readers: readonly AgentFileReader[]) {
+  const { agents, skills } = readRepoAgents(root, readers);
+  return { repoAgents: agents, skills, defaults: loadDefaultAgents() };
 }

@@ -1,9 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import * as z from "zod/mini";
 import { parseFrontmatter } from "../shared/frontmatter.js";
 import { ConfigError, formatIssues } from "../shared/index.js";
-import { addOpencodeAgents } from "./opencode-agent-file.js";
 
 /** Claude Code's agent file: YAML frontmatter (name, description, tools, model) and the system prompt. */
 export const AgentFrontmatter = z.looseObject({
@@ -66,7 +64,7 @@ const NAME_LINE = /^name:[ \t]*(["']?)([^"'\r\n#]*?)\1[ \t]*(?:#.*)?\r?$/m;
  * The name an agent file declares, read from its `name:` line without parsing the rest (a broken
  * description elsewhere in the block must not hide the name); the file's base name when it has none.
  */
-function declaredName(path: string, text: string): string {
+export function declaredName(path: string, text: string): string {
   const block = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1];
   const name = block === undefined ? undefined : NAME_LINE.exec(block)?.[2]?.trim();
   return name || basename(path, ".md");
@@ -118,39 +116,28 @@ export class RepoAgents {
   }
 }
 
-/** `.claude/agents/*.md` of a repository, then opencode's `.opencode/agent(s)/**\/*.md`. */
-export function readRepoAgents(root: string): RepoAgents {
-  const dir = join(root, ".claude", "agents");
-  const agents = new RepoAgents();
-  if (existsSync(dir)) {
-    for (const file of readdirSync(dir)
-      .filter((f) => f.endsWith(".md"))
-      .sort()) {
-      const path = join(dir, file);
-      agents.add(path, readFileSync(path, "utf8"));
-    }
-  }
-  addOpencodeAgents(root, agents);
-  return agents;
+/** The repository's agents and the skills that delegate to one, as routing reads them. */
+export interface AgentFiles {
+  agents: RepoAgents;
+  /** Skill name → the agent it delegates to, so a route may name either. */
+  skills: Map<string, string>;
 }
 
 /**
- * `.claude/skills/*\/SKILL.md` that delegate to an agent (`subagent_type: "x"` in the body, as the
- * original's thin wrapper skills do): skill name → agent name, so a route may name either.
+ * Where one host keeps its agent definitions: its reader adds them to the catalog by name, and an
+ * agent's file is parsed only when a route picks it.
  */
-export function readSkillDelegations(root: string): Map<string, string> {
-  const dir = join(root, ".claude", "skills");
-  const delegations = new Map<string, string>();
-  if (!existsSync(dir)) return delegations;
-  for (const skill of readdirSync(dir).sort()) {
-    const path = join(dir, skill, "SKILL.md");
-    if (!existsSync(path)) continue;
-    const text = readFileSync(path, "utf8");
-    const name = declaredName(path, text) === "SKILL" ? skill : declaredName(path, text);
-    const agent = /subagent_type:\s*"?([\w.-]+)"?/.exec(text)?.[1];
-    if (agent) delegations.set(name, agent);
-  }
-  return delegations;
+export interface AgentFileReader {
+  /** The host, for messages ("Claude Code", "opencode"). */
+  readonly host: string;
+  read(root: string, into: AgentFiles): void;
+}
+
+/** Every host's agents, in the readers' order: the first file of a name wins. */
+export function readRepoAgents(root: string, readers: readonly AgentFileReader[]): AgentFiles {
+  const files: AgentFiles = { agents: new RepoAgents(), skills: new Map() };
+  for (const reader of readers) reader.read(root, files);
+  return files;
 }
 
 /** The Markdown templates an agent's instructions hold (fenced `markdown`/`md` blocks of some length). */

@@ -2,14 +2,15 @@
 export { DEFAULT_AGENT_FILES, loadAgentCatalog, loadDefaultAgents } from "./agent-catalog.js";
 export {
   type AgentDefinition,
+  type AgentFileReader,
+  type AgentFiles,
   AgentFrontmatter,
   agentTemplates,
+  declaredName,
   parseAgentFile,
   RepoAgents,
   readRepoAgents,
-  readSkillDelegations,
 } from "./agent-file.js";
-export { addOpencodeAgents, parseOpencodeAgent } from "./opencode-agent-file.js";
 export { buildPrompt, delegationContext, plannedArtifact } from "./prompt.js";
 export {
   type AgentCatalog,

@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveConfig } from "../config/index.js";
+import { agentFileReaders } from "../hosts/index.js";
 import { loadDefaultAgents } from "./agent-catalog.js";
-import { parseAgentFile, readRepoAgents, readSkillDelegations } from "./agent-file.js";
+import { parseAgentFile, readRepoAgents } from "./agent-file.js";
 import { extendDelegationPath, resolveRoute } from "./routing.js";
 
 let root: string;
@@ -20,8 +21,8 @@ function write(path: string, text: string) {
 
 function catalog() {
   return {
-    repoAgents: readRepoAgents(root),
-    skills: readSkillDelegations(root),
+    repoAgents: readRepoAgents(root, agentFileReaders()).agents,
+    skills: readRepoAgents(root, agentFileReaders()).skills,
     defaults: loadDefaultAgents(),
   };
 }

@@ -1,4 +1,4 @@
-import type { LanguageRoute, PhaseRoutingRule } from "./schema.js";
+import type { LanguageRoute, PhaseRoutingRule } from "./config-schema.js";
 
 /** The languages of the original system (DOC) plus the ones its history shows (`lean4`, `formal`). */
 export const DEFAULT_LANGUAGES = [

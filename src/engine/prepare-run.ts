@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import {
+  type AgentFileReader,
   buildPrompt,
   delegationContext,
   extendDelegationPath,
@@ -55,6 +56,8 @@ export interface Run {
 
 export interface RunRequest {
   config: BatonConfig;
+  /** Where each host keeps its agents (src/hosts' registry): the route is chosen among all of them. */
+  agentFiles: readonly AgentFileReader[];
   operation: Operation;
   taskNumber: number;
   mode?: "headless" | "session" | undefined;
@@ -83,7 +86,7 @@ export async function prepareRun(request: RunRequest, snapshot?: Snapshot): Prom
     });
   }
   const mode = request.mode ?? "headless";
-  const catalog = loadAgentCatalog(config.root);
+  const catalog = loadAgentCatalog(config.root, request.agentFiles);
   const overrides = { agentOverride: request.agentOverride, languageOverride: request.languageOverride };
   const route = routeTask(config, catalog, task, { operation, ...overrides });
   const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);

@@ -1,12 +1,12 @@
 import { appendEvent } from "../shared/event-stream.js";
 import { allow, type Decision } from "./decision.js";
+import type { StopHookInput, ToolHookInput } from "./hook-input-schema.js";
 import { explainInput, isStopHookInput, isToolHookInput } from "./input.js";
 import { appendHookLog, type HookLogEntry } from "./log.js";
 import { postToolUse, postToolUseFailure } from "./post-tool-use.js";
 import { preToolUse } from "./pre-tool-use.js";
 import { type Project, resolveProject } from "./project.js";
 import { sessionStart } from "./resident.js";
-import type { StopHookInput, ToolHookInput } from "./schema.js";
 import { stop } from "./stop.js";
 import { subagentStart, subagentStop } from "./subagent-stop.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { OpenCheckpoint } from "../state/index.js";
+import { StopHookInput, ToolHookInput } from "./hook-input-schema.js";
 import { explainInput, isStopHookInput, isToolHookInput } from "./input.js";
 import { isOpenCheckpoint } from "./project.js";
-import { StopHookInput, ToolHookInput } from "./schema.js";
 
 const tool = { session_id: "s", cwd: "/x", tool_name: "Bash", tool_input: { command: "ls" } };
 const stop = {

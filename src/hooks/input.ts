@@ -1,4 +1,4 @@
-import type { StopHookInput, ToolHookInput } from "./schema.js";
+import type { StopHookInput, ToolHookInput } from "./hook-input-schema.js";
 
 /**
  * Hand-written mirrors of the schemas in schema.ts. Loading zod costs a few milliseconds of module
@@ -43,7 +43,7 @@ export function isStopHookInput(value: unknown): value is StopHookInput {
 /** Why an input was rejected, in the words of the zod schema (loaded only on this path). */
 export async function explainInput(kind: "tool" | "stop", value: unknown): Promise<string> {
   const [{ StopHookInput, ToolHookInput }, { formatIssues }] = await Promise.all([
-    import("./schema.js"),
+    import("./hook-input-schema.js"),
     import("../shared/zod-format.js"),
   ]);
   const result = (kind === "tool" ? ToolHookInput : StopHookInput).safeParse(value);

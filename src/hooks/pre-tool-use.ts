@@ -2,6 +2,7 @@ import { isAbsolute, relative } from "node:path";
 import { findBashWrite } from "./bash-writes.js";
 import { bindCheckpoint } from "./bind.js";
 import { allow, type Decision, deny, updateInput } from "./decision.js";
+import type { ToolHookInput } from "./hook-input-schema.js";
 import {
   batonCommand,
   type CheckpointFile,
@@ -11,7 +12,6 @@ import {
   taskFolders,
 } from "./project.js";
 import { absolutePath, classifyPath, denyReason } from "./protected-paths.js";
-import type { ToolHookInput } from "./schema.js";
 
 export const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 /** The sub-agent tool is `Agent`; `Task` is its alias (contract 6.1). */

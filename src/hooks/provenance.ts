@@ -7,8 +7,8 @@ import {
   readDelegation,
 } from "../state/delegation-log.js";
 import type { OpenCheckpoint } from "../state/open-checkpoint.js";
+import type { StopHookInput, ToolHookInput } from "./hook-input-schema.js";
 import { type CheckpointFile, delegationsOf, listCheckpoints, type Project, taskFolders } from "./project.js";
-import type { StopHookInput, ToolHookInput } from "./schema.js";
 
 const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 

@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { allow, type Decision } from "./decision.js";
+import type { StopHookInput } from "./hook-input-schema.js";
 import type { Project } from "./project.js";
-import type { StopHookInput } from "./schema.js";
 
 /**
  * The resident hook path: `bin/baton-hook` forwards each hook to a `baton serve` of the repository,

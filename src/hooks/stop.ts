@@ -1,9 +1,9 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { allow, block, type Decision } from "./decision.js";
+import type { StopHookInput } from "./hook-input-schema.js";
 import { ensureBatonDir } from "./log.js";
 import { batonCommand, listCheckpoints, type Project } from "./project.js";
-import type { StopHookInput } from "./schema.js";
 
 /**
  * Consecutive Stop blocks per Claude session before Baton lets the turn end. Claude Code overrides

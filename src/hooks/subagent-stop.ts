@@ -1,8 +1,8 @@
 import { join, relative } from "node:path";
 import type { OpenCheckpoint } from "../state/open-checkpoint.js";
 import { allow, block, type Decision } from "./decision.js";
+import type { StopHookInput } from "./hook-input-schema.js";
 import { delegationsOf, type Project, readJsonFile, taskFolders } from "./project.js";
-import type { StopHookInput } from "./schema.js";
 
 /** Blocks of one sub-agent's stop before it is let go (Claude Code itself overrides the 9th). */
 export const LOOP_GUARD_LIMIT = 3;

@@ -2,21 +2,41 @@ import { constants, copyFileSync, mkdirSync, readdirSync, renameSync, rmdirSync,
 import { dirname, join } from "node:path";
 import { IoError, writeFileAtomic } from "../shared/index.js";
 import { unifiedDiff } from "./diff.js";
-import { type InstallOptions, planInstall } from "./install.js";
 import type { FileChange, InitPlan } from "./plan.js";
-import { planUninstall } from "./uninstall.js";
 
-export { resolveBin, shellQuote } from "./bin.js";
+export { DEFAULT_HOOK_PORT } from "../shared/hook-port.js";
+export { onPath, resolveBin, shellQuote } from "./bin.js";
+export { CI_PROVIDERS, type CiProvider, ciFiles } from "./ci.js";
 export { unifiedDiff } from "./diff.js";
-export { type InitManifest, installedBin, MANIFEST_PATH, readManifest } from "./manifest.js";
+export {
+  planSettingsInstall,
+  planSettingsUninstall,
+  readSettings,
+  type SettingsFile,
+  type SettingsInstall,
+  type SettingsUninstall,
+} from "./json-settings.js";
+export {
+  HookEntry,
+  type HookMode,
+  InitManifest,
+  installedBin,
+  MANIFEST_PATH,
+  readManifest,
+  renderManifest,
+  sha256,
+} from "./manifest.js";
 export type { Conflict, FileChange, InitPlan } from "./plan.js";
-export { DEFAULT_HOOK_PORT, HOOK_EVENTS, type HookMode, SETTINGS_PATH } from "./settings.js";
-export { commandFiles, GATE_OPERATIONS, permissionRules } from "./templates.js";
-
-export interface InitOptions extends InstallOptions {
-  uninstall?: boolean | undefined;
-  dryRun?: boolean | undefined;
-}
+export {
+  bashRule,
+  defaultAgentFiles,
+  frontmatter,
+  GATE_DESCRIPTIONS,
+  GATE_OPERATIONS,
+  relayBody,
+  type TemplateFile,
+  yamlScalar,
+} from "./templates.js";
 
 export interface InitResult extends Omit<InitPlan, "changes"> {
   dryRun: boolean;
@@ -64,10 +84,8 @@ function apply(plan: InitPlan): void {
   }
 }
 
-/** `baton init`: plans, then (unless a dry run or a conflict) writes. Returns what it did or would do. */
-export async function runInit(options: InitOptions): Promise<InitResult> {
-  const plan = options.uninstall ? await planUninstall(options.root) : await planInstall(options);
-  const dryRun = options.dryRun ?? false;
+/** Writes a plan (unless a dry run or a conflict) and says what it did or would do. */
+export function applyInitPlan(plan: InitPlan, dryRun: boolean): InitResult {
   const write = !dryRun && plan.conflicts.length === 0 && plan.changes.length > 0;
   if (write) apply(plan);
   return {

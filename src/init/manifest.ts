@@ -6,6 +6,9 @@ import { FileFormatError, formatIssues, parseJsonDocument } from "../shared/inde
 
 export const MANIFEST_PATH = ".baton/init.json";
 
+/** How Claude Code reaches Baton's hooks: a command per call, HTTP to a resident server, or a forwarder to it. */
+export type HookMode = "command" | "http" | "resident";
+
 export const HookEntry = z.object({ event: z.string(), group: z.record(z.string(), z.unknown()) });
 export type HookEntry = z.infer<typeof HookEntry>;
 
@@ -79,9 +82,17 @@ export function readManifest(root: string): { manifest: InitManifest; text: stri
   return { manifest: parsed.data, text };
 }
 
-/** Stable text (no timestamps), so a second `baton init` that changes nothing leaves it byte-identical. */
+/** The manifest's keys in the order every Baton has written them; the hosts' records sit where they always did. */
+const KEY_ORDER = ["version", "bin", "hooks", "port", "ci", "codex", "opencode", "files", "dirs", "settings"];
+
+/**
+ * Stable text (no timestamps, keys in one order whichever host planned first), so a second `baton init`
+ * that changes nothing leaves it byte-identical.
+ */
 export function renderManifest(manifest: InitManifest): string {
-  return `${JSON.stringify(manifest, null, 2)}\n`;
+  const rank = (key: string) => (KEY_ORDER.includes(key) ? KEY_ORDER.indexOf(key) : KEY_ORDER.length);
+  const ordered = Object.fromEntries(Object.entries(manifest).sort(([a], [b]) => rank(a) - rank(b)));
+  return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
 /** The command prefix the installed slash commands use, for `gate-in` to print a matching gate-out line. */

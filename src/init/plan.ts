@@ -1,5 +1,4 @@
-import type { HookEntry } from "./manifest.js";
-import type { HookMode } from "./settings.js";
+import type { HookEntry, HookMode } from "./manifest.js";
 
 /**
  * One file operation of a plan. `path` is relative to the repository root. `backup` copies `from` to
@@ -25,8 +24,8 @@ export interface InitPlan {
   bin: string;
   hooks: HookMode;
   port?: number;
-  /** The agent CLIs this install covers besides Claude Code (install only). */
-  hosts?: ("codex" | "opencode")[];
+  /** The hosts this install covers besides the primary one (install only). */
+  hosts?: string[];
   /** In the order they are applied. */
   changes: FileChange[];
   /** Install: files Baton would overwrite; with any of these nothing is written. */

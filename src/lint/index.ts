@@ -1,9 +1,6 @@
 /** `baton lint`: the public face of the lint domain. */
-export { DOCS_PATH, formatHuman, formatJson, formatSarif, ruleAnchor, summary } from "./format.js";
+export { DOCS_PATH, formatHuman, formatJson, formatSarif, ruleAnchor, summary } from "./format-findings.js";
 export { buildModel, type ModelFromTextsOptions, modelFromTexts } from "./model.js";
-export { RULES } from "./rules/index.js";
-export { exitStatus, type LintOptions, type LintResult, lint, runRules, sortFindings } from "./run.js";
-export { matchesRule, selectRules } from "./select.js";
 export type {
   FileKind,
   Finding,
@@ -14,5 +11,8 @@ export type {
   NamedDefinition,
   Rule,
   Severity,
-} from "./types.js";
-export { finding } from "./types.js";
+} from "./rule-types.js";
+export { finding } from "./rule-types.js";
+export { RULES } from "./rules/index.js";
+export { exitStatus, type LintOptions, type LintResult, lint, runRules, sortFindings } from "./run-lint.js";
+export { matchesRule, selectRules } from "./select.js";

@@ -12,9 +12,9 @@ import { parseFrontmatter } from "../shared/frontmatter.js";
 import { classify, fileName, splitTree, TREES } from "./parse/classify.js";
 import { parseJsonc } from "./parse/jsonc.js";
 import { parseSettings } from "./parse/settings.js";
-import { normalizePath } from "./paths.js";
 import { gitFacts, readTrees } from "./read-tree.js";
-import type { HookEntry, LintFile, LintModel, NamedDefinition } from "./types.js";
+import type { HookEntry, LintFile, LintModel, NamedDefinition } from "./rule-types.js";
+import { normalizePath } from "./tree-paths.js";
 
 export interface RawFile {
   path: string;

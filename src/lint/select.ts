@@ -1,4 +1,4 @@
-import type { Rule } from "./types.js";
+import type { Rule } from "./rule-types.js";
 
 /**
  * `lint.disable` and `--disable` take rule ids or prefixes: `git/` (or `git`) turns off a whole group,

@@ -1,4 +1,4 @@
-import type { PhaseId } from "./types.js";
+import type { PhaseId } from "./plan-types.js";
 
 /** `null` means the value could not be read; `[]` means no phase dependencies. */
 export type ParsedDependencies = PhaseId[] | null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { doneMarker, planStatusMarker, setPhaseMarker, setPlanStatus, tickPhaseCheckboxes } from "./edit.js";
 import { parsePlan } from "./parse.js";
-import type { Plan } from "./types.js";
+import type { Plan } from "./plan-types.js";
 
 function plan(text: string): Plan {
   const result = parsePlan("plan.md", text);

@@ -1,7 +1,7 @@
 import { EditableLines } from "../shared/editable-lines.js";
-import { fencedLines, MARKER, readHeading } from "./markdown.js";
 import { parsePlan } from "./parse.js";
-import type { Phase, PhaseId, Plan, PlanStyle } from "./types.js";
+import { fencedLines, MARKER, readHeading } from "./plan-markdown.js";
+import type { Phase, PhaseId, Plan, PlanStyle } from "./plan-types.js";
 
 /**
  * Pure text edits of a plan file. Each changes only its target lines: every other byte stays as it was,

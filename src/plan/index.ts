@@ -16,7 +16,6 @@ export {
   tickPhaseCheckboxes,
 } from "./edit.js";
 export { normaliseStatus, parsePlan } from "./parse.js";
-export { type PhaseRoute, type PhaseRouteOptions, type PhaseRouteRule, routePhase } from "./route.js";
 export {
   type Checkboxes,
   type ParseResult,
@@ -29,5 +28,6 @@ export {
   type PlanStatus,
   type PlanStyle,
   type WavesResult,
-} from "./types.js";
+} from "./plan-types.js";
+export { type PhaseRoute, type PhaseRouteOptions, type PhaseRouteRule, routePhase } from "./route.js";
 export { computeWaves, type WaveInput } from "./waves.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parsePlan } from "./parse.js";
-import type { ParseResult } from "./types.js";
+import type { ParseResult } from "./plan-types.js";
 import { computeWaves } from "./waves.js";
 
 function ok(text: string): Extract<ParseResult, { ok: true }> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parsePlan } from "./parse.js";
-import type { Plan } from "./types.js";
+import type { Plan } from "./plan-types.js";
 
 function plan(text: string): Plan {
   const result = parsePlan("plan.md", text);

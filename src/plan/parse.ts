@@ -12,11 +12,11 @@ import {
   normaliseStatus,
   readHeading,
   SECTION_HEADING,
-} from "./markdown.js";
+} from "./plan-markdown.js";
+import type { ParseResult, Phase, Plan, PlanProblem, PlanStatus, PlanStyle } from "./plan-types.js";
 import { type PhaseDraft, resolveReferences } from "./references.js";
-import type { ParseResult, Phase, Plan, PlanProblem, PlanStatus, PlanStyle } from "./types.js";
 
-export { normaliseStatus } from "./markdown.js";
+export { normaliseStatus } from "./plan-markdown.js";
 
 const PLAN_STATUS = /^\s*[-*]\s+\*\*Status(?::\*\*|\*\*\s*:)\s*\[([^\]]+)\]/;
 const STYLE_B_FIELD = /^(implementer|lean_file)\s*:\s*(.*)$/;

@@ -1,5 +1,5 @@
 import type { DependencyGroup } from "./dependencies.js";
-import type { Phase, PhaseId, PlanProblem } from "./types.js";
+import type { Phase, PhaseId, PlanProblem } from "./plan-types.js";
 
 /** A phase as read, before its dependency references are checked against the whole plan. */
 export interface PhaseDraft {

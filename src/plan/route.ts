@@ -1,4 +1,4 @@
-import type { Phase } from "./types.js";
+import type { Phase } from "./plan-types.js";
 
 /** Structurally the config's PhaseRoutingRule; declared here so that plan/ does not depend on config/. */
 export interface PhaseRouteRule {

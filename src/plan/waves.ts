@@ -1,4 +1,4 @@
-import type { Phase, PhaseId, WavesResult } from "./types.js";
+import type { Phase, PhaseId, WavesResult } from "./plan-types.js";
 
 export type WaveInput = Pick<Phase, "id" | "dependencies">;
 

@@ -5,7 +5,7 @@ import type * as z from "zod/mini";
 import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
 import { TailBuffer } from "../shared/lines.js";
 import { findOnPath } from "./claude-binary.js";
-import type { RunnerEvent } from "./types.js";
+import type { RunnerEvent } from "./runner-types.js";
 
 /** Runner options checked against their schema; a ConfigError naming the field and showing an example otherwise. */
 export function validRunnerOptions<T>(

@@ -1,6 +1,13 @@
 import { type ProcessResult, runProcess } from "../shared/process.js";
+import type {
+  RunFailureReason,
+  RunnerEvent,
+  RunnerKind,
+  RunOptions,
+  RunOutcome,
+  RunUsage,
+} from "./runner-types.js";
 import { parseStepMarker, parseUsageMarker } from "./step-marker.js";
-import type { RunFailureReason, RunnerEvent, RunnerKind, RunOptions, RunOutcome, RunUsage } from "./types.js";
 
 /**
  * How a runner reads its agent's stdout. The default treats lines as text (step markers aside); an agent

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { ClaudeStreamInterpreter, toolLabel } from "./claude-stream.js";
-import type { RunnerEvent } from "./types.js";
+import type { RunnerEvent } from "./runner-types.js";
 
 /**
  * Recorded stream-json of the real binary (2.1.330 against the fake API; paths rewritten to /repo) and

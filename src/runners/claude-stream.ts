@@ -2,7 +2,7 @@ import { isAbsolute, relative } from "node:path";
 import * as z from "zod/mini";
 import { TailBuffer } from "../shared/lines.js";
 import type { AgentFailure, OutputInterpreter } from "./agent-process.js";
-import type { RunnerEvent, RunUsage } from "./types.js";
+import type { RunnerEvent, RunUsage } from "./runner-types.js";
 
 /**
  * Reads Claude Code's `--output-format stream-json --verbose` (contract 10): one JSON object a line.

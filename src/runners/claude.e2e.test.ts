@@ -20,7 +20,7 @@ import { requireUnderCi } from "../testing/requirements.js";
 import { recordingOptions } from "../testing/run-request.js";
 import { ClaudeRunner, type ClaudeRunnerOptions } from "./claude.js";
 import { locateBundledClaude } from "./claude-binary.js";
-import type { AgentDefinition, DelegationContext, RunRequest } from "./types.js";
+import type { AgentDefinition, DelegationContext, RunRequest } from "./runner-types.js";
 
 /** The claude runner with the real Claude Code binary against the fake Messages API, offline. */
 

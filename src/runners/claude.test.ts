@@ -6,7 +6,7 @@ import { ConfigError } from "../shared/index.js";
 import { recordingOptions, sampleRunRequest } from "../testing/run-request.js";
 import { ClaudeRunner, claudeInvocation } from "./claude.js";
 import { createRunner } from "./factory.js";
-import type { AgentDefinition } from "./types.js";
+import type { AgentDefinition } from "./runner-types.js";
 
 const dir = mkdtempSync(join(tmpdir(), "baton-claude-runner-unit-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

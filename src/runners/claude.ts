@@ -12,7 +12,7 @@ import type {
   RunOptions,
   RunOutcome,
   RunRequest,
-} from "./types.js";
+} from "./runner-types.js";
 
 /** Claude Code's permission modes (contract 13.1). */
 export const CLAUDE_PERMISSION_MODES = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CodexEventInterpreter } from "./codex-stream.js";
-import type { RunnerEvent } from "./types.js";
+import type { RunnerEvent } from "./runner-types.js";
 
 /** Lines as `codex exec --json` 0.169.0 prints them (opencode contract 11.3). */
 const LINES = [

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { clipLabel as clip, EventText, readEvent } from "./agent-cli.js";
 import type { AgentFailure, OutputInterpreter } from "./agent-process.js";
-import type { RunnerEvent, RunUsage } from "./types.js";
+import type { RunnerEvent, RunUsage } from "./runner-types.js";
 
 /**
  * Reads `codex exec --json` (opencode contract 11.3): `thread.started`, `turn.started`, `item.started` /

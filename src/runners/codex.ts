@@ -4,7 +4,7 @@ import { locateAgentCli, validRunnerOptions } from "./agent-cli.js";
 import { failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { CodexEventInterpreter } from "./codex-stream.js";
 import { delegationEnv } from "./context.js";
-import type { Runner, RunnerDescription, RunOptions, RunOutcome, RunRequest } from "./types.js";
+import type { Runner, RunnerDescription, RunOptions, RunOutcome, RunRequest } from "./runner-types.js";
 
 export const CodexRunnerOptions = z.strictObject({
   /** A path (relative to the repository root) or a command name on PATH; default: PATH, then `@openai/codex`. */

@@ -9,7 +9,7 @@ import {
   substitute,
   unknownPlaceholders,
 } from "./context.js";
-import type { Runner, RunnerDescription, RunOptions, RunOutcome, RunRequest } from "./types.js";
+import type { Runner, RunnerDescription, RunOptions, RunOutcome, RunRequest } from "./runner-types.js";
 
 /**
  * Any agent CLI (codex, opencode, aider, a script). `{placeholder}`s are replaced inside each argument on

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { recordingOptions, sampleRunRequest } from "../testing/run-request.js";
 import { CommandRunner, parseCommandTemplate } from "./command.js";
 import { delegationEnv, placeholderValues, substitute } from "./context.js";
-import type { RunRequest } from "./types.js";
+import type { RunRequest } from "./runner-types.js";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "baton-context-")));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

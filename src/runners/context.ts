@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { RunRequest } from "./types.js";
+import type { RunRequest } from "./runner-types.js";
 
 /**
  * Placeholders a command template or a script may use; each is replaced by plain text, never shell-parsed.

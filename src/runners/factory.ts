@@ -4,8 +4,8 @@ import { ClaudeRunner, ClaudeRunnerOptions } from "./claude.js";
 import { CodexRunner, CodexRunnerOptions } from "./codex.js";
 import { CommandRunner, CommandTemplate } from "./command.js";
 import { OpencodeRunner, OpencodeRunnerOptions } from "./opencode.js";
+import type { Runner } from "./runner-types.js";
 import { ScriptedRunner } from "./scripted.js";
-import type { Runner } from "./types.js";
 
 export const CommandRunnerConfig = z.extend(CommandTemplate, { type: z.literal("command") });
 export type CommandRunnerConfig = z.infer<typeof CommandRunnerConfig>;

@@ -25,15 +25,6 @@ export {
   RunnerConfig,
   ScriptedRunnerConfig,
 } from "./factory.js";
-export { PhaseScript, parseScript, Script, ScriptStep, selectSteps } from "./script.js";
-export {
-  findPackageRoot,
-  loadScript,
-  ScriptedRunner,
-  type ScriptedRunnerOptions,
-  scriptedAgentEntry,
-} from "./scripted.js";
-export { parseStepMarker, parseUsageMarker, STEP_MARKER, USAGE_MARKER } from "./step-marker.js";
 export {
   AgentDefinition,
   DelegationContext,
@@ -47,4 +38,13 @@ export {
   type RunOutcome,
   type RunRequest,
   RunUsage,
-} from "./types.js";
+} from "./runner-types.js";
+export { PhaseScript, parseScript, Script, ScriptStep, selectSteps } from "./script.js";
+export {
+  findPackageRoot,
+  loadScript,
+  ScriptedRunner,
+  type ScriptedRunnerOptions,
+  scriptedAgentEntry,
+} from "./scripted.js";
+export { parseStepMarker, parseUsageMarker, STEP_MARKER, USAGE_MARKER } from "./step-marker.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OpencodeEventInterpreter } from "./opencode-stream.js";
-import type { RunnerEvent } from "./types.js";
+import type { RunnerEvent } from "./runner-types.js";
 
 /** Lines as `opencode run --format json` 1.18.33 prints them (contract 2.2), ids shortened. */
 const LINES = [

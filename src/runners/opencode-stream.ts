@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { clipLabel as clip, EventText, readEvent } from "./agent-cli.js";
 import type { AgentFailure, OutputInterpreter } from "./agent-process.js";
-import type { RunnerEvent, RunUsage } from "./types.js";
+import type { RunnerEvent, RunUsage } from "./runner-types.js";
 
 /**
  * Reads `opencode run --format json` (contract 2.2): one `{type, sessionID, part|error}` object a line,

@@ -13,7 +13,7 @@ import type {
   RunOutcome,
   RunRequest,
   RunUsage,
-} from "./types.js";
+} from "./runner-types.js";
 
 export const OpencodeRunnerOptions = z.strictObject({
   /** A path (relative to the repository root) or a command name on PATH; default: PATH, then the `opencode-ai` package. */

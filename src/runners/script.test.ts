@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sampleRunRequest } from "../testing/run-request.js";
+import type { RunRequest } from "./runner-types.js";
 import { parseScript, planScript, type Script, selectSteps } from "./script.js";
-import type { RunRequest } from "./types.js";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "baton-script-")));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,8 +4,8 @@ import * as z from "zod/mini";
 import { formatIssues, validationIssues } from "../shared/index.js";
 import type { AgentPlan, PlanStep } from "./agent-plan.js";
 import { placeholderValues, substitute } from "./context.js";
+import { type RunRequest, RunUsage } from "./runner-types.js";
 import { USAGE_MARKER } from "./step-marker.js";
-import { type RunRequest, RunUsage } from "./types.js";
 
 /*
  * A script is what a scripted agent does, step by step, in a real child process. Placeholders

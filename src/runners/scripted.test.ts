@@ -14,8 +14,8 @@ import { liveGroupMembers } from "../shared/process-group.js";
 import { bundleForTest } from "../testing/bundle.js";
 import { recordingOptions, sampleRunRequest } from "../testing/run-request.js";
 import { createRunner } from "./factory.js";
+import type { RunRequest } from "./runner-types.js";
 import { findPackageRoot, ScriptedRunner, scriptedAgentEntry } from "./scripted.js";
-import type { RunRequest } from "./types.js";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "baton-scripted-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

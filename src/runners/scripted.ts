@@ -5,8 +5,8 @@ import { ConfigError } from "../shared/index.js";
 import { scriptedAgentEntry } from "../shared/package.js";
 import { failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { delegationEnv } from "./context.js";
+import type { Runner, RunnerDescription, RunOptions, RunOutcome, RunRequest } from "./runner-types.js";
 import { parseScript, planScript, type Script } from "./script.js";
-import type { Runner, RunnerDescription, RunOptions, RunOutcome, RunRequest } from "./types.js";
 
 export interface ScriptedRunnerOptions {
   /** The script itself, or the path of a JSON file holding it (read at every run, so edits apply). */

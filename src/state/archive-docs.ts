@@ -1,7 +1,7 @@
 import { EditableLines, isoDate } from "../shared/index.js";
-import { readText } from "./load.js";
-import type { TaskEntry } from "./schema.js";
+import { readText } from "./load-store.js";
 import type { Transaction } from "./store.js";
+import type { TaskEntry } from "./store-schema.js";
 
 interface Finished {
   task: TaskEntry;

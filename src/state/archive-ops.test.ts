@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempStore } from "../testing/store-fixture.js";
 import { abandonTasks, archiveFinished, recoverTasks } from "./archive-ops.js";
-import { loadArchive } from "./load.js";
+import { loadArchive } from "./load-store.js";
 import { mutateStore, readStore } from "./store.js";
 import { addTask, changeStatus } from "./task-ops.js";
 

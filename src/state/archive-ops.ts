@@ -5,10 +5,10 @@ import { updateChangeLog, updateRoadMap } from "./archive-docs.js";
 import { type CheckpointGuardOptions, guardOpenCheckpoint } from "./checkpoint-guard.js";
 import { titleFromSlug } from "./naming.js";
 import { TASK_FOLDER, taskFolderName } from "./paths.js";
-import type { ArchivedTask, TaskEntry } from "./schema.js";
-import { IN_PROGRESS_STATUSES } from "./status.js";
 import type { Transaction } from "./store.js";
+import type { ArchivedTask, TaskEntry } from "./store-schema.js";
 import { autoCompleteExpanded, recordAudit, requireTask } from "./task-ops.js";
+import { IN_PROGRESS_STATUSES } from "./task-status.js";
 import { findEntry } from "./todo-document.js";
 import { buildEntry, insertEntry, removeEntry } from "./todo-entry.js";
 

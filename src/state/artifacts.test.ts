@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { nextArtifactPath } from "./artifacts.js";
-import type { TaskEntry } from "./schema.js";
+import type { TaskEntry } from "./store-schema.js";
 
 let root: string;
 let specs: string;

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { taskFolderName } from "./paths.js";
-import type { TaskEntry } from "./schema.js";
+import type { TaskEntry } from "./store-schema.js";
 
 /** Where each kind of artifact lives inside a task folder (format reference 8.2, 8.3). */
 export const ARTIFACT_DIRS = {

@@ -1,7 +1,7 @@
 import { TransitionError } from "../shared/index.js";
 import { checkpointPath, isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
-import type { TaskEntry } from "./schema.js";
 import type { Transaction } from "./store.js";
+import type { TaskEntry } from "./store-schema.js";
 import { recordAudit } from "./task-ops.js";
 
 export interface CheckpointGuardOptions {

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempStore } from "../testing/store-fixture.js";
-import { runDoctorChecks } from "./doctor.js";
+import { runDoctorChecks } from "./doctor-checks.js";
 import { mutateStore, readStore } from "./store.js";
 
 let cleanup = () => {};

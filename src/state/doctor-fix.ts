@@ -1,10 +1,10 @@
 import { unlinkSync } from "node:fs";
 import { sweepTaskFolders } from "./archive-ops.js";
-import type { Finding } from "./doctor.js";
+import type { Finding } from "./doctor-checks.js";
 import { slugify } from "./naming.js";
 import { firstFreeNumber } from "./numbering.js";
-import type { TaskEntry } from "./schema.js";
 import { mutateStore, type StoreContext } from "./store.js";
+import type { TaskEntry } from "./store-schema.js";
 import { requireTodoEntry } from "./task-ops.js";
 import { entries, entryStatus, frontmatterNextNumber } from "./todo-document.js";
 import { getEntryDescription, getEntryField, removeEntry, setEntryStatus } from "./todo-entry.js";

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { listTaskFolders } from "./archive-ops.js";
-import type { Finding } from "./doctor.js";
+import type { Finding } from "./doctor-checks.js";
 import { TASK_FOLDER } from "./paths.js";
-import type { TaskEntry } from "./schema.js";
-import { IN_PROGRESS_STATUSES } from "./status.js";
 import type { StoreContext } from "./store.js";
+import type { TaskEntry } from "./store-schema.js";
+import { IN_PROGRESS_STATUSES } from "./task-status.js";
 
 const CONTROL_FILES = [".postflight-pending", ".postflight-loop-guard"];
 

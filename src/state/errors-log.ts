@@ -1,6 +1,6 @@
-import { loadErrors } from "./load.js";
-import type { ErrorEntry } from "./schema.js";
+import { loadErrors } from "./load-store.js";
 import type { StoreContext, Transaction } from "./store.js";
+import type { ErrorEntry } from "./store-schema.js";
 
 export interface ErrorFilter {
   type?: string | undefined;

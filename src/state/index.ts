@@ -26,7 +26,7 @@ export {
   observeFolders,
   readDelegation,
 } from "./delegation-log.js";
-export { type Finding, type FindingCode, runDoctorChecks } from "./doctor.js";
+export { type Finding, type FindingCode, runDoctorChecks } from "./doctor-checks.js";
 export { type FixReport, fixFindings } from "./doctor-fix.js";
 export { appendError, type ErrorFilter, listErrors, type NewError } from "./errors-log.js";
 export { commitFiles, recoverInterruptedCommit } from "./journal.js";
@@ -40,7 +40,7 @@ export {
   type TransitionVerdict,
 } from "./lifecycle.js";
 export { type ArtifactLink, linkArtifacts } from "./link-artifacts.js";
-export { loadArchive, loadErrors, loadState, loadTodo, readText } from "./load.js";
+export { loadArchive, loadErrors, loadState, loadTodo, readText } from "./load-store.js";
 export { acquireLock, isProcessAlive, type LockHolder, type ReleaseLock } from "./lock.js";
 export {
   detectLanguage,
@@ -59,7 +59,6 @@ export {
   readOpenCheckpoint,
 } from "./open-checkpoint.js";
 export { type SpecsPaths, specsPaths, storePrefix, TASK_FOLDER, taskFolderName } from "./paths.js";
-export { ArchivedTask, ArtifactEntry, ArtifactRecord, ErrorEntry, StateFile, TaskEntry } from "./schema.js";
 export {
   adoptable,
   describeForeignChanges,
@@ -70,14 +69,6 @@ export {
   SealManifest,
   sealedFiles,
 } from "./seal.js";
-export {
-  IN_PROGRESS_STATUSES,
-  markerToStatus,
-  statusToMarker,
-  TASK_STATUSES,
-  type TaskStatus,
-  TERMINAL_STATUSES,
-} from "./status.js";
 export {
   type HeldStore,
   holdStore,
@@ -90,6 +81,14 @@ export {
   storeContext,
   Transaction,
 } from "./store.js";
+export {
+  ArchivedTask,
+  ArtifactEntry,
+  ArtifactRecord,
+  ErrorEntry,
+  StateFile,
+  TaskEntry,
+} from "./store-schema.js";
 export { editTask, type TaskEdit } from "./task-edit.js";
 export {
   addTask,
@@ -104,6 +103,14 @@ export {
   type StatusChange,
   type SubtaskInput,
 } from "./task-ops.js";
+export {
+  IN_PROGRESS_STATUSES,
+  markerToStatus,
+  statusToMarker,
+  TASK_STATUSES,
+  type TaskStatus,
+  TERMINAL_STATUSES,
+} from "./task-status.js";
 export { findEntry, parseTodo, renderTodo, type TodoDocument, type TodoEntry } from "./todo-document.js";
 export {
   type ArtifactView,

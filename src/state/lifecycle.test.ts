@@ -5,7 +5,7 @@ import {
   MANUAL_TRANSITIONS,
   OPERATION_RULES,
 } from "./lifecycle.js";
-import { TASK_STATUSES } from "./status.js";
+import { TASK_STATUSES } from "./task-status.js";
 
 describe("status lifecycle table", () => {
   it("lets each operation retry from its own in-progress status", () => {

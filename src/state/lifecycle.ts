@@ -1,5 +1,5 @@
 import { TransitionError } from "../shared/index.js";
-import { IN_PROGRESS_STATUSES, type TaskStatus } from "./status.js";
+import { IN_PROGRESS_STATUSES, type TaskStatus } from "./task-status.js";
 
 /**
  * The status lifecycle, as one table. The original documents disagreed (format reference 13.3); the

@@ -13,7 +13,7 @@ async function store(config?: object) {
   cleanup = t.cleanup;
   if (config) {
     writeFileSync(`${t.dir}/baton.config.json`, JSON.stringify(config));
-    const { loadConfig } = await import("../config/load.js");
+    const { loadConfig } = await import("../config/load-config.js");
     const { storeContext } = await import("./store.js");
     t.ctx = storeContext(await loadConfig(t.dir));
   }

@@ -1,6 +1,6 @@
 import { basename, relative } from "node:path";
-import type { ArtifactRecord, TaskEntry } from "./schema.js";
 import type { Transaction } from "./store.js";
+import type { ArtifactRecord, TaskEntry } from "./store-schema.js";
 import { requireTodoEntry } from "./task-ops.js";
 import type { TodoEntry } from "./todo-document.js";
 import { getEntryBlock, setEntryBlock } from "./todo-entry.js";

@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { readText } from "./load.js";
+import { readText } from "./load-store.js";
 import { isProcessAlive } from "./lock.js";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TaskEntry } from "./schema.js";
 import { isTaskEntry } from "./schema-fast.js";
+import { TaskEntry } from "./store-schema.js";
 
 function rng(seed: number) {
   let s = seed;

@@ -1,4 +1,4 @@
-import type { TaskEntry } from "./schema.js";
+import type { TaskEntry } from "./store-schema.js";
 
 /**
  * A hand-written mirror of the `TaskEntry` schema. zod costs ~5 µs per entry, which is most of a

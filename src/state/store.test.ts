@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { snapshotFiles, tempStore } from "../testing/store-fixture.js";
-import { runDoctorChecks } from "./doctor.js";
+import { runDoctorChecks } from "./doctor-checks.js";
 import { mutateStore, readStore } from "./store.js";
 import { addTask, changeStatus } from "./task-ops.js";
 

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
-import type { BatonConfig } from "../config/schema.js";
+import type { BatonConfig } from "../config/config-schema.js";
 import {
   FileFormatError,
   formatIssues,
@@ -24,14 +24,14 @@ import {
   loadErrors,
   loadState,
   loadTodo,
-} from "./load.js";
+} from "./load-store.js";
 import { acquireLock, ensureInternalDir } from "./lock.js";
 import { firstFreeNumber } from "./numbering.js";
 import { sessionActive } from "./open-checkpoint.js";
 import { type SpecsPaths, specsPaths } from "./paths.js";
-import { TaskEntry } from "./schema.js";
 import { isTaskEntry } from "./schema-fast.js";
 import { adoptable, describeForeignChanges, findForeignChanges, restoreSealed, sealWrites } from "./seal.js";
+import { TaskEntry } from "./store-schema.js";
 import {
   emptyTodo,
   entries,

@@ -1,8 +1,8 @@
 import { UsageError } from "../shared/index.js";
 import { type CheckpointGuardOptions, guardOpenCheckpoint } from "./checkpoint-guard.js";
 import { normalizeTitle } from "./naming.js";
-import type { TaskEntry } from "./schema.js";
 import type { Transaction } from "./store.js";
+import type { TaskEntry } from "./store-schema.js";
 import {
   requireTask,
   requireTodoEntry,

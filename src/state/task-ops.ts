@@ -1,12 +1,12 @@
 import { isoDate, TaskNotFoundError, TransitionError, UsageError } from "../shared/index.js";
 import { type CheckpointGuardOptions, guardOpenCheckpoint } from "./checkpoint-guard.js";
 import { assertVerdict, checkManualTransition } from "./lifecycle.js";
-import { readLatin1 } from "./load.js";
+import { readLatin1 } from "./load-store.js";
 import { detectLanguage, normalizeTitle, PRIORITIES, slugify, titleFromSlug } from "./naming.js";
 import { firstFreeNumber } from "./numbering.js";
-import type { TaskEntry } from "./schema.js";
-import { IN_PROGRESS_STATUSES, TERMINAL_STATUSES } from "./status.js";
 import type { Transaction } from "./store.js";
+import type { TaskEntry } from "./store-schema.js";
+import { IN_PROGRESS_STATUSES, TERMINAL_STATUSES } from "./task-status.js";
 import { entries, frontmatterNextNumber, type TodoEntry } from "./todo-document.js";
 import {
   buildEntry,

@@ -1,5 +1,5 @@
 import { FileFormatError, lineColumnAt } from "../shared/index.js";
-import { markerToStatus } from "./status.js";
+import { markerToStatus } from "./task-status.js";
 
 /**
  * TODO.md as a sequence of segments: untouched raw text and task entries. Each segment holds the exact

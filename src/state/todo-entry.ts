@@ -1,4 +1,4 @@
-import { statusToMarker } from "./status.js";
+import { statusToMarker } from "./task-status.js";
 import {
   ENTRY_HEADING,
   findFieldLine,

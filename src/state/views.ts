@@ -1,6 +1,6 @@
 import { titleFromSlug } from "./naming.js";
-import type { TaskEntry } from "./schema.js";
 import type { Snapshot } from "./store.js";
+import type { TaskEntry } from "./store-schema.js";
 import { entries, entryStatus, type TodoDocument, type TodoEntry } from "./todo-document.js";
 import { getEntryDescription } from "./todo-entry.js";
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { type ClaudeRun, locateClaudeBinary, runClaude } from "./claude-binary.js";
+import { type ClaudeRun, locateClaudeBinary, runClaude } from "./claude-test-binary.js";
 import {
   type FakeMessagesApi,
   type ScriptInput,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { claudeOfflineEnv } from "./claude-binary.js";
+import { claudeOfflineEnv } from "./claude-test-binary.js";
 import { type FakeMessagesApi, type ScriptInput, startFakeMessagesApi } from "./fake-messages-api.js";
 
 export interface OfflineClaude {

@@ -1,4 +1,4 @@
-import type { RunnerEvent, RunOptions, RunRequest } from "../runners/types.js";
+import type { RunnerEvent, RunOptions, RunRequest } from "../runners/runner-types.js";
 
 /** A realistic delegation (format reference 10) for runner tests and the demo. */
 export function sampleRunRequest(cwd: string, overrides: Partial<RunRequest> = {}): RunRequest {

@@ -1,9 +1,9 @@
 import type { BatonEvent } from "../shared/event-stream.js";
-import { TASK_STATUSES } from "../state/status.js";
+import { TASK_STATUSES } from "../state/task-status.js";
 import type { StatusView } from "../status/index.js";
 import { CLIENT, CSS } from "./assets.js";
 import type { Board, TaskPage } from "./data.js";
-import { escapeHtml as esc, renderMarkdown } from "./markdown.js";
+import { escapeHtml as esc, renderMarkdown } from "./inert-markdown.js";
 
 /** The board's columns: every status Baton writes, in its order; a status found in real files gets its own. */
 const COLUMNS: readonly string[] = TASK_STATUSES;

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { runClaude } from "../../src/testing/claude-binary.js";
+import { runClaude } from "../../src/testing/claude-test-binary.js";
 import { say, text, toolResults, toolUse } from "../../src/testing/fake-messages-api.js";
 import { startOfflineClaude } from "../../src/testing/offline-claude.js";
 import {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { locateClaudeBinary, runClaude } from "../../src/testing/claude-binary.js";
+import { locateClaudeBinary, runClaude } from "../../src/testing/claude-test-binary.js";
 import {
   lastUserText,
   type MessagesRequest,

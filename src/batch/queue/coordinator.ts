@@ -9,6 +9,7 @@ import {
   recoverOpenRuns,
   runOperation,
 } from "../../engine/index.js";
+import { agentFileReaders } from "../../hosts/index.js";
 import { appendEvent } from "../../shared/event-stream.js";
 import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
@@ -82,6 +83,7 @@ async function implementHere(
   });
   try {
     const report = await runOperation({
+      agentFiles: agentFileReaders(),
       config: request.config,
       operation: "implement",
       taskNumber: task,
@@ -144,7 +146,12 @@ async function delegateThroughQueue(
   operation: Operation,
 ): Promise<BatchRun> {
   const started = Date.now();
-  const gate = await openQueuedGate({ config: request.config, operation, taskNumber: task });
+  const gate = await openQueuedGate({
+    agentFiles: agentFileReaders(),
+    config: request.config,
+    operation,
+    taskNumber: task,
+  });
   if (!gate.ok)
     return { task, operation, ok: false, code: "GATE_IN_REFUSED", message: gate.reason, durationMs: 0 };
   const root = request.config.root;
@@ -238,6 +245,7 @@ async function finish(request: QueueRequest, boss: PgBoss, job: PendingJob): Pro
   let run: BatchRun = { task, operation, ok: false, session, durationMs: 0 };
   try {
     const closed = await closeQueuedGate({
+      agentFiles: agentFileReaders(),
       config: request.config,
       operation,
       taskNumber: task,

@@ -5,6 +5,7 @@ import {
   type SessionGateIn,
   type SessionGateOut,
 } from "../../engine/index.js";
+import { agentFileReaders, sessionHostNamed } from "../../hosts/index.js";
 import { installedBin } from "../../init/index.js";
 import { UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
@@ -32,6 +33,7 @@ export async function gateInCommand(options: {
   // The gate-out command must be spelled as `baton init` allowed it in the command's allowed-tools.
   const bin = installedBin(config.root);
   const result = await openSessionGate({
+    agentFiles: agentFileReaders(),
     config,
     operation: parseOperation(options.operation),
     taskNumber: parseTaskNumber(options.number),
@@ -57,6 +59,7 @@ export async function gateOutCommand(options: {
   }
   const config = await loadConfig(options.repo);
   return closeSessionGate({
+    agentFiles: agentFileReaders(),
     config,
     operation: parseOperation(options.operation),
     taskNumber: parseTaskNumber(options.number),
@@ -65,37 +68,13 @@ export async function gateOutCommand(options: {
   });
 }
 
-/** The agent CLI a gate's text is written for: each names its sub-agent tool differently. */
-export type GateHost = "claude" | "opencode";
-
-export function parseGateHost(value: string | undefined): GateHost {
-  if (value === undefined || value === "claude" || value === "opencode") return value ?? "claude";
-  throw new UsageError(`--host must be "claude" or "opencode", got "${value}"`);
-}
-
-/** How to call the sub-agent, in the words of the host's own tool. */
-function delegationLines(result: SessionGateIn & { ok: true }, host: GateHost): string[] {
-  if (host === "opencode") {
-    return [
-      `Now call the task tool to delegate to the agent "${result.agent}":`,
-      `  subagent_type: ${result.agent}`,
-      `  description: ${result.operation} task ${result.taskNumber}`,
-      "  prompt: exactly the text between the BEGIN PROMPT and END PROMPT lines below.",
-      "If the task tool answers with an error from Baton, call it again with the task_id that error names and",
-      "the error as the prompt, so the same agent finishes its work.",
-    ];
-  }
-  return [
-    `Now invoke the agent "${result.agent}" with the Agent tool, in the foreground:`,
-    `  subagent_type: ${result.agent}`,
-    `  description: ${result.operation} task ${result.taskNumber}`,
-    "  run_in_background: false",
-    "  prompt: exactly the text between the BEGIN PROMPT and END PROMPT lines below.",
-  ];
+/** The host whose model reads gate-in's text (`--host`), checked before anything runs. */
+export function gateHost(value: string | undefined): string {
+  return sessionHostNamed(value).name;
 }
 
 /** What the model reads after gate-in: who to invoke, with what, and the one command that closes it. */
-export function formatGateIn(result: SessionGateIn, self: string, host: GateHost = "claude"): string {
+export function formatGateIn(result: SessionGateIn, self: string, host?: string): string {
   if (!result.ok) {
     return [
       `GATE IN refused for ${result.operation} of task ${result.taskNumber}: ${result.reason}`,
@@ -107,7 +86,7 @@ export function formatGateIn(result: SessionGateIn, self: string, host: GateHost
     `GATE IN passed: task ${result.taskNumber} is ${result.status}.`,
     `BATON_SESSION: ${result.sessionId}`,
     "",
-    ...delegationLines(result, host),
+    ...sessionHostNamed(host).delegationLines(result),
     `The agent writes its return metadata to ${result.metadataPath}. Do not do the agent's work yourself,`,
     "and do not write that file, state.json or TODO.md yourself.",
     "When the agent has returned, run this command and report its output:",

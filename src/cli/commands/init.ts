@@ -2,7 +2,8 @@ import { existsSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import * as z from "zod/mini";
 import { findRepoRoot, loadConfig } from "../../config/index.js";
-import { type InitResult, runInit } from "../../init/index.js";
+import { hostNamed, runInit } from "../../hosts/index.js";
+import type { InitResult } from "../../init/index.js";
 import { UsageError } from "../../shared/index.js";
 
 const InitArgs = z.object({
@@ -26,13 +27,8 @@ export interface InitCommandOptions {
 
 /** `baton init [dir]`: installs (or removes) the slash commands, agents and hooks for Claude Code. */
 export async function init(options: InitCommandOptions): Promise<InitResult> {
-  // Claude Code is always installed; --host adds another host beside it.
-  const hosts = ["claude", "codex", "opencode"];
-  if (options.host !== undefined && !hosts.includes(options.host)) {
-    throw new UsageError(`--host must be "claude", "codex" or "opencode", got "${options.host}"`, {
-      hint: "`--host codex` adds Baton's hooks in .codex/hooks.json; `--host opencode` adds commands, agents and a plugin in .opencode/.",
-    });
-  }
+  // The primary host (Claude Code) is always installed; --host adds another beside it.
+  const host = options.host === undefined ? undefined : hostNamed(options.host);
   if (options.ci !== undefined && options.ci !== "github") {
     throw new UsageError(`--ci must be "github", got "${options.ci}"`);
   }
@@ -72,9 +68,8 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
     hooks: args.data.hooks,
     port,
     ci: args.data.ci,
-    codex: options.host === "codex",
-    opencode: options.host === "opencode",
-    specsDir: options.host === "opencode" ? await specsDirOf(root) : undefined,
+    hosts: host ? [host] : [],
+    specsDir: host?.name === "opencode" ? await specsDirOf(root) : undefined,
     force: options.force,
     dryRun: options.dryRun,
     uninstall: options.uninstall,

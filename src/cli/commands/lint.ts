@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { findRepoRoot } from "../../config/index.js";
+import { hostLintRules } from "../../hosts/index.js";
 import {
   exitStatus,
   formatHuman,
@@ -27,6 +28,9 @@ export interface LintCommandOptions {
 }
 
 const FORMATS = ["human", "json", "sarif"] as const;
+
+/** Every rule: those for every host's files, then each host's own. */
+const allRules = () => [...RULES, ...hostLintRules()];
 const TREES = [".claude", ".opencode"];
 
 /** Runs `baton lint` and returns what to print and the exit status; main.ts does the printing. */
@@ -51,6 +55,7 @@ export async function lintCommand(
     });
   }
   const linted = await lint(root, {
+    rules: allRules(),
     ...(options.disable ? { disable: options.disable.flatMap(splitList) } : {}),
     ...(options.only ? { only: options.only.flatMap(splitList) } : {}),
   });
@@ -68,11 +73,11 @@ function render(result: LintResult, format: string, options: LintCommandOptions)
   if (format === "json") return formatJson(result);
   if (format === "sarif") {
     // The rules that ran: the registry minus what was disabled, the same selection `lint` made.
-    const ran = selectRules(RULES, {
+    const ran = selectRules(allRules(), {
       disable: options.disable?.flatMap(splitList) ?? [],
       ...(options.only ? { only: options.only.flatMap(splitList) } : {}),
     });
-    return formatSarif(result, ran.length === result.rules ? ran : RULES, packageVersion());
+    return formatSarif(result, ran.length === result.rules ? ran : allRules(), packageVersion());
   }
   return formatHuman(result);
 }
@@ -80,7 +85,7 @@ function render(result: LintResult, format: string, options: LintCommandOptions)
 function listRules(json: boolean): string {
   if (json) {
     return JSON.stringify(
-      RULES.map((r) => ({
+      allRules().map((r) => ({
         id: r.id,
         severity: r.severity,
         description: r.description,
@@ -90,8 +95,9 @@ function listRules(json: boolean): string {
       2,
     );
   }
-  const width = Math.max(...RULES.map((r) => r.id.length));
-  return RULES.map((r) => `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${r.description}`).join("\n");
+  const rules = allRules();
+  const width = Math.max(...rules.map((r) => r.id.length));
+  return rules.map((r) => `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${r.description}`).join("\n");
 }
 
 function parseMaxWarnings(value: string | undefined): number | undefined {

@@ -8,6 +8,7 @@ import {
   recoverOpenRuns,
   runOperation,
 } from "../../engine/index.js";
+import { agentFileReaders } from "../../hosts/index.js";
 import { createRunner, type RunnerConfig } from "../../runners/index.js";
 import { UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
@@ -111,6 +112,7 @@ export async function operate(
 ): Promise<OperationReport> {
   const { config, taskNumber, runner, focus } = await setUp(operation, options);
   return runOperation({
+    agentFiles: agentFileReaders(),
     config,
     operation,
     taskNumber,
@@ -136,6 +138,7 @@ export async function planOnly(operation: Operation, options: OperateOptions): P
   positiveInteger(options.maxIterations, "--max-iterations", 50);
   isolateMode(options.isolate);
   return planOperation({
+    agentFiles: agentFileReaders(),
     config,
     operation,
     taskNumber,

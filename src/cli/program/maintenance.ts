@@ -76,7 +76,7 @@ export function defineMaintenance(program: Command): void {
       .option("--limit <n>", "at most this many")
       .option("--json", "print JSON")
       .action(async (opts, cmd: Command) => {
-        const { errors } = await import("../commands/errors.js");
+        const { errors } = await import("../commands/list-errors.js");
         const { formatErrors } = await import("../format.js");
         const result = await errors({ ...opts, repo: repoOf(cmd) });
         print(result, opts, () => formatErrors(result));

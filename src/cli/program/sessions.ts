@@ -53,8 +53,9 @@ export function defineSessionCommands(program: Command): void {
       .option("--host <host>", "the agent CLI running the session: claude (default) or opencode")
       .option("--json", "print JSON")
       .action(async (operation: string, number: string, focus: string[], opts, cmd: Command) => {
-        const { formatGateIn, gateInCommand, parseGateHost } = await import("../commands/gates.js");
-        const host = parseGateHost(opts.host);
+        const { formatGateIn, gateInCommand, gateHost } = await import("../commands/gates.js");
+        // Checked before the gate opens: a wrong --host must not leave a checkpoint behind.
+        const host = gateHost(opts.host);
         const result = await gateInCommand({
           ...opts,
           operation,

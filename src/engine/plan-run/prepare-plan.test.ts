@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentCatalog } from "../../agents/index.js";
 import { resolveConfig } from "../../config/index.js";
+import { agentFileReaders } from "../../hosts/index.js";
 import { PlanFormatError } from "../../shared/index.js";
 import type { TaskEntry } from "../../state/index.js";
 import { generatePlan, type PlanPhaseSpec } from "../../testing/generate-plan.js";
@@ -27,7 +28,7 @@ function setup(text: string, config: Parameters<typeof resolveConfig>[2] = {}) {
     language: "lean",
   } as TaskEntry;
   const resolved = resolveConfig(root, null, config);
-  return () => preparePlan(resolved, loadAgentCatalog(root), task, folder, {});
+  return () => preparePlan(resolved, loadAgentCatalog(root, agentFileReaders()), task, folder, {});
 }
 
 const plan = (phases: PlanPhaseSpec[], style: "task" | "hard-barrier" = "hard-barrier") =>
@@ -39,7 +40,13 @@ describe("preparePlan", () => {
     dirs.push(root);
     const task = { project_number: 1, project_name: "x", status: "planned" } as TaskEntry;
     expect(
-      preparePlan(resolveConfig(root, null, {}), loadAgentCatalog(root), task, join(root, "nope"), {}),
+      preparePlan(
+        resolveConfig(root, null, {}),
+        loadAgentCatalog(root, agentFileReaders()),
+        task,
+        join(root, "nope"),
+        {},
+      ),
     ).toBeNull();
   });
 

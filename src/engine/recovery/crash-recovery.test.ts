@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config/index.js";
+import { agentFileReaders } from "../../hosts/index.js";
 import { groupAlive } from "../../shared/process-group.js";
 import { addTask, loadErrors, mutateStore, readStore, runDoctorChecks } from "../../state/index.js";
 import { tempStore } from "../../testing/store-fixture.js";
@@ -37,7 +38,7 @@ async function killDuringDelegate(dir: string, steps: unknown[], killAfterMs: nu
   const program = `
     const b = await import(${JSON.stringify(LIBRARY)});
     const config = await b.loadConfig(${JSON.stringify(dir)});
-    await b.runOperation({ config, operation: "research", taskNumber: 1, runner: b.createRunner({ type: "scripted", script: { steps: ${JSON.stringify(steps)} } }) });`;
+    await b.runOperation({ config, agentFiles: b.agentFileReaders(), operation: "research", taskNumber: 1, runner: b.createRunner({ type: "scripted", script: { steps: ${JSON.stringify(steps)} } }) });`;
   const child = spawn(process.execPath, ["--input-type=module", "-e", program], { stdio: "ignore" });
   const checkpoint = join(dir, "specs/.baton/checkpoints/1.json");
   for (let i = 0; i < 200 && !existsSync(checkpoint); i++) await new Promise((r) => setTimeout(r, 25));
@@ -133,6 +134,7 @@ describe("kill -9 of baton during an operation", () => {
     const { runOperation } = await import("../run-modes/headless-run.js");
     const { ScriptedRunner } = await import("../../runners/index.js");
     const report = await runOperation({
+      agentFiles: agentFileReaders(),
       config: await loadConfig(t.dir),
       operation: "research",
       taskNumber: 1,

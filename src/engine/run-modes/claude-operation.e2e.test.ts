@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { loadConfig } from "../../config/index.js";
+import { agentFileReaders } from "../../hosts/index.js";
 import { ClaudeRunner, locateBundledClaude } from "../../runners/index.js";
 import { addTask, loadErrors, mutateStore, readStore } from "../../state/index.js";
 import { promptOf, type ScriptInput, say, text, toolUse } from "../../testing/fake-messages-api.js";
@@ -40,6 +41,7 @@ async function research(script: (repo: string) => ScriptInput) {
   cleanups.push(t.cleanup, close);
   const runner = new ClaudeRunner({ binary: located.path! }, { baseEnv: env });
   const report = await runOperation({
+    agentFiles: agentFileReaders(),
     config: await loadConfig(t.dir),
     operation: "research",
     taskNumber: 1,

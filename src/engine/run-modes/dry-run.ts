@@ -1,4 +1,5 @@
 import { basename, relative } from "node:path";
+import type { AgentFileReader } from "../../agents/index.js";
 import { plannedArtifact } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import type { Operation } from "../../state/index.js";
@@ -45,6 +46,7 @@ export interface DryRunPlan {
  */
 export async function planOperation(request: {
   config: BatonConfig;
+  agentFiles: readonly AgentFileReader[];
   operation: Operation;
   taskNumber: number;
   runner: { kind: string; detail?: string };

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config/index.js";
+import { agentFileReaders } from "../../hosts/index.js";
 import { ScriptedRunner } from "../../runners/index.js";
 import { groupAlive } from "../../shared/process-group.js";
 import {
@@ -53,6 +54,7 @@ function research(
   timeoutMs = 20_000,
 ) {
   return runOperation({
+    agentFiles: agentFileReaders(),
     config: { ...config, timeoutsMs: { ...config.timeoutsMs, research: timeoutMs } },
     operation: "research",
     taskNumber: 1,
@@ -240,6 +242,7 @@ describe("an operation run through the checkpoints", () => {
     const t = await repoWithTask();
     const before = readFileSync(t.ctx.paths.state, "utf8");
     const report = await runOperation({
+      agentFiles: agentFileReaders(),
       config: t.config,
       operation: "implement",
       taskNumber: 1,

@@ -1,4 +1,5 @@
 import { relative } from "node:path";
+import type { AgentFileReader } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import type { Runner, RunUsage } from "../../runners/index.js";
 import { appendEvent } from "../../shared/event-stream.js";
@@ -25,6 +26,8 @@ export type { ProgressEvent };
 
 export interface OperationRequest {
   config: BatonConfig;
+  /** Where each host keeps its agents (src/hosts' registry). */
+  agentFiles: readonly AgentFileReader[];
   operation: Operation;
   taskNumber: number;
   runner: Runner;

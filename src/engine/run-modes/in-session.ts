@@ -1,4 +1,5 @@
 import { relative } from "node:path";
+import type { AgentFileReader } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import { UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
@@ -99,6 +100,7 @@ const handOff: Delegation = {
 
 export async function openSessionGate(request: {
   config: BatonConfig;
+  agentFiles: readonly AgentFileReader[];
   operation: Operation;
   taskNumber: number;
   focus?: string | undefined;
@@ -146,6 +148,7 @@ export async function openSessionGate(request: {
 
 export async function closeSessionGate(request: {
   config: BatonConfig;
+  agentFiles: readonly AgentFileReader[];
   operation: Operation;
   taskNumber: number;
   sessionId: string;
@@ -170,6 +173,7 @@ export async function closeSessionGate(request: {
   // The run gate-in opened, prepared again: same session, same agent.
   const run = await prepareRun({
     config,
+    agentFiles: request.agentFiles,
     operation,
     taskNumber,
     mode: "session",

@@ -1,3 +1,4 @@
+import type { AgentFileReader } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import type { AgentDefinition, DelegationContext, RunUsage } from "../../runners/index.js";
 import { UsageError } from "../../shared/index.js";
@@ -46,6 +47,7 @@ const queued: Delegation = {
 
 export async function openQueuedGate(request: {
   config: BatonConfig;
+  agentFiles: readonly AgentFileReader[];
   operation: Operation;
   taskNumber: number;
   force?: boolean | undefined;
@@ -80,6 +82,7 @@ export type QueuedGateOut =
 /** GATE OUT and COMMIT of a queued run, once its worker's files are in place (or it failed). */
 export async function closeQueuedGate(request: {
   config: BatonConfig;
+  agentFiles: readonly AgentFileReader[];
   operation: Operation;
   taskNumber: number;
   sessionId: string;
@@ -95,6 +98,7 @@ export async function closeQueuedGate(request: {
   }
   const run = await prepareRun({
     config,
+    agentFiles: request.agentFiles,
     operation,
     taskNumber,
     mode: "session",

@@ -1,4 +1,4 @@
-import type { FileKind } from "../types.js";
+import type { FileKind } from "../rule-types.js";
 
 /** The config tree folders Baton lints; opencode uses the same layout under `.opencode/`. */
 export const TREES = [".claude", ".opencode"] as const;

@@ -1,5 +1,5 @@
 import { getNodeValue, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
-import type { LintFile } from "../types.js";
+import type { LintFile } from "../rule-types.js";
 
 /** opencode.json(c) as opencode reads it: JSON with comments and trailing commas. */
 export function parseJsonc(file: LintFile): NonNullable<LintFile["json"]> {

@@ -1,6 +1,6 @@
 import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
-import { lineStarts, positionAt } from "../paths.js";
-import type { HookEntry, LintFile } from "../types.js";
+import type { HookEntry, LintFile } from "../rule-types.js";
+import { lineStarts, positionAt } from "../tree-paths.js";
 import { hookScripts } from "./hook-scripts.js";
 
 export interface ParsedJson {

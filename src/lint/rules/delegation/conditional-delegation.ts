@@ -8,8 +8,8 @@
  * was where premature stops and unlinked artifacts came from, and the condition ("simple", "single
  * phase") was the model's own judgement, so the same task took different paths on different runs.
  */
-import { type Finding, finding, type LintModel, type Rule } from "../../types.js";
-import { heading, isNegated, type TextLine, textLines } from "./scan.js";
+import { type Finding, finding, type LintModel, type Rule } from "../../rule-types.js";
+import { heading, isNegated, type TextLine, textLines } from "./delegation-scan.js";
 import { mentionsDelegation } from "./sites.js";
 
 const KINDS = new Set(["command", "skill"]);

@@ -8,8 +8,8 @@
  * entries. Baton's store is the single write path (lock, journal, both files in one transaction).
  * Reads (`jq -r … specs/state.json`) are fine and not reported.
  */
-import { finding, type LintFile, type LintModel, type Rule } from "../../types.js";
-import { isComment, stripShellComment, type TextLine, textLines } from "./scan.js";
+import { finding, type LintFile, type LintModel, type Rule } from "../../rule-types.js";
+import { isComment, stripShellComment, type TextLine, textLines } from "./delegation-scan.js";
 
 const KINDS = new Set(["command", "skill", "agent", "script", "hook-script"]);
 // The files only Baton writes (the same set its PreToolUse hook protects). `specs/reviews/state.json`

@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule-types.js";
 import { conditionalDelegation } from "./conditional-delegation.js";
 import { directStateWrite } from "./direct-state-write.js";
 import { returnsCompleted } from "./returns-completed.js";

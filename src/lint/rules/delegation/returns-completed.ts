@@ -9,8 +9,8 @@
  * a task `completed`. A task entry of state.json (`"project_number"` beside it) is a task status, not a
  * return, and a `teammate_results[].status` nested inside a return is not the agent's own status.
  */
-import { type FileKind, type Finding, finding, type LintFile, type Rule } from "../../types.js";
-import { eachFileOf, heading, isNegated, type TextLine, textLines } from "./scan.js";
+import { type FileKind, type Finding, finding, type LintFile, type Rule } from "../../rule-types.js";
+import { eachFileOf, heading, isNegated, type TextLine, textLines } from "./delegation-scan.js";
 
 const KINDS = new Set<FileKind>(["agent", "skill", "command", "context", "rule"]);
 const KEY = /"([\w$-]+)"\s*:\s*(?:"([^"]*)")?/g;

@@ -7,8 +7,8 @@
  * result instead of spawning the agent; no report was written, yet the status still moved on, and the
  * next operation started from an artifact that never existed. A delegation must be a real Task/Agent call.
  */
-import { type FileKind, type Finding, finding, type LintFile, type Rule } from "../../types.js";
-import { eachFileOf, isNegated, stripShellComment, type TextLine, textLines } from "./scan.js";
+import { type FileKind, type Finding, finding, type LintFile, type Rule } from "../../rule-types.js";
+import { eachFileOf, isNegated, stripShellComment, type TextLine, textLines } from "./delegation-scan.js";
 import { delegationSites } from "./sites.js";
 
 const KINDS = new Set<FileKind>(["command", "skill"]);

@@ -7,7 +7,7 @@
  * Descriptions of what someone else does ("The skill will spawn the appropriate agent") are not sites:
  * the command that says so delegates to a skill, and the skill is checked on its own.
  */
-import type { TextLine } from "./scan.js";
+import type { TextLine } from "./delegation-scan.js";
 
 const SITE_PATTERNS: RegExp[] = [
   /\bsubagent_type\b/,

@@ -5,7 +5,7 @@
  * diverging implementation of the same operation (the original kept shell twins of its workflow commands
  * that skipped the agent entirely). Which one ran depended on who invoked it, so fixes landed in one half.
  */
-import { type Finding, finding, type LintModel, type Rule } from "../../types.js";
+import { type Finding, finding, type LintModel, type Rule } from "../../rule-types.js";
 
 export const twinCommands: Rule = {
   id: "delegation/twin-commands",

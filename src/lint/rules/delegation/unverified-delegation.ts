@@ -14,8 +14,8 @@
  * left); without a read of the metadata file and a check that the artifacts exist, the status moved on
  * anyway, leaving tasks `[RESEARCHED]` with no report.
  */
-import { type Finding, finding, type LintModel, type Rule } from "../../types.js";
-import { textLines } from "./scan.js";
+import { type Finding, finding, type LintModel, type Rule } from "../../rule-types.js";
+import { textLines } from "./delegation-scan.js";
 import { delegationSites, isVerification } from "./sites.js";
 
 const KINDS = new Set(["command", "skill"]);

@@ -1,4 +1,4 @@
-import type { LintFile, LintModel } from "../../types.js";
+import type { LintFile, LintModel } from "../../rule-types.js";
 
 /** Markdown definitions Claude Code loads through frontmatter: agents, `.md` commands and skills. */
 export function definitionFiles(model: LintModel): LintFile[] {

@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule-types.js";
 import { invalidYaml } from "./invalid-yaml.js";
 import { missingDescription } from "./missing-description.js";
 import { missingRequired } from "./missing-required.js";

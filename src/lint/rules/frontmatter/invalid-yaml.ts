@@ -1,5 +1,5 @@
-import { hostName } from "../../host.js";
-import { type Finding, finding, type Rule } from "../../types.js";
+import { hostName } from "../../file-host.js";
+import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { definitionFiles, kindLabel } from "./definitions.js";
 
 export const invalidYaml: Rule = {

@@ -1,5 +1,5 @@
-import { hostOf } from "../../host.js";
-import type { LintFile } from "../../types.js";
+import { hostOf } from "../../file-host.js";
+import type { LintFile } from "../../rule-types.js";
 
 /**
  * What Claude Code accepts in frontmatter, from the contract (§7–9, §13.3) and the key list the binary

@@ -1,5 +1,5 @@
-import { hostName } from "../../host.js";
-import { type Finding, finding, type Rule } from "../../types.js";
+import { hostName } from "../../file-host.js";
+import { type Finding, finding, type Rule } from "../../rule-types.js";
 
 /**
  * Commands work without frontmatter, but the Skill tool listing (contract §9) shows each command by its

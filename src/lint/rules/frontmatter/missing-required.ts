@@ -1,6 +1,6 @@
-import { hostOf } from "../../host.js";
+import { hostOf } from "../../file-host.js";
 import { fileName } from "../../parse/classify.js";
-import { type Finding, finding, type Rule } from "../../types.js";
+import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { definitionFiles, kindLabel } from "./definitions.js";
 
 const REQUIRED: Record<string, string[]> = { agent: ["name", "description"], skill: ["name", "description"] };

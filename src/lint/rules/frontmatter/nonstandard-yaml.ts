@@ -1,7 +1,7 @@
 import { parseDocument } from "yaml";
 import { quoteRiskyValues } from "../../../shared/frontmatter.js";
-import { hostOf } from "../../host.js";
-import { type Finding, finding, type Rule } from "../../types.js";
+import { hostOf } from "../../file-host.js";
+import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { definitionFiles } from "./definitions.js";
 
 /**

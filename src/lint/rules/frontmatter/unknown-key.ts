@@ -1,6 +1,6 @@
-import { hostOf } from "../../host.js";
+import { hostOf } from "../../file-host.js";
+import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { closest } from "../../suggest.js";
-import { type Finding, finding, type Rule } from "../../types.js";
 import { definitionFiles, kindLabel } from "./definitions.js";
 import { knownKeys } from "./known.js";
 

@@ -1,4 +1,4 @@
-import { type Finding, finding, type Rule } from "../../types.js";
+import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { definitionFiles, kindLabel, locate } from "./definitions.js";
 import { isKnownModel } from "./known.js";
 

@@ -9,8 +9,8 @@
  * `$` itself (jq, awk, python, node, bash …, envsubst) or written to a script file (`cat > x.sh <<'EOF'`)
  * are quoted on purpose and not reported. `{session_id}` placeholders the model fills in are not variables.
  */
-import { type FileKind, type Finding, finding, type LintFile, type Rule } from "../../types.js";
-import { eachFileOf, type TextLine, textLines } from "../delegation/scan.js";
+import { type FileKind, type Finding, finding, type LintFile, type Rule } from "../../rule-types.js";
+import { eachFileOf, type TextLine, textLines } from "../delegation/delegation-scan.js";
 
 const KINDS = new Set<FileKind>(["command", "skill", "agent", "script", "hook-script", "context", "rule"]);
 const HEREDOC = /(?<!<)<<(-?)\s*(?:'([\w.-]+)'|"([\w.-]+)"|\\([\w.-]+)|([\w.-]+))/;

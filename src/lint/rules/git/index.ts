@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule-types.js";
 import { heredocNoExpand } from "./heredoc-no-expand.js";
 import { trackedControlFiles } from "./tracked-control-files.js";
 

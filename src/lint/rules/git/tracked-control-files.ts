@@ -8,7 +8,7 @@
  * SubagentStop hook block every later stop, and cleanup commits ("sync: remove stale postflight-pending
  * marker") followed. Uses the model's git facts, so it reports nothing outside a git work tree.
  */
-import { type Finding, finding, type LintModel, type Rule } from "../../types.js";
+import { type Finding, finding, type LintModel, type Rule } from "../../rule-types.js";
 
 const CONTROL = /(^|\/)(\.postflight-pending|\.postflight-loop-guard|\.return-meta\.json)$/;
 const LEGACY = /(^|\/)(\.meta-return\/return-meta\.json|\.meta\/[\w-]*return-meta\.json)$/;

@@ -1,6 +1,6 @@
-import { bodyLines } from "../../markdown.js";
-import type { LintFile, LintModel } from "../../types.js";
-import type { Reference } from "./scan.js";
+import { bodyLines } from "../../markdown-body.js";
+import type { LintFile, LintModel } from "../../rule-types.js";
+import type { Reference } from "./reference-scan.js";
 
 /**
  * `@path` mentions: Claude Code inlines them in CLAUDE.md and prompts, and agents are told to load them.

@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule-types.js";
 import { missingFile } from "./missing-file.js";
 import { unknownAgent } from "./unknown-agent.js";
 import { unknownSkill } from "./unknown-skill.js";

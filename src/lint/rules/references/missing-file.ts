@@ -1,4 +1,4 @@
-import { type Finding, finding, type Rule } from "../../types.js";
+import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { fileReferences, referencedFileExists } from "./file-refs.js";
 
 /**

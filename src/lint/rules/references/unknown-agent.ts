@@ -1,6 +1,6 @@
+import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { closest } from "../../suggest.js";
-import { type Finding, finding, type Rule } from "../../types.js";
-import { agentReferences } from "./scan.js";
+import { agentReferences } from "./reference-scan.js";
 
 /** Built-in agent types (contract §6.5, §7) and the `fork` pseudo-type (§6.2). */
 const BUILT_IN = new Set([

@@ -1,6 +1,6 @@
+import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { closest } from "../../suggest.js";
-import { type Finding, finding, type Rule } from "../../types.js";
-import { skillReferences } from "./scan.js";
+import { skillReferences } from "./reference-scan.js";
 
 /**
  * A Skill call with an unknown name fails, and an agent's `skills:` entry preloads nothing; either way the

@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
-import { stateDoctor } from "./doctor.js";
+import type { Rule } from "../../rule-types.js";
+import { stateDoctor } from "./store-doctor.js";
 
 export const stateRules: Rule[] = [stateDoctor];

@@ -1,0 +1,72 @@
+// The size and naming rules of CONTRIBUTING.md, checked on every `npm run lint`: no function of `src/` over
+// 60 lines, no source file over 300, and no two files of `src/` with the same name unless each is its
+// folder's index.ts (a name found twice makes "which one?" the first question of every reader).
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import ts from "typescript";
+
+const MAX_FUNCTION_LINES = 60;
+const MAX_FILE_LINES = 300;
+
+const root = new URL("..", import.meta.url).pathname;
+const tracked = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "src"], {
+  cwd: root,
+  encoding: "utf8",
+})
+  .split("\n")
+  .filter((f) => f !== "");
+const sources = tracked.filter(
+  (f) => /\.(ts|js|mjs)$/.test(f) && !/\.test\.ts$/.test(f) && !f.includes("/fixtures/"),
+);
+const problems = [];
+
+function functionName(node) {
+  if (node.name) return node.name.getText();
+  const parent = node.parent;
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+    return parent.name.getText();
+  return "(anonymous function)";
+}
+
+for (const file of sources) {
+  const text = readFileSync(`${root}${file}`, "utf8");
+  const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+  if (lines > MAX_FILE_LINES) problems.push(`${file}: ${lines} lines (at most ${MAX_FILE_LINES})`);
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const visit = (node) => {
+    if (ts.isFunctionLike(node) && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.end).line;
+      const length = last - first + 1;
+      if (length > MAX_FUNCTION_LINES) {
+        problems.push(
+          `${file}:${first + 1}: ${functionName(node)} has ${length} lines (at most ${MAX_FUNCTION_LINES})`,
+        );
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+}
+
+const byName = new Map();
+for (const file of tracked) {
+  const name = basename(file);
+  if (name === "index.ts") continue;
+  byName.set(name, [...(byName.get(name) ?? []), file]);
+}
+for (const [name, files] of byName) {
+  if (files.length > 1) problems.push(`${name} is the name of ${files.length} files: ${files.join(", ")}`);
+}
+
+if (problems.length > 0) {
+  process.stderr.write(
+    `check-structure: ${problems.length} problem(s); split along the logic's parts, rename to say what it is:\n`,
+  );
+  for (const p of problems) process.stderr.write(`  ${p}\n`);
+  process.exit(1);
+}
+process.stdout.write(
+  `check-structure: ${sources.length} source files within the limits, every name unique\n`,
+);

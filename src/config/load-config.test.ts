@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "./load-config.js";
+
+let dir: string;
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function repo(files: Record<string, string>): string {
+  dir = mkdtempSync(join(tmpdir(), "baton-config-"));
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return dir;
+}
+
+describe("configuration", () => {
+  it("defaults to the original layout", async () => {
+    const config = await loadConfig(repo({}));
+    expect(config.specsDir).toBe(join(dir, "specs"));
+    expect(config.artifactNaming).toBe("v1");
+    expect(config.routing["lean"]!.research).toBe("lean-research-agent");
+    expect(config.routing["general"]!.implement).toBe("general-implementation-agent");
+    expect(config.slug).toEqual({ maxLength: 50, separator: "_" });
+  });
+
+  it("reads JSON and merges routing per operation", async () => {
+    const config = await loadConfig(
+      repo({
+        "baton.config.json": JSON.stringify({
+          specsDir: "work/specs",
+          artifactNaming: "v2",
+          routing: { lean: { implement: "my-lean-agent" } },
+        }),
+      }),
+    );
+    expect(config.specsDir).toBe(join(dir, "work/specs"));
+    expect(config.artifactNaming).toBe("v2");
+    expect(config.routing["lean"]).toMatchObject({
+      implement: "my-lean-agent",
+      research: "lean-research-agent",
+    });
+  });
+
+  it("reads YAML", async () => {
+    const config = await loadConfig(
+      repo({ "baton.config.yaml": "languages: [general, rust]\ndefaultLanguage: rust\n" }),
+    );
+    expect(config.languages).toEqual(["general", "rust"]);
+    expect(config.defaultLanguage).toBe("rust");
+  });
+
+  it("rejects unknown keys by name", async () => {
+    await expect(loadConfig(repo({ "baton.config.json": '{"specDir": "x"}' }))).rejects.toThrow(
+      /baton\.config\.json: \(top level\): unknown key "specDir"/,
+    );
+  });
+
+  it("names the keys allowed where a nested unknown key is", async () => {
+    await expect(loadConfig(repo({ "baton.config.json": '{"slug": {"maxLen": 40}}' }))).rejects.toMatchObject(
+      {
+        message: expect.stringContaining('slug: unknown key "maxLen"'),
+        hint: "Allowed keys in slug: maxLength, separator.",
+      },
+    );
+  });
+
+  it("rejects wrong types with the field path", async () => {
+    await expect(
+      loadConfig(repo({ "baton.config.json": '{"routing": {"lean": {"research": 3}}}' })),
+    ).rejects.toThrow(/routing\.lean\.research: expected string, got number 3/);
+  });
+
+  it("names the line of a YAML syntax error", async () => {
+    await expect(
+      loadConfig(repo({ "baton.config.yaml": "languages: [a, b\nspecsDir: x\n" })),
+    ).rejects.toThrow(/baton\.config\.yaml:\d+:\d+: invalid YAML/);
+  });
+
+  it("rejects routing for a language that is not configured", async () => {
+    await expect(
+      loadConfig(repo({ "baton.config.json": '{"languages": ["general"], "routing": {"lean": {}}}' })),
+    ).rejects.toThrow(/routing\.lean: "lean" is not a configured language/);
+  });
+
+  it("refuses two config files", async () => {
+    await expect(loadConfig(repo({ "baton.config.json": "{}", "baton.config.yaml": "{}" }))).rejects.toThrow(
+      /both/,
+    );
+  });
+});

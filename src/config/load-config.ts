@@ -1,0 +1,147 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
+import {
+  type BatonConfig,
+  BatonConfigFile,
+  BudgetsConfig,
+  CheckConfig,
+  LanguageRoute,
+  LintConfig,
+  SlugRules,
+} from "./config-schema.js";
+import { DEFAULT_LANGUAGES, DEFAULT_PHASE_ROUTING, DEFAULT_ROUTING } from "./defaults.js";
+
+export const CONFIG_FILE_NAMES = ["baton.config.json", "baton.config.yaml", "baton.config.yml"] as const;
+
+/** The repository root: the nearest folder with a baton config, a `specs/` folder or a `.git`. */
+export function findRepoRoot(start: string): string {
+  let dir = resolve(start);
+  for (;;) {
+    if (CONFIG_FILE_NAMES.some((name) => existsSync(join(dir, name)))) return dir;
+    if (existsSync(join(dir, "specs")) || existsSync(join(dir, ".git"))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(start);
+    dir = parent;
+  }
+}
+
+async function parseConfigText(path: string, text: string): Promise<unknown> {
+  if (path.endsWith(".json")) {
+    const { parseJsonDocument } = await import("../shared/json-document.js");
+    try {
+      return parseJsonDocument(path, text).value;
+    } catch (error) {
+      throw new ConfigError(error instanceof Error ? error.message : String(error), { cause: error });
+    }
+  }
+  const { parseYaml } = await import("./yaml.js");
+  const parsed = parseYaml(text);
+  if (parsed.error) {
+    const { line, column, message } = parsed.error;
+    const where = line === undefined ? path : `${path}:${line}:${column}`;
+    throw new ConfigError(`${where}: invalid YAML (${message})`);
+  }
+  return parsed.value;
+}
+
+export async function loadConfig(cwd: string): Promise<BatonConfig> {
+  const root = findRepoRoot(cwd);
+  const found = CONFIG_FILE_NAMES.map((name) => join(root, name)).filter((p) => existsSync(p));
+  if (found.length > 1) {
+    throw new ConfigError(`both ${found.join(" and ")} exist`, {
+      hint: "Keep one config file and delete the other.",
+    });
+  }
+  const source = found[0] ?? null;
+  let file: BatonConfigFile = {};
+  if (source) {
+    const raw = await parseConfigText(source, readFileSync(source, "utf8"));
+    const issues = validationIssues(BatonConfigFile, raw ?? {});
+    if (issues) {
+      throw new ConfigError(`${source}: ${formatIssues(issues)}`, {
+        hint: `Allowed keys${issues[0]?.path.length ? ` in ${String(issues[0].path[0])}` : ""}: ${allowedKeysAt(issues[0]?.path ?? []).join(", ")}.`,
+      });
+    }
+    file = (raw ?? {}) as BatonConfigFile;
+  }
+  return resolveConfig(root, source, file);
+}
+
+/** The keys the schema accepts where an issue points, for the hint under an "unknown key" error. */
+function allowedKeysAt(path: ReadonlyArray<PropertyKey>): string[] {
+  if (path[0] === "slug") return Object.keys(SlugRules.def.shape);
+  if (path[0] === "lint") return Object.keys(LintConfig.def.shape);
+  if (path[0] === "budgets") return Object.keys(BudgetsConfig.def.shape);
+  if (path[0] === "checks" && path.length >= 2) return Object.keys(CheckConfig.def.shape);
+  if (path[0] === "routing" && path.length >= 2) return Object.keys(LanguageRoute.def.shape);
+  return Object.keys(BatonConfigFile.def.shape);
+}
+
+export function resolveConfig(root: string, source: string | null, file: BatonConfigFile): BatonConfig {
+  const languages = file.languages ?? DEFAULT_LANGUAGES;
+  const defaultLanguage = file.defaultLanguage ?? "general";
+  if (!languages.includes(defaultLanguage)) {
+    throw new ConfigError(`${source}: defaultLanguage "${defaultLanguage}" is not in languages`, {
+      hint: `Add it to "languages" or pick one of: ${languages.join(", ")}.`,
+    });
+  }
+  const routing: BatonConfig["routing"] = { ...DEFAULT_ROUTING };
+  const fallback = DEFAULT_ROUTING["general"]!;
+  for (const [language, route] of Object.entries(file.routing ?? {})) {
+    if (!languages.includes(language)) {
+      throw new ConfigError(`${source}: routing.${language}: "${language}" is not a configured language`, {
+        hint: `Add it to "languages" (${languages.join(", ")}).`,
+      });
+    }
+    const base = routing[language] ?? fallback;
+    routing[language] = {
+      research: route.research ?? base.research,
+      plan: route.plan ?? base.plan,
+      implement: route.implement ?? base.implement,
+      revise: route.revise ?? base.revise,
+    };
+  }
+  const specsDir = file.specsDir ?? "specs";
+  return {
+    root,
+    source,
+    specsDir: isAbsolute(specsDir) ? specsDir : join(root, specsDir),
+    languages,
+    defaultLanguage,
+    routing,
+    artifactNaming: file.artifactNaming ?? "v1",
+    slug: { maxLength: file.slug?.maxLength ?? 50, separator: file.slug?.separator ?? "_" },
+    newTaskPosition: file.newTaskPosition ?? "top",
+    lockTimeoutMs: file.lockTimeoutMs ?? 30_000,
+    runner: file.runner ?? { type: "claude" },
+    timeoutsMs: {
+      research: file.timeoutsMs?.research ?? 3_600_000,
+      plan: file.timeoutsMs?.plan ?? 1_800_000,
+      implement: file.timeoutsMs?.implement ?? 7_200_000,
+      revise: file.timeoutsMs?.revise ?? 1_800_000,
+    },
+    minArtifactBytes: file.minArtifactBytes ?? 200,
+    commit: file.commit ?? true,
+    phases: {
+      concurrency: file.phases?.concurrency ?? 4,
+      maxIterations: file.phases?.maxIterations ?? 5,
+      minSummaryBytes: file.phases?.minSummaryBytes ?? 100,
+      implementers: {
+        lean: file.phases?.implementers?.lean ?? "lean",
+        software: file.phases?.implementers?.software ?? "general",
+      },
+      routing: file.phases?.routing ?? DEFAULT_PHASE_ROUTING,
+    },
+    checks: (file.checks ?? []).map((check) => ({
+      name: check.name,
+      run: check.run,
+      timeoutMs: check.timeoutMs ?? 600_000,
+      languages: check.languages ?? null,
+      when: check.when ?? "both",
+    })),
+    research: { sections: file.research?.sections ?? [] },
+    lint: { disable: file.lint?.disable ?? [] },
+    budgets: file.budgets ?? {},
+  };
+}

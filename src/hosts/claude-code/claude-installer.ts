@@ -1,0 +1,91 @@
+import {
+  DEFAULT_HOOK_PORT,
+  planSettingsInstall,
+  planSettingsUninstall,
+  readSettings,
+} from "../../init/index.js";
+import type { HostInstaller, HostSettingsPlan } from "../host.js";
+import { agentFiles, commandFiles, permissionRules } from "./command-files.js";
+import { hookEntries, SETTINGS_PATH } from "./hook-settings.js";
+
+/**
+ * Claude Code's part of `baton init`: slash commands and Baton's agents in `.claude/`, and Baton's hooks
+ * and permission rules in `.claude/settings.json`, beside the user's own.
+ */
+export const claudeInstaller: HostInstaller = {
+  settingsFile: SETTINGS_PATH,
+  dirs: [".claude", ".claude/commands", ".claude/agents"],
+  installedIn: () => true,
+  files: ({ bin }) => [...commandFiles(bin), ...agentFiles()],
+  async settings({ root, bin, hooks, port, previous }): Promise<HostSettingsPlan> {
+    const file = readSettings(root, SETTINGS_PATH);
+    const planned = await planSettingsInstall(
+      file,
+      hookEntries(bin, hooks, port),
+      permissionRules(bin),
+      previous?.settings,
+      SETTINGS_PATH,
+    );
+    return {
+      write: planned.changed
+        ? {
+            path: SETTINGS_PATH,
+            action: file.exists ? "update" : "create",
+            before: file.text,
+            after: planned.after,
+          }
+        : null,
+      record: { settings: planned.record },
+      summary: {
+        path: SETTINGS_PATH,
+        hooksAdded: planned.added,
+        hooksRemoved: planned.removed,
+        permissionsAdded: planned.permissionsAdded,
+        permissionsRemoved: [],
+      },
+      warnings: hooks === "http" ? httpWarnings(file.value, port) : [],
+    };
+  },
+  async uninstallSettings(root, manifest) {
+    const file = readSettings(root, SETTINGS_PATH);
+    if (!file.exists) return null;
+    const planned = await planSettingsUninstall(file, manifest.settings);
+    return {
+      write:
+        planned.after === file.text
+          ? null
+          : {
+              path: SETTINGS_PATH,
+              action: planned.after === null ? "delete" : "update",
+              before: file.text,
+              after: planned.after,
+            },
+      record: {},
+      summary: {
+        path: SETTINGS_PATH,
+        hooksAdded: [],
+        hooksRemoved: planned.removed,
+        permissionsAdded: [],
+        permissionsRemoved: planned.permissionsRemoved,
+      },
+      warnings: [],
+    };
+  },
+};
+
+/** `allowedHttpHookUrls` in the user's settings can silently disable the HTTP hooks; say so. */
+function httpWarnings(settings: Record<string, unknown>, port: number = DEFAULT_HOOK_PORT): string[] {
+  const patterns = settings["allowedHttpHookUrls"];
+  if (!Array.isArray(patterns)) return [];
+  const url = `http://127.0.0.1:${port}/hooks/stop`;
+  const matches = patterns.some(
+    (p) =>
+      typeof p === "string" &&
+      new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`).test(url),
+  );
+  return matches
+    ? []
+    : [
+        `${SETTINGS_PATH} sets allowedHttpHookUrls without a pattern matching ${url}: Claude Code will not call Baton's hooks. Add "http://127.0.0.1:${port}/*" to it.`,
+      ];
+}

@@ -1,0 +1,26 @@
+import type { Host } from "../host.js";
+import { claudeAgentFiles } from "./claude-agent-files.js";
+import { claudeInstaller } from "./claude-installer.js";
+import { claudeLintRules } from "./lint-rules/index.js";
+
+/**
+ * Claude Code: slash commands whose `!` line runs GATE IN, Baton's hooks in `.claude/settings.json`
+ * (Claude Code's hook input is Baton's hook protocol as it is), and agents in `.claude/agents/`.
+ */
+export const claudeCode: Host = {
+  name: "claude",
+  label: "Claude Code",
+  primary: true,
+  installer: claudeInstaller,
+  agentFiles: claudeAgentFiles,
+  lintRules: claudeLintRules,
+  installs: "slash commands and agents in .claude/, Baton's hooks in .claude/settings.json",
+  delegationLines: (gate) => [
+    `Now invoke the agent "${gate.agent}" with the Agent tool, in the foreground:`,
+    `  subagent_type: ${gate.agent}`,
+    `  description: ${gate.operation} task ${gate.taskNumber}`,
+    "  run_in_background: false",
+    "  prompt: exactly the text between the BEGIN PROMPT and END PROMPT lines below.",
+  ],
+  contract: "src/hosts/claude-code/claude-code-contract.md",
+};

@@ -1,0 +1,74 @@
+import type { AgentFileReader } from "../agents/index.js";
+import type { FileChange, HookMode, InitManifest, InitPlan, TemplateFile } from "../init/index.js";
+import type { Rule } from "../lint/index.js";
+
+/** The agent CLIs a live session can run in; each has a folder of its own under src/hosts/. */
+export type HostName = "claude" | "opencode" | "codex";
+
+/** What one `baton init` decided before any host plans its part. */
+export interface HostInstallContext {
+  root: string;
+  bin: string;
+  hooks: HookMode;
+  port: number;
+  /** The task store's folder relative to the root (`specs`): deny rules name its files. */
+  specsDir: string;
+  /** What the last `baton init` recorded, if any. */
+  previous: InitManifest | undefined;
+}
+
+/** A host's edit of its own settings file, and what the manifest records of it. */
+export interface HostSettingsPlan {
+  write: FileChange | null;
+  /** Its own key of the manifest (`settings`, `codex`, `opencode`). */
+  record: Partial<InitManifest>;
+  /** What the edit adds and replaces, for the report (Claude Code's settings.json). */
+  summary?: InitPlan["settings"];
+  warnings: string[];
+}
+
+/** One host's part of `baton init` and of `--uninstall`. */
+export interface HostInstaller {
+  /** The settings file it edits (its hooks, its permission rules), relative to the root. */
+  readonly settingsFile: string;
+  /** Folders init creates for it; uninstall removes them when left empty. */
+  readonly dirs: readonly string[];
+  /** Whether an earlier `baton init` installed it, so a plain re-run keeps it. */
+  installedIn(manifest: InitManifest): boolean;
+  /** The files it writes: commands, agents, plugin. */
+  files(ctx: HostInstallContext): TemplateFile[];
+  settings(ctx: HostInstallContext): Promise<HostSettingsPlan>;
+  /** Takes back what the manifest says it added to its settings file; null when nothing is left to do. */
+  uninstallSettings(root: string, manifest: InitManifest): Promise<HostSettingsPlan | null>;
+}
+
+/** What gate-in's text needs to tell a host's model how to call the sub-agent. */
+export interface GateDelegation {
+  agent: string;
+  operation: string;
+  taskNumber: number;
+}
+
+/**
+ * An agent CLI Baton works in: how `baton init` installs into it, how its sessions reach Baton's hook
+ * decisions (its settings' hooks, or its plugin), where it keeps its agents, the lint rules for its own
+ * files, and how gate-in words the delegation for its model. A new host is a folder and one line in
+ * the registry (src/hosts/index.ts).
+ */
+export interface Host {
+  readonly name: HostName;
+  /** As people call it: "Claude Code". */
+  readonly label: string;
+  /** Always installed; the others are added with `baton init --host <name>`. */
+  readonly primary: boolean;
+  readonly installer: HostInstaller;
+  /** Where its agents are defined, when it has agent files of its own; routing reads them all. */
+  readonly agentFiles: AgentFileReader | null;
+  readonly lintRules: readonly Rule[];
+  /** What `baton init --host <name>` adds, in a few words ("Baton's hooks in .codex/hooks.json"). */
+  readonly installs: string;
+  /** gate-in's delegation instructions, in the words of its own sub-agent tool; absent: no in-session gates. */
+  readonly delegationLines?: (gate: GateDelegation) => string[];
+  /** Its contract notes: what Baton relies on, observed with the real binary. */
+  readonly contract: string;
+}

@@ -1,0 +1,58 @@
+import type { AgentFileReader } from "../agents/index.js";
+import type { Rule } from "../lint/index.js";
+import { UsageError } from "../shared/index.js";
+import { claudeCode } from "./claude-code/index.js";
+import { codex } from "./codex/index.js";
+import type { Host } from "./host.js";
+import { opencode } from "./opencode/index.js";
+
+export type {
+  GateDelegation,
+  Host,
+  HostInstallContext,
+  HostInstaller,
+  HostName,
+  HostSettingsPlan,
+} from "./host.js";
+export { type InstallOptions, planInstall } from "./install-hosts.js";
+export { type InitOptions, runInit } from "./run-init.js";
+export { planUninstall } from "./uninstall-hosts.js";
+
+/** Every host Baton works in, the primary one first. A new host is its folder and one line here. */
+export const HOSTS: readonly Host[] = [claudeCode, opencode, codex];
+
+/** `"a", "b" or "c"`, for messages. */
+function listed(hosts: readonly Host[]): string {
+  const names = hosts.map((h) => `"${h.name}"`).sort();
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+}
+
+/** The host `baton init --host` names; a usage error listing the hosts, and what each adds, otherwise. */
+export function hostNamed(name: string): Host {
+  const host = HOSTS.find((h) => h.name === name);
+  if (host) return host;
+  throw new UsageError(`--host must be ${listed(HOSTS)}, got "${name}"`, {
+    hint: HOSTS.filter((h) => !h.primary)
+      .map((h) => `\`--host ${h.name}\` adds ${h.installs}`)
+      .join("; ")
+      .concat("."),
+  });
+}
+
+/** The host whose words gate-in uses (`gate-in --host`): one with in-session gates; the primary one by default. */
+export function sessionHostNamed(name: string | undefined): Host & Required<Pick<Host, "delegationLines">> {
+  const gated = HOSTS.filter((h) => h.delegationLines !== undefined);
+  const host = name === undefined ? HOSTS.find((h) => h.primary) : gated.find((h) => h.name === name);
+  if (host?.delegationLines) return host as Host & Required<Pick<Host, "delegationLines">>;
+  throw new UsageError(`--host must be ${listed(gated)}, got "${name}"`);
+}
+
+/** Where routing finds agents: every host's agent files, in the registry's order. */
+export function agentFileReaders(): AgentFileReader[] {
+  return HOSTS.flatMap((h) => (h.agentFiles ? [h.agentFiles] : []));
+}
+
+/** The lint rules of every host's own files. */
+export function hostLintRules(): Rule[] {
+  return HOSTS.flatMap((h) => h.lintRules);
+}

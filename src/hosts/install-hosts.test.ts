@@ -1,0 +1,252 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { readManifest } from "../init/manifest.js";
+import { readText, TEST_BIN, tempRepo, tree } from "../init/test-repo.js";
+import { FileFormatError } from "../shared/index.js";
+import { runInit } from "./index.js";
+
+const COMMANDS = ["errors", "implement", "plan", "research", "revise", "task", "todo"];
+const AGENTS = ["baton-implementer.md", "baton-planner.md", "baton-researcher.md", "baton-reviser.md"];
+
+function settings(root: string) {
+  return JSON.parse(readText(root, ".claude/settings.json"));
+}
+
+function frontmatter(text: string): Record<string, string> {
+  return parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(text)![1]!);
+}
+
+describe("baton init: fresh repository", () => {
+  it("installs commands, agents, hooks, permissions and a manifest", async () => {
+    const root = tempRepo();
+    const result = await runInit({ root, bin: TEST_BIN });
+    expect(result.written).toBe(true);
+    expect(readdirSync(join(root, ".claude/commands")).sort()).toEqual(COMMANDS.map((c) => `${c}.md`));
+    expect(readdirSync(join(root, ".claude/agents")).sort()).toEqual(AGENTS);
+    expect(readText(root, ".claude/agents/baton-researcher.md")).toBe(
+      readText(join(import.meta.dirname, "../.."), "agents/baton-researcher.md"),
+    );
+
+    const research = readText(root, ".claude/commands/research.md");
+    expect(frontmatter(research)).toEqual({
+      description: expect.stringContaining("Research a task"),
+      "argument-hint": "<task-number> [focus]",
+      "allowed-tools": `Bash(${TEST_BIN} gate-in:*), Bash(${TEST_BIN} gate-out:*), Agent, Read`,
+    });
+    expect(research).toContain(`\n!\`${TEST_BIN} gate-in research $ARGUMENTS\`\n`);
+    expect(research).toContain(`\`${TEST_BIN} gate-out research $0 --session <id>\``);
+    expect(research).toContain("run_in_background: false");
+    expect(readText(root, ".claude/commands/task.md")).toContain(`!\`${TEST_BIN} task $ARGUMENTS\``);
+    expect(frontmatter(readText(root, ".claude/commands/todo.md"))["argument-hint"]).toBe("[--dry-run]");
+    expect(readText(root, ".claude/commands/todo.md")).toContain(`!\`${TEST_BIN} archive $ARGUMENTS\``);
+    expect(frontmatter(readText(root, ".claude/commands/errors.md"))["allowed-tools"]).toBe(
+      `Bash(${TEST_BIN} errors:*)`,
+    );
+
+    const s = settings(root);
+    expect(s.hooks.PreToolUse).toEqual([
+      {
+        matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task",
+        hooks: [{ type: "command", command: `${TEST_BIN} hook pre-tool-use` }],
+      },
+    ]);
+    expect(s.hooks.PostToolUse[0].hooks[0].command).toBe(`${TEST_BIN} hook post-tool-use`);
+    expect(s.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: `${TEST_BIN} hook stop` }] }]);
+    expect(s.hooks.SubagentStop[0].hooks[0].command).toBe(`${TEST_BIN} hook subagent-stop`);
+    expect(s.permissions.allow).toContain(`Bash(${TEST_BIN} gate-in:*)`);
+
+    const { manifest } = readManifest(root)!;
+    expect(manifest.files).toHaveLength(COMMANDS.length + AGENTS.length);
+    expect(manifest.settings.created).toBe(true);
+    expect(manifest.settings.hooks.map((h) => h.event)).toEqual([
+      "PreToolUse",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "Stop",
+      "SubagentStart",
+      "SubagentStop",
+    ]);
+  });
+
+  it("is idempotent: the second run reports up to date and changes no byte", async () => {
+    const root = tempRepo();
+    await runInit({ root, bin: TEST_BIN });
+    const before = tree(root);
+    const again = await runInit({ root, bin: TEST_BIN });
+    expect(again.upToDate).toBe(true);
+    expect(again.written).toBe(false);
+    expect(again.changes).toEqual([]);
+    expect(tree(root)).toEqual(before);
+    // Without --bin the recorded one is reused, so a plain re-run is up to date too.
+    expect((await runInit({ root })).upToDate).toBe(true);
+  });
+
+  it("quotes a --bin path with spaces the same way in ! lines, allowed-tools and hooks", async () => {
+    const root = tempRepo();
+    const binDir = join(root, "my tools");
+    mkdirSync(binDir);
+    writeFileSync(join(binDir, "baton"), "#!/bin/sh\n", { mode: 0o755 });
+    const result = await runInit({ root, bin: join(binDir, "baton") });
+    const quoted = `'${binDir}/baton'`;
+    expect(result.bin).toBe(quoted);
+    const plan = readText(root, ".claude/commands/plan.md");
+    expect(plan).toContain(`!\`${quoted} gate-in plan $ARGUMENTS\``);
+    expect(frontmatter(plan)["allowed-tools"]).toBe(
+      `Bash(${quoted} gate-in:*), Bash(${quoted} gate-out:*), Agent, Read`,
+    );
+    expect(settings(root).hooks.Stop[0].hooks[0].command).toBe(`${quoted} hook stop`);
+  });
+});
+
+describe("baton init: existing settings", () => {
+  const USER = `{
+    "model": "opus",
+    "permissions": { "allow": ["Bash(npm test:*)"], "deny": ["Read(.env)"] },
+    "hooks": {
+        "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "./lint.sh" } ] } ],
+        "Stop": [ { "hooks": [ { "type": "command", "command": "./notify.sh" } ] } ]
+    },
+    "env": { "FOO": "1" }
+}
+`;
+
+  it("merges beside the user's hooks and permissions, keeping their formatting", async () => {
+    const root = tempRepo();
+    mkdirSync(join(root, ".claude"));
+    writeFileSync(join(root, ".claude/settings.json"), USER);
+    await runInit({ root, bin: TEST_BIN });
+    const text = readText(root, ".claude/settings.json");
+    const s = JSON.parse(text);
+    expect(s.model).toBe("opus");
+    expect(s.env).toEqual({ FOO: "1" });
+    expect(s.permissions.deny).toEqual(["Read(.env)"]);
+    expect(s.permissions.allow[0]).toBe("Bash(npm test:*)");
+    expect(s.hooks.PreToolUse[0]).toEqual({
+      matcher: "Bash",
+      hooks: [{ type: "command", command: "./lint.sh" }],
+    });
+    expect(s.hooks.PreToolUse[1].hooks[0].command).toBe(`${TEST_BIN} hook pre-tool-use`);
+    expect(s.hooks.Stop[0].hooks[0].command).toBe("./notify.sh");
+    // The user's own lines survive byte for byte.
+    expect(text).toContain('    "model": "opus",\n');
+    expect(text).toContain('    "env": { "FOO": "1" }\n}\n');
+    expect(readManifest(root)!.manifest.settings.created).toBe(false);
+
+    const before = tree(root);
+    expect((await runInit({ root, bin: TEST_BIN })).upToDate).toBe(true);
+    expect(tree(root)).toEqual(before);
+  });
+
+  it("refuses settings.json that is not JSON, naming file and line, writing nothing", async () => {
+    const root = tempRepo();
+    mkdirSync(join(root, ".claude"));
+    writeFileSync(join(root, ".claude/settings.json"), '{\n  "model": "opus",\n  "hooks": {,}\n}\n');
+    const before = tree(root);
+    const error = await runInit({ root, bin: TEST_BIN }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FileFormatError);
+    expect((error as Error).message).toContain(".claude/settings.json:3:");
+    expect(tree(root)).toEqual(before);
+    expect(existsSync(join(root, ".claude/commands"))).toBe(false);
+    expect(existsSync(join(root, ".baton"))).toBe(false);
+  });
+
+  it("refuses a settings.json whose hooks are not Claude Code's shape", async () => {
+    const root = tempRepo();
+    mkdirSync(join(root, ".claude"));
+    writeFileSync(join(root, ".claude/settings.json"), '{"hooks": {"Stop": "x"}}');
+    await expect(runInit({ root, bin: TEST_BIN })).rejects.toThrow(/hooks\.Stop: expected array/);
+    expect(existsSync(join(root, ".baton"))).toBe(false);
+  });
+});
+
+describe("baton init: conflicts, --force, --dry-run, http", () => {
+  it("does not overwrite a foreign command file: conflict, hint, nothing written", async () => {
+    const root = tempRepo();
+    mkdirSync(join(root, ".claude/commands"), { recursive: true });
+    writeFileSync(join(root, ".claude/commands/research.md"), "my own research command\n");
+    const before = tree(root);
+    const result = await runInit({ root, bin: TEST_BIN });
+    expect(result.written).toBe(false);
+    expect(result.conflicts).toEqual([
+      {
+        path: ".claude/commands/research.md",
+        reason: "exists and was not written by baton init",
+        hint: "Re-run with --force to overwrite it; the current file is kept as research.md.bak.",
+      },
+    ]);
+    expect(tree(root)).toEqual(before);
+  });
+
+  it("--force backs the foreign file up, and uninstall puts it back", async () => {
+    const root = tempRepo();
+    mkdirSync(join(root, ".claude/commands"), { recursive: true });
+    writeFileSync(join(root, ".claude/commands/research.md"), "my own research command\n");
+    const result = await runInit({ root, bin: TEST_BIN, force: true });
+    expect(result.written).toBe(true);
+    expect(readText(root, ".claude/commands/research.md.bak")).toBe("my own research command\n");
+    expect(readText(root, ".claude/commands/research.md")).toContain("gate-in research");
+    expect((await runInit({ root, bin: TEST_BIN })).upToDate).toBe(true);
+    await runInit({ root, uninstall: true });
+    expect(readText(root, ".claude/commands/research.md")).toBe("my own research command\n");
+    expect(readdirSync(join(root, ".claude/commands"))).toEqual(["research.md"]);
+  });
+
+  it("a Baton file the user edited is a conflict too", async () => {
+    const root = tempRepo();
+    await runInit({ root, bin: TEST_BIN });
+    writeFileSync(join(root, ".claude/commands/plan.md"), "edited\n");
+    const result = await runInit({ root, bin: "baton" });
+    expect(result.conflicts.map((c) => [c.path, c.reason])).toEqual([
+      [".claude/commands/plan.md", "changed since baton init wrote it"],
+    ]);
+  });
+
+  it("--dry-run prints a unified diff of every file and writes nothing", async () => {
+    const root = tempRepo();
+    const result = await runInit({ root, bin: TEST_BIN, dryRun: true });
+    expect(result.written).toBe(false);
+    expect(existsSync(join(root, ".claude"))).toBe(false);
+    expect(existsSync(join(root, ".baton"))).toBe(false);
+    const paths = result.changes.map((c) => c.path);
+    expect(paths).toContain(".claude/commands/research.md");
+    expect(paths).toContain(".claude/settings.json");
+    expect(paths).toContain(".baton/init.json");
+    const diff = result.changes.find((c) => c.path === ".claude/commands/research.md")!.diff!;
+    expect(diff).toMatch(
+      /^--- \/dev\/null\n\+\+\+ b\/\.claude\/commands\/research\.md\n@@ -0,0 \+1,\d+ @@\n\+---\n/,
+    );
+
+    await runInit({ root, bin: TEST_BIN });
+    const switched = await runInit({ root, hooks: "http", dryRun: true });
+    const settingsDiff = switched.changes.find((c) => c.path === ".claude/settings.json")!.diff!;
+    expect(settingsDiff).toContain(`-            "command": "${TEST_BIN} hook pre-tool-use"`);
+    expect(settingsDiff).toContain('+            "url": "http://127.0.0.1:4891/hooks/pre-tool-use"');
+    expect(JSON.parse(readText(root, ".claude/settings.json")).hooks.PreToolUse[0].hooks[0].type).toBe(
+      "command",
+    );
+  });
+
+  it("--hooks http installs HTTP hooks on the port, and switching back replaces only Baton's", async () => {
+    const root = tempRepo();
+    await runInit({ root, bin: TEST_BIN, hooks: "http", port: 5123 });
+    const s = settings(root);
+    expect(s.hooks.PreToolUse).toEqual([
+      {
+        matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task",
+        hooks: [{ type: "http", url: "http://127.0.0.1:5123/hooks/pre-tool-use", onFailure: "block" }],
+      },
+    ]);
+    expect(s.hooks.SubagentStart[0].hooks[0].url).toBe("http://127.0.0.1:5123/hooks/subagent-start");
+    expect(readManifest(root)!.manifest).toMatchObject({ hooks: "http", port: 5123 });
+    expect((await runInit({ root })).upToDate).toBe(true);
+
+    const back = await runInit({ root, hooks: "command" });
+    // the four HTTP hooks and the SessionStart that kept their server; Stop and SubagentStop stay as they were
+    expect(back.settings.hooksRemoved).toHaveLength(5);
+    expect(settings(root).hooks.Stop).toEqual([
+      { hooks: [{ type: "command", command: `${TEST_BIN} hook stop` }] },
+    ]);
+  });
+});

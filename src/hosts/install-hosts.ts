@@ -1,0 +1,166 @@
+import { existsSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import {
+  type CiProvider,
+  type Conflict,
+  ciFiles,
+  DEFAULT_HOOK_PORT,
+  type FileChange,
+  type HookMode,
+  type InitManifest,
+  type InitPlan,
+  MANIFEST_PATH,
+  readManifest,
+  renderManifest,
+  resolveBin,
+  sha256,
+  type TemplateFile,
+} from "../init/index.js";
+import type { Host, HostInstallContext, HostSettingsPlan } from "./host.js";
+
+export interface InstallOptions {
+  root: string;
+  /** Each of these defaults to what the last `baton init` recorded, so a plain re-run changes nothing. */
+  bin?: string | undefined;
+  hooks?: HookMode | undefined;
+  port?: number | undefined;
+  /** Also write a CI workflow that runs `baton verify`. */
+  ci?: CiProvider | undefined;
+  /** Hosts to install beside the primary one (and beside those an earlier init installed). */
+  hosts?: readonly Host[] | undefined;
+  /** The task store's folder relative to the root (opencode's deny rules name its files). */
+  specsDir?: string | undefined;
+  force?: boolean | undefined;
+}
+
+/** Baton's own folder, whatever the hosts. */
+const BATON_DIRS = [".baton"];
+
+function readIfExists(path: string): string | null {
+  return existsSync(path) ? readFileSync(path, "utf8") : null;
+}
+
+function freeBackupPath(root: string, path: string, taken: Set<string>): string {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? `${path}.bak` : `${path}.bak.${n}`;
+    if (!existsSync(join(root, candidate)) && !taken.has(candidate)) return candidate;
+  }
+}
+
+interface FilePlan {
+  backups: FileChange[];
+  writes: FileChange[];
+  conflicts: Conflict[];
+  records: InitManifest["files"];
+}
+
+/** Each template against what the repository holds: unchanged, ours to replace, or the user's (a conflict). */
+function planFiles(root: string, templates: TemplateFile[], prev: InitManifest | undefined): FilePlan {
+  const plan: FilePlan = { backups: [], writes: [], conflicts: [], records: [] };
+  const taken = new Set<string>();
+  for (const file of templates) {
+    const before = readIfExists(join(root, file.path));
+    const recorded = prev?.files.find((f) => f.path === file.path);
+    const record = { path: file.path, sha256: sha256(file.content), backup: recorded?.backup };
+    plan.records.push(record);
+    if (before === file.content) continue;
+    const ours = before === null || (recorded !== undefined && sha256(before) === recorded.sha256);
+    if (!ours) {
+      const backup = freeBackupPath(root, file.path, taken);
+      taken.add(backup);
+      plan.conflicts.push({
+        path: file.path,
+        reason: recorded ? "changed since baton init wrote it" : "exists and was not written by baton init",
+        hint: `Re-run with --force to overwrite it; the current file is kept as ${basename(backup)}.`,
+      });
+      plan.backups.push({ path: backup, action: "backup", before: null, after: before, from: file.path });
+      // A file forced over twice keeps the first backup: that one holds the user's original.
+      if (!record.backup) record.backup = backup;
+    }
+    plan.writes.push({
+      path: file.path,
+      action: before === null ? "create" : "update",
+      before,
+      after: file.content,
+    });
+  }
+  // Files an older Baton installed that this one no longer ships: removed while still unchanged.
+  for (const old of prev?.files ?? []) {
+    if (templates.some((t) => t.path === old.path)) continue;
+    const before = readIfExists(join(root, old.path));
+    if (before !== null && sha256(before) === old.sha256)
+      plan.writes.push({ path: old.path, action: "delete", before, after: null });
+  }
+  return plan;
+}
+
+/** The manifest's own change, first in the plan: if init dies half-way, a re-run or an uninstall still knows what is Baton's. */
+function manifestChange(root: string, manifest: InitManifest): FileChange[] {
+  const previous = readManifest(root);
+  const text = renderManifest(manifest);
+  if (text === previous?.text) return [];
+  return [
+    {
+      path: MANIFEST_PATH,
+      action: previous ? "update" : "create",
+      before: previous?.text ?? null,
+      after: text,
+    },
+  ];
+}
+
+/** Everything `baton init` would do, for every host it covers, read and validated before a single byte is written. */
+export async function planInstall(options: InstallOptions, hosts: readonly Host[]): Promise<InitPlan> {
+  const { root } = options;
+  const prev = readManifest(root)?.manifest;
+  const hooks = options.hooks ?? prev?.hooks ?? "command";
+  const port = hooks === "http" ? (options.port ?? prev?.port ?? DEFAULT_HOOK_PORT) : undefined;
+  const ci = options.ci ?? prev?.ci;
+  const ctx: HostInstallContext = {
+    root,
+    bin: options.bin !== undefined ? resolveBin(options.bin) : (prev?.bin ?? resolveBin(undefined)),
+    hooks,
+    port: port ?? DEFAULT_HOOK_PORT,
+    specsDir: options.specsDir ?? "specs",
+    previous: prev,
+  };
+  const wanted = new Set(options.hosts ?? []);
+  const active = hosts.filter((h) => h.primary || wanted.has(h) || (prev && h.installer.installedIn(prev)));
+  const files = planFiles(root, [...active.flatMap((h) => h.installer.files(ctx)), ...ciFiles(ci)], prev);
+  const settings: HostSettingsPlan[] = [];
+  for (const host of active) settings.push(await host.installer.settings(ctx));
+  const primary = settings[0]!;
+  const dirs = [
+    ...BATON_DIRS,
+    ...active.flatMap((h) => h.installer.dirs),
+    ...(ci ? [".github", ".github/workflows"] : []),
+  ];
+  const manifest: InitManifest = {
+    version: 1,
+    bin: ctx.bin,
+    hooks,
+    ...(port === undefined ? {} : { port }),
+    ...(ci === undefined ? {} : { ci }),
+    ...Object.assign({}, ...settings.map((s) => s.record)),
+    files: files.records.map(({ backup, ...rest }) => (backup ? { ...rest, backup } : rest)),
+    dirs: [...new Set([...(prev?.dirs ?? []), ...dirs.filter((d) => !existsSync(join(root, d)))])],
+  };
+  const writes = [...files.writes, ...settings.flatMap((s) => (s.write ? [s.write] : []))];
+  // Backups are listed even without --force, so a dry run shows what --force would do.
+  const changes = [...files.backups, ...manifestChange(root, manifest), ...writes];
+  return {
+    root,
+    mode: "install",
+    bin: ctx.bin,
+    hooks,
+    ...(port === undefined ? {} : { port }),
+    hosts: active.filter((h) => !h.primary).map((h) => h.name),
+    changes,
+    conflicts: options.force ? [] : files.conflicts,
+    kept: [],
+    removeDirs: [],
+    settings: primary.summary!,
+    warnings: settings.flatMap((s) => s.warnings),
+    upToDate: changes.length === 0 && files.conflicts.length === 0,
+  };
+}

@@ -1,0 +1,27 @@
+import type { Host } from "../host.js";
+import { opencodeLintRules } from "./lint-rules/index.js";
+import { opencodeAgentFiles } from "./opencode-agent-files.js";
+import { opencodeInstaller } from "./opencode-installer.js";
+
+/**
+ * opencode: commands in `.opencode/command/` (1-based `$1`), Baton's agents as opencode sub-agents, and
+ * the plugin (plugin/baton.js) that turns opencode's plugin calls into Baton's hook input.
+ */
+export const opencode: Host = {
+  name: "opencode",
+  label: "opencode",
+  primary: false,
+  installer: opencodeInstaller,
+  agentFiles: opencodeAgentFiles,
+  lintRules: opencodeLintRules,
+  installs: "commands, agents and a plugin in .opencode/",
+  delegationLines: (gate) => [
+    `Now call the task tool to delegate to the agent "${gate.agent}":`,
+    `  subagent_type: ${gate.agent}`,
+    `  description: ${gate.operation} task ${gate.taskNumber}`,
+    "  prompt: exactly the text between the BEGIN PROMPT and END PROMPT lines below.",
+    "If the task tool answers with an error from Baton, call it again with the task_id that error names and",
+    "the error as the prompt, so the same agent finishes its work.",
+  ],
+  contract: "src/hosts/opencode/opencode-contract.md",
+};

@@ -1,0 +1,12 @@
+import type { Rule } from "../../../lint/rule-types.js";
+import { opencodeConfig, opencodeConfigKey } from "./config-rules.js";
+import { opencodeDefinitions } from "./definition-rules.js";
+import { pluginExports } from "./plugin-exports.js";
+
+/** opencode's own files, judged by opencode's rules. */
+export const opencodeLintRules: Rule[] = [
+  opencodeConfig,
+  opencodeConfigKey,
+  opencodeDefinitions,
+  pluginExports,
+];

@@ -1,0 +1,233 @@
+// Baton's opencode plugin, installed by `baton init --host opencode` (remove it with `baton init --uninstall`).
+//
+// opencode has no command hooks; this plugin turns its plugin calls into the hook inputs Claude Code sends
+// and asks the same `baton hook <event>` commands, so one set of rules guards both hosts:
+//   tool.execute.before  → pre-tool-use   (a throw blocks the tool; the model sees Baton's reason)
+//   tool.execute.after   → post-tool-use  (provenance: which agent changed an open task folder)
+//   task returned        → subagent-stop  (a throw refuses the result until the metadata exists)
+//   child's first prompt → subagent-start (binds the sub-agent to its checkpoint by the prompt)
+//   root session idle    → stop           (re-prompts while a checkpoint is open; serve/TUI only,
+//                                          `opencode run` exits at the first idle: GATE OUT decides there)
+// opencode calls every export of this file as a plugin, so it exports exactly one function.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const BATON = "__BATON_BIN__";
+// Baton's stop hook caps its own blocks; this bounds the re-prompts should a reply ever be lost.
+const MAX_IDLE_REPROMPTS = 6;
+
+/** `baton hook <event>` → the `hook_event_name` Claude Code would send with it. */
+const EVENT_NAMES = {
+  "pre-tool-use": "PreToolUse",
+  "post-tool-use": "PostToolUse",
+  stop: "Stop",
+  "subagent-start": "SubagentStart",
+  "subagent-stop": "SubagentStop",
+};
+
+/** opencode tool → the tool name and input Baton's hooks read (Claude Code's names). */
+function claudeCall(tool, args) {
+  const a = args ?? {};
+  switch (tool) {
+    case "write":
+      return { tool_name: "Write", tool_input: { file_path: a.filePath, content: a.content } };
+    case "edit":
+      return {
+        tool_name: "Edit",
+        tool_input: { file_path: a.filePath, old_string: a.oldString, new_string: a.newString },
+      };
+    case "multiedit":
+      return { tool_name: "MultiEdit", tool_input: { file_path: a.filePath, edits: a.edits } };
+    case "bash":
+      return { tool_name: "Bash", tool_input: { command: a.command } };
+    case "task":
+      return {
+        tool_name: "Agent",
+        tool_input: {
+          subagent_type: a.subagent_type,
+          description: a.description,
+          prompt: a.prompt,
+          run_in_background: false,
+        },
+      };
+    default:
+      return { tool_name: tool, tool_input: a };
+  }
+}
+
+/** Every file a patch names (`*** Add File: p`, `*** Update File: p`, `*** Delete File: p`, `*** Move to: p`). */
+function patchedFiles(args) {
+  const text = typeof args?.patchText === "string" ? args.patchText : "";
+  return [...text.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)].map((m) =>
+    m[1].trim(),
+  );
+}
+
+export const BatonPlugin = async ({ client, directory }) => {
+  const parents = new Map();
+  const agents = new Map();
+  const refusals = new Map();
+  const reprompts = new Map();
+
+  function ask(event, input) {
+    return new Promise((resolve) => {
+      let out = "";
+      let err = "";
+      let child;
+      try {
+        child = spawn("/bin/sh", ["-c", `${BATON} hook ${event}`], {
+          cwd: directory,
+          env: { ...process.env, CLAUDE_PROJECT_DIR: directory },
+          stdio: ["pipe", "pipe", "pipe"],
+        });
+      } catch (error) {
+        resolve({ failed: String(error) });
+        return;
+      }
+      child.stdout.on("data", (chunk) => (out += chunk));
+      child.stderr.on("data", (chunk) => (err += chunk));
+      child.on("error", (error) => resolve({ failed: String(error) }));
+      child.on("close", (code) => {
+        try {
+          resolve({ reply: JSON.parse(out) });
+        } catch {
+          resolve({
+            failed: `\`${BATON} hook ${event}\` exited ${code}: ${(err || out).trim().slice(0, 400)}`,
+          });
+        }
+      });
+      child.stdin.on("error", () => {});
+      child.stdin.end(
+        JSON.stringify({
+          ...input,
+          cwd: directory,
+          hook_event_name: EVENT_NAMES[event],
+          baton_host: "opencode",
+        }),
+      );
+    });
+  }
+
+  async function parentOf(sessionID) {
+    if (parents.has(sessionID)) return parents.get(sessionID);
+    try {
+      const found = await client.session.get({ path: { id: sessionID } });
+      parents.set(sessionID, found.data?.parentID ?? null);
+    } catch {
+      return null;
+    }
+    return parents.get(sessionID);
+  }
+
+  /** Who is calling: the root session, and for a sub-agent its own session id and agent name. */
+  async function caller(sessionID) {
+    let root = sessionID;
+    for (let parent = await parentOf(root); parent; parent = await parentOf(root)) root = parent;
+    if (root === sessionID) return { session_id: sessionID };
+    const agent = agents.get(sessionID);
+    return { session_id: root, agent_id: sessionID, ...(agent ? { agent_type: agent } : {}) };
+  }
+
+  async function guard(input, output) {
+    const who = await caller(input.sessionID);
+    const calls =
+      input.tool === "apply_patch" || input.tool === "patch"
+        ? patchedFiles(output.args).map((file) => ({ tool_name: "Write", tool_input: { file_path: file } }))
+        : [claudeCall(input.tool, output.args)];
+    for (const call of calls) {
+      const answer = await ask("pre-tool-use", { ...who, ...call });
+      if (answer.failed) {
+        throw new Error(
+          `Baton's hook could not run, so this ${input.tool} call is refused: ${answer.failed}`,
+        );
+      }
+      const specific = answer.reply.hookSpecificOutput;
+      if (specific?.permissionDecision === "deny") throw new Error(specific.permissionDecisionReason);
+    }
+  }
+
+  /** A sub-agent's result reaches its parent only once Baton's subagent-stop lets the agent go. */
+  async function checkResult(input, output) {
+    const child = output.metadata?.sessionId;
+    if (typeof child !== "string") return;
+    const who = await caller(input.sessionID);
+    const blocked = refusals.get(child) ?? 0;
+    const agent = agents.get(child) ?? input.args?.subagent_type;
+    const answer = await ask("subagent-stop", {
+      session_id: who.session_id,
+      agent_id: child,
+      ...(agent ? { agent_type: agent } : {}),
+      stop_hook_active: blocked > 0,
+      last_assistant_message: typeof output.output === "string" ? output.output : "",
+    });
+    if (answer.failed || answer.reply.decision !== "block") {
+      refusals.delete(child);
+      return;
+    }
+    refusals.set(child, blocked + 1);
+    throw new Error(
+      `Baton refused agent ${agent ?? "(sub-agent)"}'s result: ${answer.reply.reason}\n` +
+        `Call the task tool again with task_id "${child}", subagent_type "${agent}" and this message as the prompt, so the same agent finishes its work.`,
+    );
+  }
+
+  async function firstPrompt(input, output) {
+    if (agents.has(input.sessionID) || !input.agent) return;
+    if (!(await parentOf(input.sessionID))) return;
+    agents.set(input.sessionID, input.agent);
+    const text = (output.parts ?? [])
+      .filter((part) => part.type === "text")
+      .map((part) => part.text)
+      .join("\n");
+    // Baton binds a sub-agent by the checkpoint session its prompt names, read from a transcript file.
+    let folder;
+    try {
+      folder = mkdtempSync(join(tmpdir(), "baton-opencode-"));
+      const path = join(folder, "prompt.txt");
+      writeFileSync(path, text);
+      await ask("subagent-start", { ...(await caller(input.sessionID)), agent_transcript_path: path });
+    } catch {
+      // Unbound, the sub-agent's result is not held back here; GATE OUT still refuses it without metadata.
+    } finally {
+      if (folder) rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  async function idle(sessionID) {
+    if (await parentOf(sessionID)) return;
+    const count = reprompts.get(sessionID) ?? 0;
+    const answer = await ask("stop", { session_id: sessionID, stop_hook_active: count > 0 });
+    if (answer.failed || answer.reply.decision !== "block" || count >= MAX_IDLE_REPROMPTS) {
+      reprompts.delete(sessionID);
+      return;
+    }
+    reprompts.set(sessionID, count + 1);
+    try {
+      await client.session.promptAsync({
+        path: { id: sessionID },
+        body: { parts: [{ type: "text", text: `Baton: ${answer.reply.reason}` }] },
+      });
+    } catch {
+      // The server is going away (`opencode run` ends at the first idle): GATE OUT judges the result.
+    }
+  }
+
+  return {
+    event: async ({ event }) => {
+      const info = event.properties?.info;
+      if ((event.type === "session.created" || event.type === "session.updated") && info?.id) {
+        parents.set(info.id, info.parentID ?? null);
+      }
+      if (event.type === "session.idle") await idle(event.properties.sessionID);
+    },
+    "chat.message": firstPrompt,
+    "tool.execute.before": guard,
+    "tool.execute.after": async (input, output) => {
+      if (input.tool === "task") await checkResult(input, output);
+      const who = await caller(input.sessionID);
+      await ask("post-tool-use", { ...who, ...claudeCall(input.tool, input.args), tool_response: {} });
+    },
+  };
+};
