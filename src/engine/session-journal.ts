@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { storeInternalPaths } from "../shared/baton-paths.js";
 
 /**
  * An append-only record of one operation run: each step is written before it starts and after it
@@ -19,7 +20,7 @@ export interface JournalRecord {
 }
 
 export function sessionJournalPath(internalDir: string, sessionId: string): string {
-  return join(internalDir, "sessions", `${sessionId}.jsonl`);
+  return storeInternalPaths(internalDir).session(sessionId);
 }
 
 export class SessionJournal {

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import type { RunUsage } from "../runners/index.js";
+import { EVIDENCE_DIR } from "../shared/baton-paths.js";
 import { gitBlobId } from "../shared/git.js";
 import type { Transaction } from "../state/index.js";
 import type { ChangeEvidence, CheckRun, VerifiedArtifact } from "./evidence-types.js";
@@ -12,7 +13,7 @@ import type { ChangeEvidence, CheckRun, VerifiedArtifact } from "./evidence-type
  * a fresh clone (CI) can check it against the tree of that commit: who ran what, from which base, what
  * it produced (with hashes), what git says changed, and which checks passed. `baton verify` reads it.
  */
-export const EVIDENCE_DIR = "evidence";
+export { EVIDENCE_DIR };
 
 export const Evidence = z.object({
   version: z.literal(1),

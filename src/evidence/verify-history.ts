@@ -1,4 +1,5 @@
 import type { BatonConfig } from "../config/index.js";
+import { INIT_MANIFEST } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
 import { storePrefix } from "../state/index.js";
 import { EVIDENCE_DIR, Evidence } from "./evidence-record.js";
@@ -58,7 +59,7 @@ async function adoptionCommit(root: string, prefix: string): Promise<string | nu
     "--diff-filter=A",
     "--format=%H",
     "--",
-    ".baton/init.json",
+    INIT_MANIFEST,
     "baton.config.json",
     "baton.config.jsonc",
     `${prefix}/*/${EVIDENCE_DIR}/*.json`,

@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { BATON_DIR_SOURCE, MARKER_NAME_SOURCE } from "../shared/baton-paths.js";
 import type { Project } from "./project.js";
 import { absolutePath, classifyPath, type ProtectedFile } from "./protected-paths.js";
 
@@ -14,7 +15,9 @@ export interface BashWrite {
 }
 
 /** Cheap pre-filter: a command that names none of these cannot touch a protected file. */
-const MENTIONS = /state\.json|TODO\.md|errors\.json|\.postflight-|\.baton\b/;
+const MENTIONS = new RegExp(
+  `state\\.json|TODO\\.md|errors\\.json|${MARKER_NAME_SOURCE}|${BATON_DIR_SOURCE}\\b`,
+);
 
 type Token = { word: string } | { redirect: string; target: string };
 
@@ -181,7 +184,10 @@ const WRITE_CALL =
 /** `open(`, a closing parenthesis, or a write mode literal: one pass tells whether a write mode is inside an open call. */
 const OPEN_PARTS = /\bopen\s*\(|\)|['"](?:[wax]\+?b?|\+?>{1,2})['"]/g;
 /** The file names a protected path ends with; the path around each is read by walking back. */
-const PATH_ANCHOR = /state\.json|TODO\.md|errors\.json|\.postflight-[a-z-]+|\.baton\/[\w./-]*/g;
+const PATH_ANCHOR = new RegExp(
+  `state\\.json|TODO\\.md|errors\\.json|${MARKER_NAME_SOURCE}|${BATON_DIR_SOURCE}\\/[\\w./-]*`,
+  "g",
+);
 const PATH_CHAR = /[\w./${}~-]/;
 
 function opensForWriting(code: string): boolean {

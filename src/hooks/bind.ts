@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { BATON_DIR, storeInternalPaths } from "../shared/baton-paths.js";
 import { listCheckpoints, type Project, readMarker, taskFolders } from "./project.js";
 
 /**
@@ -22,7 +23,7 @@ export async function bindCheckpoint(
     import("../state/seal.js"),
     import("../state/paths.js"),
   ]);
-  const release = await acquireLock(join(project.specsDir, ".baton", "lock"), {
+  const release = await acquireLock(storeInternalPaths(join(project.specsDir, BATON_DIR)).lock, {
     timeoutMs: 2_000,
     command: "baton hook (bind claude session)",
   });

@@ -1,11 +1,13 @@
 import { readFileSync, writeSync } from "node:fs";
+import { relative } from "node:path";
 import { isatty } from "node:tty";
+import { batonPaths } from "../shared/baton-paths.js";
 import { handleHook } from "./dispatch.js";
 
 const USAGE = `usage: baton hook <event>   (event: pre-tool-use | post-tool-use | stop | subagent-stop)
 
 Reads Claude Code's hook input JSON on stdin and prints the reply JSON on stdout; always exits 0.
-Decisions are logged to <project>/.baton/logs/hooks.jsonl.
+Decisions are logged to <project>/${relative("/p", batonPaths("/p").hookLog)}.
 `;
 
 async function readStdin(): Promise<string> {

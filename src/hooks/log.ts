@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { BATON_GITIGNORE, batonPaths } from "../shared/baton-paths.js";
 
 /** One line of `<project>/.baton/logs/hooks.jsonl`; every hook call writes exactly one. */
 export interface HookLogEntry {
@@ -20,7 +21,7 @@ export interface HookLogEntry {
 }
 
 export function hookLogPath(root: string): string {
-  return join(root, ".baton", "logs", "hooks.jsonl");
+  return batonPaths(root).hookLog;
 }
 
 /**
@@ -28,11 +29,11 @@ export function hookLogPath(root: string): string {
  * committed; `baton init`'s manifest (`init.json`) stays visible to git, since clones uninstall with it.
  */
 export function ensureBatonDir(root: string, sub: string): string {
-  const base = join(root, ".baton");
+  const base = batonPaths(root).dir;
   const dir = join(base, sub);
   mkdirSync(dir, { recursive: true });
   const ignore = join(base, ".gitignore");
-  if (!existsSync(ignore)) writeFileSync(ignore, "*\n!init.json\n");
+  if (!existsSync(ignore)) writeFileSync(ignore, BATON_GITIGNORE);
   return dir;
 }
 

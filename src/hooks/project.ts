@@ -1,5 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import {
+  BATON_DIR,
+  batonPaths,
+  LOOP_GUARD_FILE,
+  MARKER_FILE,
+  storeInternalPaths,
+} from "../shared/baton-paths.js";
 import type { OpenCheckpoint } from "../state/index.js";
 
 /**
@@ -91,7 +98,7 @@ export interface CheckpointFile {
 }
 
 export function checkpointsDir(project: Project): string {
-  return join(project.specsDir, ".baton", "checkpoints");
+  return storeInternalPaths(join(project.specsDir, BATON_DIR)).checkpoints;
 }
 
 /** Every readable open checkpoint; a malformed file is skipped (doctor and GATE IN report it). */
@@ -163,11 +170,10 @@ export interface MarkerFile {
   text: string;
 }
 
-export const MARKER = ".postflight-pending";
-export const LOOP_GUARD = ".postflight-loop-guard";
+export { LOOP_GUARD_FILE as LOOP_GUARD, MARKER_FILE as MARKER };
 
 export function readMarker(folder: string): MarkerFile | null {
-  const path = join(folder, MARKER);
+  const path = join(folder, MARKER_FILE);
   const text = readOptional(path);
   if (text === null) return null;
   try {
@@ -195,6 +201,6 @@ export function readJsonFile(path: string): unknown {
  * manifest's `bin`, e.g. `node /path/bin/baton.js`), since `baton` need not be on the agent's PATH.
  */
 export function batonCommand(project: Project): string {
-  const bin = (readJsonFile(join(project.root, ".baton", "init.json")) as { bin?: unknown } | undefined)?.bin;
+  const bin = (readJsonFile(batonPaths(project.root).initManifest) as { bin?: unknown } | undefined)?.bin;
   return typeof bin === "string" && bin.trim() !== "" ? bin : "baton";
 }

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { BATON_DIR } from "../shared/baton-paths.js";
 import { LOOP_GUARD, MARKER, type Project } from "./project.js";
 
 /**
@@ -30,10 +31,10 @@ export function classifyPath(absolute: string, project: Project): ProtectedFile 
     if (rel === "TODO.md") return { kind: "todo", shown };
     if (rel === "archive/state.json") return { kind: "archive", shown };
     if (rel === "errors.json") return { kind: "errors", shown };
-    if (rel === ".baton" || rel.startsWith(".baton/")) return { kind: "internal", shown };
+    if (rel === BATON_DIR || rel.startsWith(`${BATON_DIR}/`)) return { kind: "internal", shown };
   }
   const inRoot = inside(project.root, absolute);
-  if (inRoot !== null && (inRoot === ".baton" || inRoot.startsWith(`.baton${sep}`))) {
+  if (inRoot !== null && (inRoot === BATON_DIR || inRoot.startsWith(`${BATON_DIR}${sep}`))) {
     return { kind: "hook-data", shown };
   }
   return null;
@@ -68,8 +69,8 @@ export function denyReason(file: ProtectedFile, action: string): string {
     case "marker":
       return `Refused: ${what}. It is Baton's delegation marker: \`baton gate-in\` writes it and \`baton gate-out <operation> N --session <id>\` removes it once the agent's result verifies. Do not create, edit or delete it.`;
     case "internal":
-      return `Refused: ${what}. specs/.baton/ holds Baton's checkpoints, lock and journal; only Baton writes them. Close a delegation with \`baton gate-out <operation> N --session <id>\`; repair with \`baton recover\` or \`baton doctor --fix\`.`;
+      return `Refused: ${what}. specs/${BATON_DIR}/ holds Baton's checkpoints, lock and journal; only Baton writes them. Close a delegation with \`baton gate-out <operation> N --session <id>\`; repair with \`baton recover\` or \`baton doctor --fix\`.`;
     case "hook-data":
-      return `Refused: ${what}. .baton/ holds Baton's hook log and counters; only Baton writes them.`;
+      return `Refused: ${what}. ${BATON_DIR}/ holds Baton's hook log and counters; only Baton writes them.`;
   }
 }

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { BATON_DIR } from "../shared/baton-paths.js";
 import {
   appendDelegationEvents,
   type DelegationView,
@@ -20,7 +21,7 @@ const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
  * changed which file of an open task folder. What they learn is appended to the checkpoint's
  * delegation log (state/delegation-log.ts); in-session GATE OUT reads it.
  */
-const internalDir = (project: Project) => join(project.specsDir, ".baton");
+const internalDir = (project: Project) => join(project.specsDir, BATON_DIR);
 const SESSION_ID = /sess_\d+_[0-9A-Za-z]+/g;
 
 export interface Delegation {

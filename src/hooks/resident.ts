@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
+import { batonPaths } from "../shared/baton-paths.js";
 import { allow, type Decision } from "./decision.js";
 import type { StopHookInput } from "./hook-input-schema.js";
 import type { Project } from "./project.js";
@@ -11,7 +12,7 @@ import type { Project } from "./project.js";
  * answers; a forwarder that finds no server runs the hook in-process, so nothing depends on it.
  */
 export function portFilePath(root: string): string {
-  return join(root, ".baton", "serve.port");
+  return batonPaths(root).servePort;
 }
 
 export function publishPort(file: string, port: number): void {

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { BATON_DIR, storeInternalPaths } from "../shared/baton-paths.js";
 import type { Project } from "./project.js";
 
 /**
@@ -9,8 +10,8 @@ import type { Project } from "./project.js";
  * repository Baton has written has a seal.
  */
 export async function guardSeal(project: Project): Promise<string | null> {
-  const internal = join(project.specsDir, ".baton");
-  if (!existsSync(join(internal, "seal", "manifest.json"))) return null;
+  const internal = join(project.specsDir, BATON_DIR);
+  if (!existsSync(join(storeInternalPaths(internal).seal, "manifest.json"))) return null;
   const [seal, { specsPaths }, { acquireLock }] = await Promise.all([
     import("../state/seal.js"),
     import("../state/paths.js"),

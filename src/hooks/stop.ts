@@ -1,5 +1,5 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { batonPaths } from "../shared/baton-paths.js";
 import { allow, block, type Decision } from "./decision.js";
 import type { StopHookInput } from "./hook-input-schema.js";
 import { ensureBatonDir } from "./log.js";
@@ -12,7 +12,7 @@ import { batonCommand, listCheckpoints, type Project } from "./project.js";
 export const STOP_BLOCK_LIMIT = 5;
 
 export function stopCounterPath(root: string, claudeSessionId: string): string {
-  return join(root, ".baton", "state", `stop-blocks-${claudeSessionId.replace(/[^A-Za-z0-9_-]/g, "_")}.json`);
+  return batonPaths(root).stopBlocks(claudeSessionId);
 }
 
 function readCount(path: string): number {

@@ -1,4 +1,5 @@
 import { join, relative } from "node:path";
+import { METADATA_FILE } from "../shared/baton-paths.js";
 import type { OpenCheckpoint } from "../state/open-checkpoint.js";
 import { allow, block, type Decision } from "./decision.js";
 import type { StopHookInput } from "./hook-input-schema.js";
@@ -6,7 +7,7 @@ import { delegationsOf, type Project, readJsonFile, taskFolders } from "./projec
 
 /** Blocks of one sub-agent's stop before it is let go (Claude Code itself overrides the 9th). */
 export const LOOP_GUARD_LIMIT = 3;
-const METADATA = ".return-meta.json";
+const METADATA = METADATA_FILE;
 
 const RESULT_STATUS: Record<string, string> = {
   research: "researched",

@@ -16,6 +16,7 @@ import {
   sha256,
   type TemplateFile,
 } from "../init/index.js";
+import { BATON_DIR } from "../shared/baton-paths.js";
 import type { Host, HostInstallContext, HostSettingsPlan } from "./host.js";
 
 export interface InstallOptions {
@@ -34,7 +35,7 @@ export interface InstallOptions {
 }
 
 /** Baton's own folder, whatever the hosts. */
-const BATON_DIRS = [".baton"];
+const BATON_DIRS = [BATON_DIR];
 
 function readIfExists(path: string): string | null {
   return existsSync(path) ? readFileSync(path, "utf8") : null;

@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
+import { INIT_MANIFEST } from "../shared/baton-paths.js";
 import { FileFormatError, formatIssues, parseJsonDocument } from "../shared/index.js";
 
-export const MANIFEST_PATH = ".baton/init.json";
+export const MANIFEST_PATH = INIT_MANIFEST;
 
 /** How Claude Code reaches Baton's hooks: a command per call, HTTP to a resident server, or a forwarder to it. */
 export type HookMode = "command" | "http" | "resident";

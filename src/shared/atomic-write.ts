@@ -12,14 +12,12 @@ import {
 } from "node:fs";
 import { open } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { tempFileName } from "./baton-paths.js";
 import { IoError } from "./errors.js";
 
 /** Temp files live beside their target so that the final rename never crosses a file system. */
 export function tempPathFor(target: string): string {
-  return join(
-    dirname(target),
-    `.${basename(target)}.baton-${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
-  );
+  return join(dirname(target), tempFileName(basename(target), process.pid, randomBytes(4).toString("hex")));
 }
 
 export function writeFileDurable(path: string, content: string): void {

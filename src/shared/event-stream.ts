@@ -12,6 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { BATON_GITIGNORE, batonPaths, EVENTS_FILE } from "./baton-paths.js";
 
 /**
  * One append-only JSONL stream per repository (`.baton/events/events.jsonl`) of everything Baton did:
@@ -70,19 +71,18 @@ export interface BatonEvent {
 }
 export type NewEvent = Omit<BatonEvent, "ts"> & { ts?: string };
 
-export const EVENTS_DIR = join(".baton", "events");
-export const EVENTS_FILE = "events.jsonl";
+export { EVENTS_FILE };
 /** Past this size the stream is renamed `events-<time>.jsonl` and a new one begins. */
 export const ROTATE_BYTES = 8 * 1024 * 1024;
 /** Rotated files kept; older ones are deleted. */
 export const KEEP_ROTATED = 8;
 
 export function eventsDir(root: string): string {
-  return join(root, EVENTS_DIR);
+  return batonPaths(root).events;
 }
 
 export function eventsPath(root: string): string {
-  return join(root, EVENTS_DIR, EVENTS_FILE);
+  return join(batonPaths(root).events, EVENTS_FILE);
 }
 
 let warned = false;
@@ -96,8 +96,8 @@ export function appendEvent(root: string, event: NewEvent, rotateBytes = ROTATE_
     if (!existsSync(dir)) {
       mkdirSync(dir, { recursive: true });
       // The stream is per machine: like Baton's logs, never committed.
-      const ignore = join(root, ".baton", ".gitignore");
-      if (!existsSync(ignore)) writeFileSync(ignore, "*\n!init.json\n");
+      const ignore = batonPaths(root).gitignore;
+      if (!existsSync(ignore)) writeFileSync(ignore, BATON_GITIGNORE);
     }
     rotateIfLarge(dir, path, rotateBytes);
     appendFileSync(path, line);

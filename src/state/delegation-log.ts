@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import * as z from "zod/mini";
+import { MARKER_FILES, storeInternalPaths } from "../shared/baton-paths.js";
 
 /**
  * What Baton learns about one in-session delegation while it is open, appended as JSON lines to
@@ -64,7 +65,7 @@ export interface DelegationView {
 }
 
 export function delegationLogPath(internalDir: string, sessionId: string): string {
-  return join(internalDir, "delegations", `${sessionId.replace(/[^A-Za-z0-9_-]/g, "_")}.jsonl`);
+  return storeInternalPaths(internalDir).delegation(sessionId);
 }
 
 export function appendDelegationEvents(
@@ -132,7 +133,7 @@ export function hashFile(path: string): string | null {
 }
 
 /** Baton's own marker is not the agent's work; everything else in the folder is. */
-const NOT_TRACKED = new Set([".postflight-pending", ".postflight-loop-guard"]);
+const NOT_TRACKED = new Set<string>(MARKER_FILES);
 
 /** Files under a task folder (recursively), as repository-relative paths with `/`. */
 export function folderFiles(root: string, folder: string): string[] {

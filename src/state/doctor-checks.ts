@@ -58,8 +58,6 @@ export interface DoctorInput {
   stateNext: number | null;
 }
 
-const _CONTROL_FILES = [".postflight-pending", ".postflight-loop-guard"];
-
 export function runDoctorChecks(ctx: StoreContext): Finding[] {
   const findings: Finding[] = [];
   const { paths } = ctx;

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { MARKER_FILE, MARKER_FILES, METADATA_FILE } from "../shared/baton-paths.js";
 import { listTaskFolders } from "./archive-ops.js";
 import type { Finding } from "./doctor-checks.js";
 import { TASK_FOLDER } from "./paths.js";
@@ -7,7 +8,7 @@ import type { StoreContext } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
 import { IN_PROGRESS_STATUSES } from "./task-status.js";
 
-const CONTROL_FILES = [".postflight-pending", ".postflight-loop-guard"];
+const CONTROL_FILES: readonly string[] = MARKER_FILES;
 
 /** A path as the user reads it: relative to the repository root. */
 export function rel(ctx: StoreContext, path: string): string {
@@ -93,8 +94,7 @@ export function checkTaskFolders(
     }
   }
   for (const path of [
-    join(paths.dir, ".postflight-pending"),
-    join(paths.dir, ".postflight-loop-guard"),
+    ...MARKER_FILES.map((name) => join(paths.dir, name)),
     join(paths.dir, ".meta-return", "return-meta.json"),
   ]) {
     if (existsSync(path) && !tasks.some((t) => IN_PROGRESS_STATUSES.includes(t.status))) {
@@ -129,7 +129,7 @@ export function checkTaskFolders(
 
 function returnMetaFiles(folder: string): string[] {
   const out: string[] = [];
-  const main = join(folder, ".return-meta.json");
+  const main = join(folder, METADATA_FILE);
   if (existsSync(main)) out.push(main);
   const legacy = join(folder, ".meta");
   try {
@@ -142,7 +142,7 @@ function returnMetaFiles(folder: string): string[] {
 }
 
 function markerMatchesSession(path: string, task: TaskEntry | undefined): boolean {
-  if (!path.endsWith(".postflight-pending")) return true;
+  if (!path.endsWith(MARKER_FILE)) return true;
   try {
     const marker = JSON.parse(readFileSync(path, "utf8")) as { session_id?: string };
     return task?.session_id !== undefined && marker.session_id === task.session_id;

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
 import * as z from "zod/mini";
+import { storeInternalPaths } from "../shared/baton-paths.js";
 import { readText } from "./load-store.js";
 import { isProcessAlive } from "./lock.js";
 
@@ -52,13 +52,13 @@ export const OpenCheckpoint = z.object({
 export type OpenCheckpoint = z.infer<typeof OpenCheckpoint>;
 
 export function checkpointPath(internalDir: string, taskNumber: number): string {
-  return join(internalDir, "checkpoints", `${taskNumber}.json`);
+  return storeInternalPaths(internalDir).checkpoint(taskNumber);
 }
 
 /** Task numbers with an open checkpoint, ascending. */
 export function openCheckpointNumbers(internalDir: string): number[] {
   try {
-    return readdirSync(join(internalDir, "checkpoints"))
+    return readdirSync(storeInternalPaths(internalDir).checkpoints)
       .map((f) => /^(\d+)\.json$/.exec(f)?.[1])
       .filter((n): n is string => n !== undefined)
       .map(Number)
@@ -94,7 +94,7 @@ export function sessionActive(paths: { internalDir: string }): boolean {
   if (process.env["CLAUDE_CODE_SESSION_ID"]) return true;
   let names: string[];
   try {
-    names = readdirSync(join(paths.internalDir, "checkpoints"));
+    names = readdirSync(storeInternalPaths(paths.internalDir).checkpoints);
   } catch {
     return false;
   }

@@ -1,4 +1,5 @@
 import { join, relative, sep } from "node:path";
+import { BATON_DIR, storeInternalPaths } from "../shared/baton-paths.js";
 
 export interface SpecsPaths {
   dir: string;
@@ -16,7 +17,7 @@ export interface SpecsPaths {
 }
 
 export function specsPaths(specsDir: string): SpecsPaths {
-  const internalDir = join(specsDir, ".baton");
+  const internalDir = join(specsDir, BATON_DIR);
   return {
     dir: specsDir,
     state: join(specsDir, "state.json"),
@@ -27,8 +28,8 @@ export function specsPaths(specsDir: string): SpecsPaths {
     changeLog: join(specsDir, "CHANGE_LOG.md"),
     roadMap: join(specsDir, "ROAD_MAP.md"),
     internalDir,
-    lock: join(internalDir, "lock"),
-    journal: join(internalDir, "journal.json"),
+    lock: storeInternalPaths(internalDir).lock,
+    journal: storeInternalPaths(internalDir).journal,
   };
 }
 

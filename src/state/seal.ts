@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import * as z from "zod/mini";
+import { MARKER_FILE, storeInternalPaths } from "../shared/baton-paths.js";
 import { writeFileAtomic } from "../shared/index.js";
 import type { FileWrite } from "./journal.js";
 import type { SpecsPaths } from "./paths.js";
@@ -32,7 +33,7 @@ export function sealedFiles(paths: SpecsPaths): string[] {
   return [paths.state, paths.todo, paths.archiveState];
 }
 
-const sealDir = (paths: SpecsPaths) => join(paths.internalDir, "seal");
+const sealDir = (paths: SpecsPaths) => storeInternalPaths(paths.internalDir).seal;
 const manifestPath = (paths: SpecsPaths) => join(sealDir(paths), "manifest.json");
 const keyOf = (paths: SpecsPaths, path: string) => relative(paths.dir, path).split(sep).join("/");
 const copyPath = (paths: SpecsPaths, key: string) =>
@@ -82,10 +83,10 @@ export function findForeignChanges(paths: SpecsPaths): ForeignChange[] {
  * to escape its gate is undone like any other change.
  */
 function isControlFile(paths: SpecsPaths, path: string): boolean {
-  const checkpoint = relative(join(paths.internalDir, "checkpoints"), path);
+  const checkpoint = relative(storeInternalPaths(paths.internalDir).checkpoints, path);
   if (!checkpoint.startsWith("..") && !checkpoint.includes(sep) && checkpoint.endsWith(".json")) return true;
   const inSpecs = relative(paths.dir, path).split(sep);
-  return inSpecs.length === 2 && /^\d+_/.test(inSpecs[0]!) && inSpecs[1] === ".postflight-pending";
+  return inSpecs.length === 2 && /^\d+_/.test(inSpecs[0]!) && inSpecs[1] === MARKER_FILE;
 }
 
 /**

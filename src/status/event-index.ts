@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { batonPaths } from "../shared/baton-paths.js";
 import {
   type BatonEvent,
   EVENTS_FILE,
@@ -44,7 +45,6 @@ export interface EventIndex {
 
 const KEEP = 50;
 const KEEP_SESSIONS = 200;
-const CACHE = join(".baton", "cache", "events-index.json");
 
 function empty(): EventIndex {
   return {
@@ -114,7 +114,7 @@ export function foldEvent(index: EventIndex, event: BatonEvent): void {
 
 function readCache(root: string): EventIndex | null {
   try {
-    const value = JSON.parse(readFileSync(join(root, CACHE), "utf8")) as EventIndex;
+    const value = JSON.parse(readFileSync(batonPaths(root).eventsIndex, "utf8")) as EventIndex;
     return value.version === 1 ? value : null;
   } catch {
     return null;
@@ -123,8 +123,8 @@ function readCache(root: string): EventIndex | null {
 
 function writeCache(root: string, index: EventIndex): void {
   try {
-    const path = join(root, CACHE);
-    mkdirSync(join(root, ".baton", "cache"), { recursive: true });
+    const path = batonPaths(root).eventsIndex;
+    mkdirSync(batonPaths(root).cacheDir, { recursive: true });
     const temp = `${path}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(index));
     renameSync(temp, path);

@@ -3,6 +3,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StopHookInput, ToolHookInput } from "../hooks/index.js";
+import {
+  BATON_DIR,
+  batonPaths,
+  MARKER_FILE,
+  METADATA_FILE,
+  storeInternalPaths,
+} from "../shared/baton-paths.js";
 import { generateRepo } from "./generate-repo.js";
 
 /**
@@ -56,8 +63,8 @@ export function hookRepo(): HookRepo {
       const operation = options.operation ?? "research";
       const folder = join(specsDir, `${options.task}_${nameOf(options.task)}`);
       mkdirSync(folder, { recursive: true });
-      mkdirSync(join(specsDir, ".baton", "checkpoints"), { recursive: true });
-      const checkpointPath = join(specsDir, ".baton", "checkpoints", `${options.task}.json`);
+      mkdirSync(storeInternalPaths(join(specsDir, BATON_DIR)).checkpoints, { recursive: true });
+      const checkpointPath = storeInternalPaths(join(specsDir, BATON_DIR)).checkpoint(options.task);
       writeFileSync(
         checkpointPath,
         JSON.stringify(
@@ -77,7 +84,7 @@ export function hookRepo(): HookRepo {
           2,
         ),
       );
-      const markerPath = join(folder, ".postflight-pending");
+      const markerPath = join(folder, MARKER_FILE);
       writeFileSync(
         markerPath,
         JSON.stringify({
@@ -97,7 +104,7 @@ export function hookRepo(): HookRepo {
         folder,
         checkpointPath,
         markerPath,
-        metadataPath: join(folder, ".return-meta.json"),
+        metadataPath: join(folder, METADATA_FILE),
         batonSession: session,
       };
     },
@@ -141,7 +148,7 @@ export function stopInput(dir: string, extra: Partial<StopHookInput> = {}): Stop
 /** The lines of the project's hook log. */
 export function hookLog(dir: string): Array<Record<string, unknown>> {
   try {
-    return readFileSync(join(dir, ".baton", "logs", "hooks.jsonl"), "utf8")
+    return readFileSync(batonPaths(dir).hookLog, "utf8")
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as Record<string, unknown>);

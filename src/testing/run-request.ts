@@ -1,4 +1,5 @@
 import type { RunnerEvent, RunOptions, RunRequest } from "../runners/runner-types.js";
+import { METADATA_FILE } from "../shared/baton-paths.js";
 
 /** A realistic delegation (format reference 10) for runner tests and the demo. */
 export function sampleRunRequest(cwd: string, overrides: Partial<RunRequest> = {}): RunRequest {
@@ -20,7 +21,7 @@ export function sampleRunRequest(cwd: string, overrides: Partial<RunRequest> = {
       },
       focus_prompt: "edge cases first",
       task_folder: "specs/12_add_widget",
-      metadata_file_path: "specs/12_add_widget/.return-meta.json",
+      metadata_file_path: `specs/12_add_widget/${METADATA_FILE}`,
     },
     ...overrides,
   };

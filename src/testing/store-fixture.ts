@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { loadConfig } from "../config/index.js";
+import { BATON_DIR } from "../shared/baton-paths.js";
 import { type StoreContext, storeContext } from "../state/index.js";
 import { type GeneratedRepo, type GenerateOptions, generateRepo } from "./generate-repo.js";
 
@@ -23,7 +24,7 @@ export function snapshotFiles(specsDir: string): Record<string, string> {
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
       // Baton's own control folder (lock, journal) is not user data.
-      if (name === ".baton") continue;
+      if (name === BATON_DIR) continue;
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
       else out[relative(specsDir, path)] = readFileSync(path, "utf8");

@@ -10,6 +10,7 @@ import {
 import { join, relative, resolve, sep } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import { computeWaves, type Phase, parsePlan } from "../plan/index.js";
+import { batonPaths, EVIDENCE_DIR } from "../shared/baton-paths.js";
 import { type BatonEvent, readAllEvents } from "../shared/event-stream.js";
 import {
   latestPlanFile,
@@ -37,8 +38,6 @@ export interface Board {
   archived: number;
 }
 
-const BOARD_CACHE = join(".baton", "cache", "board.json");
-
 /** Identity of the files the board is read from: a cache is good while none of them changed. */
 function identity(config: BatonConfig): string {
   const paths = storeContext(config).paths;
@@ -64,7 +63,7 @@ export async function readBoard(config: BatonConfig): Promise<Board> {
   const key = `${config.root}|${identity(config)}`;
   if (memory?.key === key) return memory.board;
   try {
-    const cached = JSON.parse(readFileSync(join(config.root, BOARD_CACHE), "utf8")) as {
+    const cached = JSON.parse(readFileSync(batonPaths(config.root).boardCache, "utf8")) as {
       key: string;
       board: Board;
     };
@@ -88,10 +87,10 @@ export async function readBoard(config: BatonConfig): Promise<Board> {
   };
   memory = { key, board };
   try {
-    mkdirSync(join(config.root, ".baton", "cache"), { recursive: true });
-    const temp = join(config.root, `${BOARD_CACHE}.${process.pid}.tmp`);
+    mkdirSync(batonPaths(config.root).cacheDir, { recursive: true });
+    const temp = `${batonPaths(config.root).boardCache}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(memory));
-    renameSync(temp, join(config.root, BOARD_CACHE));
+    renameSync(temp, batonPaths(config.root).boardCache);
   } catch {
     // a read-only checkout still gets its board
   }
@@ -156,7 +155,7 @@ function readPlan(config: BatonConfig, folder: string, artifacts: readonly unkno
 }
 
 function readEvidence(folder: string, root: string): Array<{ file: string; value: unknown }> {
-  const dir = join(folder, "evidence");
+  const dir = join(folder, EVIDENCE_DIR);
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith(".json"));

@@ -10,6 +10,7 @@ import {
   runOperation,
 } from "../../engine/index.js";
 import { agentFileReaders } from "../../hosts/index.js";
+import { batonPaths } from "../../shared/baton-paths.js";
 import { appendEvent } from "../../shared/event-stream.js";
 import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
@@ -43,7 +44,7 @@ interface PendingJob {
   base: string;
 }
 
-const pendingDir = (root: string) => join(root, ".baton", "queue");
+const pendingDir = (root: string) => batonPaths(root).queue;
 
 export async function runQueued(request: QueueRequest): Promise<BatchReport> {
   const boss = await openQueue(request.url, {

@@ -4,6 +4,7 @@ import * as z from "zod/mini";
 import { findRepoRoot, loadConfig } from "../../config/index.js";
 import { hostNamed, runInit } from "../../hosts/index.js";
 import type { InitResult } from "../../init/index.js";
+import { INIT_MANIFEST } from "../../shared/baton-paths.js";
 import { UsageError } from "../../shared/index.js";
 
 const InitArgs = z.object({
@@ -113,7 +114,7 @@ function changeLine(change: InitResult["changes"][number], dryRun: boolean): str
 export function formatInit(result: InitResult): string {
   const out: string[] = [];
   if (result.notInstalled) {
-    return `Baton is not installed in ${result.root} (no .baton/init.json); nothing to remove.`;
+    return `Baton is not installed in ${result.root} (no ${INIT_MANIFEST}); nothing to remove.`;
   }
   if (result.dryRun) {
     for (const change of result.changes) if (change.diff) out.push(change.diff.trimEnd());

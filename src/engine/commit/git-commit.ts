@@ -1,20 +1,16 @@
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
+import { CONTROL_FILE_GLOBS, TEMP_FILE_GLOB } from "../../shared/baton-paths.js";
 import { runGit, runGitWaitingForLock } from "../../shared/git.js";
 
 /** Control files live in task folders while a run is open; they are never part of a commit. */
-const CONTROL_FILES = [
-  ".return-meta.json",
-  ".return-meta.phase-*.json",
-  ".postflight-pending",
-  ".postflight-loop-guard",
-];
+const CONTROL_FILES = CONTROL_FILE_GLOBS;
 
 /**
  * Temp files of Baton's atomic writes (`.<name>.baton-<pid>-<hex>.tmp`): one left by a write that was
  * killed is never staged, wherever it lies.
  */
-export const TEMP_FILE_EXCLUDE = ":(exclude,glob)**/.*.baton-*.tmp";
+export const TEMP_FILE_EXCLUDE = `:(exclude,glob)**/${TEMP_FILE_GLOB}`;
 
 export type CommitResult =
   | { ok: true; committed: true; sha: string }

@@ -1,25 +1,9 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { isControlFile, LOOP_GUARD_FILE, MARKER_FILE, METADATA_FILE } from "../../shared/baton-paths.js";
 import { mutateStore, type StoreContext, type Transaction } from "../../state/index.js";
 
-export const MARKER_FILE = ".postflight-pending";
-export const LOOP_GUARD_FILE = ".postflight-loop-guard";
-export const METADATA_FILE = ".return-meta.json";
-
-/**
- * Files a run keeps in the task folder for itself: the marker, the loop guard, return metadata (also a
- * phase's), and temp files of atomic writes. None is ever an artifact, and none is ever committed.
- */
-export function isControlFile(name: string): boolean {
-  return (
-    name === MARKER_FILE ||
-    name === LOOP_GUARD_FILE ||
-    /^\.return-meta(\.phase-[^/]+)?\.json$/.test(name) ||
-    /^\..+\.baton-\d+-[0-9a-f]+\.tmp$/.test(name) ||
-    // the original system's name for the metadata file
-    name === ".meta-return.json"
-  );
-}
+export { isControlFile, LOOP_GUARD_FILE, MARKER_FILE, METADATA_FILE };
 
 export interface PostflightMarker {
   sessionId: string;

@@ -3,6 +3,7 @@ import { dirname, join, relative } from "node:path";
 import type { Route } from "../../agents/index.js";
 import type { Phase, Plan } from "../../plan/index.js";
 import type { DelegationContext, Runner, RunnerEvent, RunOutcome } from "../../runners/index.js";
+import { phaseMetadataFile } from "../../shared/baton-paths.js";
 import type { GitBaseline } from "../../state/index.js";
 import { checkAgentSignals } from "../gate-out/agent-signals.js";
 import { checkChanges } from "../gate-out/check-changes.js";
@@ -33,7 +34,7 @@ export function phaseSummaryName(id: string): string {
 }
 
 export function phaseMetadataName(id: string): string {
-  return `.return-meta.phase-${id}.json`;
+  return phaseMetadataFile(id);
 }
 
 export interface PhaseCall {

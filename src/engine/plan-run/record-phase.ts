@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { writeEvidence } from "../../evidence/index.js";
 import { doneMarker, type Plan, setPhaseMarker, tickPhaseCheckboxes } from "../../plan/index.js";
+import { CONTROL_FILE_GLOBS, TEMP_FILE_GLOB } from "../../shared/baton-paths.js";
 import { appendError, holdStore, type StoreContext, type Transaction } from "../../state/index.js";
 import { commitTaskChanges } from "../commit/git-commit.js";
 import type { ChangeEvidence } from "../gate-out/gate-types.js";
@@ -94,9 +95,8 @@ export async function recordPhase(
       relative(rc.root, rc.ctx.paths.todo),
       relative(rc.root, rc.ctx.paths.internalDir),
       relative(rc.root, rc.planPath),
-      `${rc.taskFolder}/.return-meta*.json`,
-      `${rc.taskFolder}/.postflight-*`,
-      "**/.*.baton-*.tmp",
+      ...CONTROL_FILE_GLOBS.map((name) => `${rc.taskFolder}/${name}`),
+      `**/${TEMP_FILE_GLOB}`,
     ];
     const committed = await commitInWorktree(wt, {
       message: `${subject}${final.kind === "complete" ? "" : " (not complete)"}\n\nSession: ${rc.sessionId}\n`,

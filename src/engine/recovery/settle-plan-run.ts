@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import { parsePlan, planStatusMarker, setPhaseMarker, setPlanStatus } from "../../plan/index.js";
+import { METADATA_FILE, METADATA_NAME } from "../../shared/baton-paths.js";
 import { latestPlanFile, type TaskEntry } from "../../state/index.js";
 import { sessionCommitSubjects } from "../commit/git-commit.js";
 import { prunePhaseWorktrees } from "../plan-run/phase-worktree.js";
@@ -63,7 +64,7 @@ export async function settlePlanRun(
   }));
   try {
     for (const name of readdirSync(folder)) {
-      if (/^\.return-meta\.phase-.+\.json$/.test(name)) rmSync(join(folder, name), { force: true });
+      if (METADATA_NAME.test(name) && name !== METADATA_FILE) rmSync(join(folder, name), { force: true });
     }
   } catch {
     // no task folder: nothing to clean

@@ -9,6 +9,7 @@ import {
   printParseErrorCode,
 } from "jsonc-parser";
 import { type InitManifest, sha256 } from "../../init/manifest.js";
+import { BATON_DIR, MARKER_FILES } from "../../shared/baton-paths.js";
 import { FileFormatError } from "../../shared/index.js";
 import { specsPaths } from "../../state/paths.js";
 
@@ -35,9 +36,8 @@ export function storeEditPatterns(specsDir: string): string[] {
     paths.archiveState,
     paths.errors,
     `${paths.internalDir}/*`,
-    ".baton/*",
-    "*.postflight-pending",
-    "*.postflight-loop-guard",
+    `${BATON_DIR}/*`,
+    ...MARKER_FILES.map((name) => `*${name}`),
   ].map((p) => p.split(sep).join("/"));
 }
 

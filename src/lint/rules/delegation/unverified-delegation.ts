@@ -14,6 +14,8 @@
  * left); without a read of the metadata file and a check that the artifacts exist, the status moved on
  * anyway, leaving tasks `[RESEARCHED]` with no report.
  */
+
+import { METADATA_FILE } from "../../../shared/baton-paths.js";
 import { type Finding, finding, type LintModel, type Rule } from "../../rule-types.js";
 import { textLines } from "./delegation-scan.js";
 import { delegationSites, isVerification } from "./sites.js";
@@ -41,7 +43,7 @@ export const unverifiedDelegation: Rule = {
           last.line,
           1,
           `delegates to an agent here, but nothing after it checks the result (${sites.length === 1 ? "1 delegation" : `${sites.length} delegations`})`,
-          "After the agent returns, read and validate specs/{N}_{slug}/.return-meta.json and check that each artifact it lists exists " +
+          `After the agent returns, read and validate specs/{N}_{slug}/${METADATA_FILE} and check that each artifact it lists exists ` +
             "(or run `baton gate-out`, which does both) before changing status or committing.",
         ),
       );

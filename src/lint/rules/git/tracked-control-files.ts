@@ -8,20 +8,22 @@
  * SubagentStop hook block every later stop, and cleanup commits ("sync: remove stale postflight-pending
  * marker") followed. Uses the model's git facts, so it reports nothing outside a git work tree.
  */
+
+import { LOOP_GUARD_FILE, MARKER_FILE, METADATA_FILE } from "../../../shared/baton-paths.js";
 import { type Finding, finding, type LintModel, type Rule } from "../../rule-types.js";
 
-const CONTROL = /(^|\/)(\.postflight-pending|\.postflight-loop-guard|\.return-meta\.json)$/;
+const CONTROL_NAMES: readonly string[] = [MARKER_FILE, LOOP_GUARD_FILE, METADATA_FILE];
 const LEGACY = /(^|\/)(\.meta-return\/return-meta\.json|\.meta\/[\w-]*return-meta\.json)$/;
 
 export const trackedControlFiles: Rule = {
   id: "git/tracked-control-files",
   severity: "error",
-  description: "Postflight markers, loop guards and .return-meta.json must not be tracked by git",
+  description: `Postflight markers, loop guards and ${METADATA_FILE} must not be tracked by git`,
   check(model: LintModel) {
     if (!model.tracked) return [];
     const out: Finding[] = [];
     for (const path of [...model.tracked].sort()) {
-      if (!CONTROL.test(path) && !LEGACY.test(path)) continue;
+      if (!CONTROL_NAMES.includes(path.split("/").pop() ?? "") && !LEGACY.test(path)) continue;
       out.push(
         finding(
           trackedControlFiles,
@@ -29,7 +31,7 @@ export const trackedControlFiles: Rule = {
           1,
           1,
           `${path} is tracked by git; it belongs to one run and must never be committed`,
-          `Run \`git rm --cached ${path}\`, add \`.postflight-pending\`, \`.postflight-loop-guard\` and \`.return-meta.json\` to .gitignore, and stage task folders by their artifact subfolders only.`,
+          `Run \`git rm --cached ${path}\`, add \`${MARKER_FILE}\`, \`${LOOP_GUARD_FILE}\` and \`${METADATA_FILE}\` to .gitignore, and stage task folders by their artifact subfolders only.`,
         ),
       );
     }

@@ -1,0 +1,98 @@
+import { join } from "node:path";
+
+/**
+ * Baton's own files and folders. Every name is written here once; the rest of the code asks this module,
+ * so a renamed file cannot leave a reader, a hook guard or a commit exclusion behind.
+ */
+
+/** The folder Baton keeps beside a repository's files (hook log, events, caches) and inside its task store. */
+export const BATON_DIR = ".baton";
+
+/** In `<root>/.baton/`: per machine and never committed, except the init manifest. */
+export const BATON_GITIGNORE = "*\n!init.json\n";
+
+/** `baton init`'s manifest, repository-relative with `/`: the one file of `.baton/` that is committed. */
+export const INIT_MANIFEST = `${BATON_DIR}/init.json`;
+
+/** Where each of Baton's files of a repository lives, from its root. */
+export function batonPaths(root: string) {
+  const dir = join(root, BATON_DIR);
+  return {
+    dir,
+    gitignore: join(dir, ".gitignore"),
+    initManifest: join(root, INIT_MANIFEST),
+    /** The event stream's folder (`events.jsonl` and its rotations). */
+    events: join(dir, "events"),
+    hookLog: join(dir, "logs", "hooks.jsonl"),
+    cacheDir: join(dir, "cache"),
+    eventsIndex: join(dir, "cache", "events-index.json"),
+    boardCache: join(dir, "cache", "board.json"),
+    /** Where `baton serve` publishes the port the resident forwarders call. */
+    servePort: join(dir, "serve.port"),
+    /** The Stop hook's block counter of one host session. */
+    stopBlocks: (hostSession: string) =>
+      join(dir, "state", `stop-blocks-${hostSession.replace(/[^A-Za-z0-9_-]/g, "_")}.json`),
+    /** The queue coordinator's record of the jobs it is waiting for. */
+    queue: join(dir, "queue"),
+  };
+}
+
+export const EVENTS_FILE = "events.jsonl";
+
+/** Inside the task store's own `.baton/` (`specs/.baton/`), from that folder. */
+export function storeInternalPaths(internalDir: string) {
+  const safe = (id: string) => id.replace(/[^A-Za-z0-9_-]/g, "_");
+  return {
+    lock: join(internalDir, "lock"),
+    journal: join(internalDir, "journal.json"),
+    checkpoints: join(internalDir, "checkpoints"),
+    checkpoint: (taskNumber: number) => join(internalDir, "checkpoints", `${taskNumber}.json`),
+    session: (sessionId: string) => join(internalDir, "sessions", `${sessionId}.jsonl`),
+    delegation: (sessionId: string) => join(internalDir, "delegations", `${safe(sessionId)}.jsonl`),
+    seal: join(internalDir, "seal"),
+  };
+}
+
+/** In a task folder while an operation is open: the delegation whose result is still owed. */
+export const MARKER_FILE = ".postflight-pending";
+/** How many times the SubagentStop hook has blocked, beside the marker. */
+export const LOOP_GUARD_FILE = ".postflight-loop-guard";
+/** The return metadata an agent writes for the operation. */
+export const METADATA_FILE = ".return-meta.json";
+/** The return metadata of one phase of a plan run. */
+export const phaseMetadataFile = (phaseId: string) => `.return-meta.phase-${phaseId}.json`;
+/** Every return-metadata file name, the operation's and each phase's. */
+export const METADATA_NAME = /^\.return-meta(\.phase-[^/]+)?\.json$/;
+/** The evidence folder of a task folder. */
+export const EVIDENCE_DIR = "evidence";
+
+/** Task-folder files that steer a run and are never an artifact or part of a commit. */
+export const MARKER_FILES = [MARKER_FILE, LOOP_GUARD_FILE] as const;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+/** A regular-expression source matching a marker's name, or Baton's folder with what follows it in a path. */
+export const MARKER_NAME_SOURCE = MARKER_FILES.map(escapeRegExp).join("|");
+export const BATON_DIR_SOURCE = escapeRegExp(BATON_DIR);
+
+/**
+ * Files a run keeps in the task folder for itself: the marker, the loop guard, return metadata (also a
+ * phase's), and temp files of atomic writes. None is ever an artifact, and none is ever committed.
+ */
+export function isControlFile(name: string): boolean {
+  return (
+    (MARKER_FILES as readonly string[]).includes(name) ||
+    METADATA_NAME.test(name) ||
+    TEMP_FILE_NAME.test(name) ||
+    // the original system's name for the metadata file
+    name === ".meta-return.json"
+  );
+}
+
+/** Glob patterns (git pathspec / plain glob) of the control files of a task folder. */
+export const CONTROL_FILE_GLOBS = [METADATA_FILE, ".return-meta.phase-*.json", ...MARKER_FILES] as const;
+
+/** The temp file of an atomic write of `name`: named before it is written, so recovery can find it anywhere. */
+export const tempFileName = (name: string, pid: number, hex: string) => `.${name}.baton-${pid}-${hex}.tmp`;
+/** The glob of every such temp file. */
+export const TEMP_FILE_GLOB = ".*.baton-*.tmp";
+export const TEMP_FILE_NAME = /^\..+\.baton-\d+-[0-9a-f]+\.tmp$/;
