@@ -2,7 +2,7 @@
 // hook against bare `node -e 0`, the original bash SubagentStop hook on the same input, and the
 // resident paths: the bash forwarder to `baton serve` (and its in-process fallback), and HTTP hooks.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   BIN,
@@ -18,10 +18,12 @@ import {
 } from "./common.mjs";
 
 const RUNS = numberFlag("runs", QUICK ? 15 : 40);
-const REQUESTS = numberFlag("requests", QUICK ? 200 : 500);
+const REQUESTS = numberFlag("requests", QUICK ? 500 : 2000);
+// A resident server is warm after its first few hundred calls (the JIT); a session makes that many quickly.
+const HTTP_WARMUP = 300;
 const WARMUP = 3;
 const TARGET_RATIO = 1.3;
-const TARGET_HTTP_MS = 5;
+const TARGET_HTTP_MS = 2;
 const FIXTURE = join(ROOT, "..", "shared", "fixtures", "proofchecker");
 const BASH_HOOK = join(".claude", "hooks", "subagent-postflight.sh");
 
@@ -38,36 +40,23 @@ try {
   const generated = generateRepo({ dir: repo.dir, active: 50, archived: 50, folders: false, seed: 3 });
   execFileSync("git", ["init", "-q"], { cwd: repo.dir });
   const task = generated.activeNumbers[0];
-  const folder = join(repo.dir, "specs", `${task}_bench_task`);
+  const claudeSession = "0f4c2a4e-bench-4c1e-9d7a-000000000001";
+  // As a user has it: a fresh `baton init` (its default hooks), then an in-session gate-in, which seals the
+  // store and opens the checkpoint and its postflight marker.
+  const baton = (args, extraEnv = {}) =>
+    execFileSync(process.execPath, [BIN, ...args], {
+      cwd: repo.dir,
+      encoding: "utf8",
+      env: { ...process.env, ...extraEnv },
+    });
+  baton(["init", "--bin", `node ${BIN}`]);
+  const installed = JSON.parse(readFileSync(join(repo.dir, ".baton", "init.json"), "utf8"));
+  baton(["gate-in", "research", String(task)], { CLAUDE_CODE_SESSION_ID: claudeSession });
+  const folderName = readdirSync(join(repo.dir, "specs")).find((n) => n.startsWith(`${task}_`));
+  const folder = join(repo.dir, "specs", folderName);
   const marker = join(folder, ".postflight-pending");
   const guard = join(folder, ".postflight-loop-guard");
-  mkdirSync(join(repo.dir, "specs", ".baton", "checkpoints"), { recursive: true });
-  mkdirSync(folder, { recursive: true });
-  const claudeSession = "0f4c2a4e-bench-4c1e-9d7a-000000000001";
-  writeFileSync(
-    join(repo.dir, "specs", ".baton", "checkpoints", `${task}.json`),
-    JSON.stringify({
-      sessionId: "sess_1700000000_bench",
-      taskNumber: task,
-      operation: "research",
-      previousStatus: "not_started",
-      pid: process.pid,
-      hostname: "bench",
-      startedAt: "2026-01-01T00:00:00Z",
-      mode: "session",
-      claudeSessionId: claudeSession,
-    }),
-  );
-  const markerText = JSON.stringify({
-    session_id: "sess_1700000000_bench",
-    skill: "researcher",
-    task_number: task,
-    operation: "research",
-    reason: "Postflight pending: status update, artifact linking, git commit",
-    created: "2026-01-01T00:00:00Z",
-    stop_hook_active: false,
-    claude_session_id: claudeSession,
-  });
+  const markerText = readFileSync(marker, "utf8");
   const resetMarker = () => {
     writeFileSync(marker, markerText);
     rmSync(guard, { force: true });
@@ -237,20 +226,16 @@ try {
   console.log("\nReplies (last run):");
   for (const c of cases.slice(1)) console.log(`  ${c.name}: ${outputs.get(c.name).slice(0, 150)}`);
 
-  // The resident server: one process, one keep-alive connection, a request per tool call.
-  server = spawn(process.execPath, [BIN, "serve", "--port", "0"], {
+  // The default path of a fresh `baton init`: Claude Code's SessionStart hook starts this repository's
+  // server on its own port; then every tool call is two POSTs on a kept-alive connection.
+  const sessionStart = JSON.stringify({ ...common, hook_event_name: "SessionStart", source: "startup" });
+  execFileSync(process.execPath, [BIN, "hook", "session-start", "--port", String(installed.port)], {
     cwd: repo.dir,
-    stdio: ["ignore", "pipe", "inherit"],
+    input: sessionStart,
+    env,
   });
-  const url = await new Promise((resolve, reject) => {
-    let out = "";
-    server.stdout.on("data", (chunk) => {
-      out += chunk;
-      const match = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) resolve(match[1]);
-    });
-    server.once("exit", (code) => reject(new Error(`baton serve exited with ${code}`)));
-  });
+  const url = `http://127.0.0.1:${installed.port}`;
+  server = (await (await fetch(`${url}/health`)).json()).pid;
   // Claude Code's http hooks: one POST per event on a kept-alive connection, as the binary sends them.
   const post = async (event, body) => {
     const start = process.hrtime.bigint();
@@ -260,10 +245,10 @@ try {
   };
   const httpPre = [];
   const httpPost = [];
-  for (let i = 0; i < REQUESTS + 20; i++) {
+  for (let i = 0; i < REQUESTS + HTTP_WARMUP; i++) {
     const pre = await post("pre-tool-use", preToolUse);
     const after = await post("post-tool-use", postToolUse);
-    if (i >= 20) {
+    if (i >= HTTP_WARMUP) {
       httpPre.push(pre);
       httpPost.push(after);
     }
@@ -283,11 +268,13 @@ try {
       perCall("forwarder → resident serve", "forwarder → serve, post").toFixed(1),
       `${perCall("forwarder, server down", "forwarder, server down, post").toFixed(1)} ms, decided in-process`,
     ],
-    ["--hooks http (onFailure: block)", httpCall.toFixed(2), "the tool call is blocked"],
+    ["node -e 0 (bare, one process)", median(times.get(cases[0].name)).toFixed(1), "-"],
+    [`fresh baton init: http hooks, port ${installed.port}`, httpCall.toFixed(2), "the tool call is blocked"],
   ];
   console.log(`\n${table(callRows)}`);
   console.log(
-    `--hooks http per tool call: ${httpCall.toFixed(2)} ms (target median <= ${TARGET_HTTP_MS} ms: ${httpCall <= TARGET_HTTP_MS ? "PASS" : "FAIL"});` +
+    `fresh baton init, per tool call: ${httpCall.toFixed(2)} ms (target median <= ${TARGET_HTTP_MS} ms: ${httpCall <= TARGET_HTTP_MS ? "PASS" : "FAIL"});` +
+      ` ${(perCall("baton hook pre-tool-use", "baton hook post-tool-use") / httpCall).toFixed(0)}x faster than command hooks;` +
       ` PreToolUse p95 ${percentile(httpPre, 95).toFixed(2)} ms, PostToolUse p95 ${percentile(httpPost, 95).toFixed(2)} ms`,
   );
   console.log("PASS/FAIL is informational; the benchmark exits non-zero only when a hook fails to run.");
@@ -295,7 +282,7 @@ try {
   failed++;
   console.log(`hooks benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
-  if (server && server.exitCode === null) server.kill("SIGTERM");
+  if (server) process.kill(server, "SIGTERM");
   if (resident && resident.exitCode === null) resident.kill("SIGTERM");
   repo.cleanup();
 }

@@ -105,87 +105,120 @@ export type RunOne = (task: number, operation: Operation, cap: number | undefine
 
 export async function runBatch(request: BatchRequest, runOne?: RunOne): Promise<BatchReport> {
   const execute = runOne ?? ((task, operation, cap) => runLocally(request, task, operation, cap));
-  const { config } = request;
-  const tasks = await readTasks(config);
-  const selected = selectTasks(tasks, request.selection);
-  const runs: BatchRun[] = [];
-  const failed = new Set<number>();
-  const running = new Map<number, Promise<void>>();
-  const caps = new Map<number, number>();
-  let spent = 0;
-  let stopped: BatchReport["stopped"] = "done";
-  let offset = streamSize(config.root);
-  const tail = () => {
-    const { text, end } = readFrom(eventsPath(config.root), offset);
+  const selected = selectTasks(await readTasks(request.config), request.selection);
+  const batch = new Batch(request, selected, execute);
+  const tail = eventTail(request, selected);
+  const ticker = setInterval(tail, 250);
+  try {
+    await batch.run();
+  } finally {
+    clearInterval(ticker);
+    tail();
+  }
+  return batch.report();
+}
+
+/** Relays the event stream's new lines about the selected tasks as progress. */
+function eventTail(request: BatchRequest, selected: ReadonlySet<number>): () => void {
+  let offset = streamSize(request.config.root);
+  return () => {
+    const { text, end } = readFrom(eventsPath(request.config.root), offset);
     offset = end;
     for (const event of parseEventLines(text))
       if (event.task !== undefined && selected.has(event.task))
         request.onProgress?.({ type: "event", event });
   };
-  const ticker = setInterval(tail, 250);
-  let waiting: Waiting[] = [];
-  let finished: number[] = [];
-  try {
+}
+
+/** One `baton run`: the schedule asked again after every run ends, until nothing more may start. */
+class Batch {
+  private readonly runs: BatchRun[] = [];
+  private readonly failed = new Set<number>();
+  private readonly running = new Map<number, Promise<void>>();
+  /** Each running task's share of `--max-cost`. */
+  private readonly caps = new Map<number, number>();
+  private spent = 0;
+  private stopped: BatchReport["stopped"] = "done";
+  private waiting: Waiting[] = [];
+  private finished: number[] = [];
+
+  constructor(
+    private readonly request: BatchRequest,
+    private readonly selected: ReadonlySet<number>,
+    private readonly execute: RunOne,
+  ) {}
+
+  async run(): Promise<void> {
+    const { request } = this;
     for (;;) {
-      if (request.signal.aborted) stopped = "signal";
-      const current = await readTasks(config);
-      const plan = schedule(current, {
-        selected,
-        running: new Set(running.keys()),
-        failed,
+      if (request.signal.aborted) this.stopped = "signal";
+      const plan = schedule(await readTasks(request.config), {
+        selected: this.selected,
+        running: new Set(this.running.keys()),
+        failed: this.failed,
         until: request.until,
-        slots: stopped === "done" ? request.concurrency - running.size : 0,
+        slots: this.stopped === "done" ? request.concurrency - this.running.size : 0,
       });
-      waiting = plan.waiting.filter((w) => !running.has(w.number));
-      finished = plan.finished.sort((a, b) => a - b);
+      this.waiting = plan.waiting.filter((w) => !this.running.has(w.number));
+      this.finished = plan.finished.sort((a, b) => a - b);
       for (const { number, operation } of plan.start) {
-        let cap: number | undefined;
-        if (request.maxCost !== undefined) {
-          let reserved = 0;
-          for (const c of caps.values()) reserved += c;
-          const left = request.maxCost - spent - reserved;
-          if (left <= 1e-6) {
-            stopped = "budget";
-            break;
-          }
-          cap = left / Math.max(1, request.concurrency - running.size);
-          caps.set(number, cap);
-        }
-        const done = execute(number, operation, cap).then((run) => {
-          spent += run.costUsd ?? 0;
-          caps.delete(number);
-          // A run that did not get its task further is not tried again in this batch; `baton run` again does.
-          if (!run.ok) failed.add(number);
-          runs.push(run);
-          request.onProgress?.({ type: "finished", run });
-        });
-        running.set(
-          number,
-          done.finally(() => running.delete(number)),
-        );
+        const cap = this.costCap(number);
+        if (cap === null) break;
+        this.start(number, operation, cap);
       }
-      if (running.size === 0) break;
-      await Promise.race(running.values());
+      if (this.running.size === 0) return;
+      await Promise.race(this.running.values());
     }
-  } finally {
-    clearInterval(ticker);
-    tail();
   }
-  if (stopped !== "done") {
-    waiting = waiting.map((w) =>
-      w.reason === "no free slot"
-        ? { ...w, reason: stopped === "budget" ? "not started: --max-cost is spent" : "not started: stopped" }
-        : w,
+
+  /** The next run's share of what `--max-cost` leaves; null: nothing is left, the batch stops starting runs. */
+  private costCap(number: number): number | undefined | null {
+    const { maxCost, concurrency } = this.request;
+    if (maxCost === undefined) return undefined;
+    let reserved = 0;
+    for (const c of this.caps.values()) reserved += c;
+    const left = maxCost - this.spent - reserved;
+    if (left <= 1e-6) {
+      this.stopped = "budget";
+      return null;
+    }
+    const cap = left / Math.max(1, concurrency - this.running.size);
+    this.caps.set(number, cap);
+    return cap;
+  }
+
+  private start(number: number, operation: Operation, cap: number | undefined): void {
+    const done = this.execute(number, operation, cap).then((run) => {
+      this.spent += run.costUsd ?? 0;
+      this.caps.delete(number);
+      // A run that did not get its task further is not tried again in this batch; `baton run` again does.
+      if (!run.ok) this.failed.add(number);
+      this.runs.push(run);
+      this.request.onProgress?.({ type: "finished", run });
+    });
+    this.running.set(
+      number,
+      done.finally(() => this.running.delete(number)),
     );
   }
-  for (const n of failed) {
-    const last = runs.filter((r) => r.task === n).at(-1);
-    waiting.push({
-      number: n,
-      reason: `${last?.operation ?? "run"} failed${last?.code ? ` [${last.code}]` : ""}`,
-    });
+
+  report(): BatchReport {
+    const { stopped, runs } = this;
+    let waiting = this.waiting;
+    if (stopped !== "done") {
+      const reason = stopped === "budget" ? "not started: --max-cost is spent" : "not started: stopped";
+      waiting = waiting.map((w) => (w.reason === "no free slot" ? { ...w, reason } : w));
+    }
+    for (const n of this.failed) {
+      const last = runs.filter((r) => r.task === n).at(-1);
+      waiting.push({
+        number: n,
+        reason: `${last?.operation ?? "run"} failed${last?.code ? ` [${last.code}]` : ""}`,
+      });
+    }
+    const selected = [...this.selected].sort((a, b) => a - b);
+    return { selected, runs, finished: this.finished, waiting, stopped, spentUsd: this.spent };
   }
-  return { selected: [...selected].sort((a, b) => a - b), runs, finished, waiting, stopped, spentUsd: spent };
 }
 
 function streamSize(root: string): number {

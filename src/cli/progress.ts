@@ -16,71 +16,88 @@ export function progressReporter(stream: NodeJS.WriteStream): {
   onProgress: (e: ProgressEvent) => void;
   stop: () => void;
 } {
-  const started = Date.now();
-  let checkpoint = "GATE_IN";
-  let step = "";
-  let frame = 0;
-  const tty = stream.isTTY === true;
-  const board = new PlanBoard();
-  let planActive = false;
-  // Lines of the live block drawn last time, erased before the next draw.
-  let drawn = 0;
-  const erase = () => {
-    if (drawn > 1) stream.write(`\x1b[${drawn - 1}A`);
-    stream.write("\r\x1b[J");
-    drawn = 0;
-  };
-  const draw = () => {
-    frame = (frame + 1) % FRAMES.length;
-    const spinner = FRAMES[frame] ?? "";
-    const block = planActive ? board.render(spinner) : [];
-    const status = `${spinner} ${checkpoint} ${elapsed(started)}${step && !planActive ? ` · ${step}` : ""}`;
-    erase();
+  const reporter = new ProgressReporter(stream);
+  return { onProgress: (event) => reporter.handle(event), stop: () => reporter.stop() };
+}
+
+class ProgressReporter {
+  private readonly started = Date.now();
+  private readonly tty: boolean;
+  private readonly board = new PlanBoard();
+  private readonly timer: NodeJS.Timeout | undefined;
+  private checkpoint = "GATE_IN";
+  private step = "";
+  private frame = 0;
+  private planActive = false;
+  /** Lines of the live block drawn last time, erased before the next draw. */
+  private drawn = 0;
+
+  constructor(private readonly stream: NodeJS.WriteStream) {
+    this.tty = stream.isTTY === true;
+    this.timer = this.tty ? setInterval(() => this.draw(), 100) : undefined;
+  }
+
+  handle(event: ProgressEvent): void {
+    if (event.type === "checkpoint") this.onCheckpoint(event);
+    else if (event.type === "plan") this.onPlan(event.event);
+    else this.onRunner(event.event);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.tty) this.erase();
+  }
+
+  private onCheckpoint(event: Extract<ProgressEvent, { type: "checkpoint" }>): void {
+    if (event.phase === "begin") {
+      this.checkpoint = event.step;
+      this.step = "";
+      if (!this.tty) this.line(`[${elapsed(this.started)}] ${event.step} …`);
+    } else this.line(`[${elapsed(this.started)}] ${event.step} ${event.ok ? "✓" : "✗"}`);
+  }
+
+  private onPlan(event: Extract<ProgressEvent, { type: "plan" }>["event"]): void {
+    this.planActive = true;
+    const plain = this.board.handle(event);
+    // On a terminal the block shows phases live; a finished wave is printed once, for the scrollback.
+    if (!this.tty && plain) this.line(`[${elapsed(this.started)}] ${plain}`);
+    if (this.tty && event.type === "wave" && event.event === "finished") {
+      const finished = this.board.render("").slice(1);
+      this.line([`Wave ${event.wave + 1}/${event.total}`, ...finished].join("\n"));
+    }
+  }
+
+  private onRunner(event: Extract<ProgressEvent, { type: "runner" }>["event"]): void {
+    if (event.type === "step") {
+      this.step = event.tool ? `${event.tool}: ${event.label}` : event.label;
+      if (!this.tty) this.line(`[${elapsed(this.started)}]   ${this.step}`);
+    } else if (event.type === "started" && !this.tty) {
+      this.line(`[${elapsed(this.started)}]   agent started (${event.runner}, pid ${event.pid})`);
+    }
+  }
+
+  private erase(): void {
+    if (this.drawn > 1) this.stream.write(`\x1b[${this.drawn - 1}A`);
+    this.stream.write("\r\x1b[J");
+    this.drawn = 0;
+  }
+
+  private draw(): void {
+    this.frame = (this.frame + 1) % FRAMES.length;
+    const spinner = FRAMES[this.frame] ?? "";
+    const block = this.planActive ? this.board.render(spinner) : [];
+    const step = this.step && !this.planActive ? ` · ${this.step}` : "";
+    const status = `${spinner} ${this.checkpoint} ${elapsed(this.started)}${step}`;
+    this.erase();
     const lines = [...block, status];
-    stream.write(lines.join("\n"));
-    drawn = lines.length;
-  };
-  const timer = tty ? setInterval(draw, 100) : undefined;
-  const line = (text: string) => {
-    if (tty) {
-      erase();
-      stream.write(`${text}\n`);
-    } else stream.write(`${text}\n`);
-  };
-  return {
-    onProgress(event) {
-      if (event.type === "checkpoint") {
-        if (event.phase === "begin") {
-          checkpoint = event.step;
-          step = "";
-          if (!tty) line(`[${elapsed(started)}] ${event.step} …`);
-        } else line(`[${elapsed(started)}] ${event.step} ${event.ok ? "✓" : "✗"}`);
-        return;
-      }
-      if (event.type === "plan") {
-        planActive = true;
-        const plain = board.handle(event.event);
-        // On a terminal the block shows phases live; a finished wave is printed once, for the scrollback.
-        if (!tty && plain) line(`[${elapsed(started)}] ${plain}`);
-        if (tty && event.event.type === "wave" && event.event.event === "finished") {
-          const finished = board.render("").slice(1);
-          line([`Wave ${event.event.wave + 1}/${event.event.total}`, ...finished].join("\n"));
-        }
-        return;
-      }
-      const runnerEvent = event.event;
-      if (runnerEvent.type === "step") {
-        step = runnerEvent.tool ? `${runnerEvent.tool}: ${runnerEvent.label}` : runnerEvent.label;
-        if (!tty) line(`[${elapsed(started)}]   ${step}`);
-      } else if (runnerEvent.type === "started" && !tty) {
-        line(`[${elapsed(started)}]   agent started (${runnerEvent.runner}, pid ${runnerEvent.pid})`);
-      }
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      if (tty) erase();
-    },
-  };
+    this.stream.write(lines.join("\n"));
+    this.drawn = lines.length;
+  }
+
+  private line(text: string): void {
+    if (this.tty) this.erase();
+    this.stream.write(`${text}\n`);
+  }
 }
 
 function describeRecovery(action: RecoveryAction): string {

@@ -78,14 +78,12 @@ function allowedKeysAt(path: ReadonlyArray<PropertyKey>): string[] {
   return Object.keys(BatonConfigFile.def.shape);
 }
 
-export function resolveConfig(root: string, source: string | null, file: BatonConfigFile): BatonConfig {
-  const languages = file.languages ?? DEFAULT_LANGUAGES;
-  const defaultLanguage = file.defaultLanguage ?? "general";
-  if (!languages.includes(defaultLanguage)) {
-    throw new ConfigError(`${source}: defaultLanguage "${defaultLanguage}" is not in languages`, {
-      hint: `Add it to "languages" or pick one of: ${languages.join(", ")}.`,
-    });
-  }
+/** The routing table: Baton's defaults, each language's configured routes over them. */
+function resolveRouting(
+  source: string | null,
+  file: BatonConfigFile,
+  languages: string[],
+): BatonConfig["routing"] {
   const routing: BatonConfig["routing"] = { ...DEFAULT_ROUTING };
   const fallback = DEFAULT_ROUTING["general"]!;
   for (const [language, route] of Object.entries(file.routing ?? {})) {
@@ -102,6 +100,32 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
       revise: route.revise ?? base.revise,
     };
   }
+  return routing;
+}
+
+/** How plan runs go: phases at once, iterations, summaries, and how phases route. */
+function resolvePhases(file: BatonConfigFile): BatonConfig["phases"] {
+  return {
+    concurrency: file.phases?.concurrency ?? 4,
+    maxIterations: file.phases?.maxIterations ?? 5,
+    minSummaryBytes: file.phases?.minSummaryBytes ?? 100,
+    implementers: {
+      lean: file.phases?.implementers?.lean ?? "lean",
+      software: file.phases?.implementers?.software ?? "general",
+    },
+    routing: file.phases?.routing ?? DEFAULT_PHASE_ROUTING,
+  };
+}
+
+export function resolveConfig(root: string, source: string | null, file: BatonConfigFile): BatonConfig {
+  const languages = file.languages ?? DEFAULT_LANGUAGES;
+  const defaultLanguage = file.defaultLanguage ?? "general";
+  if (!languages.includes(defaultLanguage)) {
+    throw new ConfigError(`${source}: defaultLanguage "${defaultLanguage}" is not in languages`, {
+      hint: `Add it to "languages" or pick one of: ${languages.join(", ")}.`,
+    });
+  }
+  const routing = resolveRouting(source, file, languages);
   const specsDir = file.specsDir ?? "specs";
   return {
     root,
@@ -123,16 +147,7 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
     },
     minArtifactBytes: file.minArtifactBytes ?? 200,
     commit: file.commit ?? true,
-    phases: {
-      concurrency: file.phases?.concurrency ?? 4,
-      maxIterations: file.phases?.maxIterations ?? 5,
-      minSummaryBytes: file.phases?.minSummaryBytes ?? 100,
-      implementers: {
-        lean: file.phases?.implementers?.lean ?? "lean",
-        software: file.phases?.implementers?.software ?? "general",
-      },
-      routing: file.phases?.routing ?? DEFAULT_PHASE_ROUTING,
-    },
+    phases: resolvePhases(file),
     checks: (file.checks ?? []).map((check) => ({
       name: check.name,
       run: check.run,

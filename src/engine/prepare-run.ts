@@ -14,6 +14,7 @@ import { newSessionId, TaskNotFoundError } from "../shared/index.js";
 import type { Operation } from "../state/index.js";
 import {
   findEntry,
+  type OpenCheckpoint,
   readSettledStore,
   type Snapshot,
   type StoreContext,
@@ -115,6 +116,20 @@ export async function prepareRun(request: RunRequest, snapshot?: Snapshot): Prom
     claudeSessionId: request.claudeSessionId || null,
     plan,
   };
+}
+
+/** The run an open checkpoint belongs to, prepared again to be closed: the same session and agent. */
+export function prepareOpenRun(
+  request: Pick<RunRequest, "config" | "agentFiles" | "operation" | "taskNumber">,
+  open: OpenCheckpoint,
+): Promise<Run> {
+  return prepareRun({
+    ...request,
+    mode: "session",
+    sessionId: open.sessionId,
+    agentOverride: open.agent,
+    claudeSessionId: open.claudeSessionId,
+  });
 }
 
 /** The delegation context of format reference 10 for this run. */

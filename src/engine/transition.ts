@@ -99,6 +99,55 @@ function fail(
   ];
 }
 
+function agentFinished(state: RunState, outcome: DelegationOutcome): [RunState, Effect[]] {
+  if (!outcome.ok) return fail(state, "DELEGATE", RUNNER_CODES[outcome.reason], outcome.message);
+  return [
+    { ...state, phase: "gate_out" },
+    [
+      { type: "journal", step: "DELEGATE", phase: "end", ok: true },
+      { type: "journal", step: "GATE_OUT", phase: "begin" },
+      { type: "check_result", output: outcome.output },
+    ],
+  ];
+}
+
+function gateOutChecked(state: RunState, verdict: GateOutVerdict): [RunState, Effect[]] {
+  if (!verdict.ok) return fail(state, "GATE_OUT", verdict.code, verdict.message);
+  return [
+    { ...state, phase: "record", outcome: verdict.outcome },
+    [
+      { type: "record_result", verdict },
+      { type: "journal", step: "GATE_OUT", phase: "end", ok: true, detail: { outcome: verdict.outcome } },
+    ],
+  ];
+}
+
+function commitFinished(
+  state: RunState,
+  event: Extract<RunEvent, { type: "commit_finished" }>,
+): [RunState, Effect[]] {
+  // The result is recorded but git refused it: the run has not succeeded. Its checkpoint stays open as
+  // "recorded, commit pending", so `baton recover` (or the next run of the task) commits it.
+  if (event.failed) {
+    const message = event.error ?? "git commit failed";
+    return [
+      {
+        ...state,
+        phase: "finished",
+        result: { ok: false, checkpoint: "COMMIT", code: "COMMIT_FAILED", message },
+      },
+      [{ type: "journal", step: "COMMIT", phase: "end", ok: false, detail: { error: message } }],
+    ];
+  }
+  const result: RunResult = { ok: true, outcome: state.outcome ?? "done", committed: event.committed };
+  if (event.error !== undefined) result.commitError = event.error;
+  const detail = event.error ? { error: event.error } : {};
+  return [
+    { ...state, phase: "finished", result },
+    [{ type: "journal", step: "COMMIT", phase: "end", ok: true, detail }],
+  ];
+}
+
 export function transition(state: RunState, event: RunEvent): [RunState, Effect[]] {
   switch (event.type) {
     case "start":
@@ -114,29 +163,10 @@ export function transition(state: RunState, event: RunEvent): [RunState, Effect[
           { type: "run_agent" },
         ],
       ];
-    case "agent_finished": {
-      const outcome = event.outcome;
-      if (!outcome.ok) return fail(state, "DELEGATE", RUNNER_CODES[outcome.reason], outcome.message);
-      return [
-        { ...state, phase: "gate_out" },
-        [
-          { type: "journal", step: "DELEGATE", phase: "end", ok: true },
-          { type: "journal", step: "GATE_OUT", phase: "begin" },
-          { type: "check_result", output: outcome.output },
-        ],
-      ];
-    }
-    case "gate_out_checked": {
-      const verdict = event.verdict;
-      if (!verdict.ok) return fail(state, "GATE_OUT", verdict.code, verdict.message);
-      return [
-        { ...state, phase: "record", outcome: verdict.outcome },
-        [
-          { type: "record_result", verdict },
-          { type: "journal", step: "GATE_OUT", phase: "end", ok: true, detail: { outcome: verdict.outcome } },
-        ],
-      ];
-    }
+    case "agent_finished":
+      return agentFinished(state, event.outcome);
+    case "gate_out_checked":
+      return gateOutChecked(state, event.verdict);
     case "recorded":
       return [
         { ...state, phase: "commit" },
@@ -145,34 +175,7 @@ export function transition(state: RunState, event: RunEvent): [RunState, Effect[
           { type: "commit", outcome: state.outcome ?? "done" },
         ],
       ];
-    case "commit_finished": {
-      // The result is recorded but git refused it: the run has not succeeded. Its checkpoint stays open as
-      // "recorded, commit pending", so `baton recover` (or the next run of the task) commits it.
-      if (event.failed) {
-        const message = event.error ?? "git commit failed";
-        return [
-          {
-            ...state,
-            phase: "finished",
-            result: { ok: false, checkpoint: "COMMIT", code: "COMMIT_FAILED", message },
-          },
-          [{ type: "journal", step: "COMMIT", phase: "end", ok: false, detail: { error: message } }],
-        ];
-      }
-      const result: RunResult = { ok: true, outcome: state.outcome ?? "done", committed: event.committed };
-      if (event.error !== undefined) result.commitError = event.error;
-      return [
-        { ...state, phase: "finished", result },
-        [
-          {
-            type: "journal",
-            step: "COMMIT",
-            phase: "end",
-            ok: true,
-            detail: event.error ? { error: event.error } : {},
-          },
-        ],
-      ];
-    }
+    case "commit_finished":
+      return commitFinished(state, event);
   }
 }

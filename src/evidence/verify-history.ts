@@ -83,12 +83,13 @@ function sessionOf(message: string): string | null {
   return match ? match[1]! : null;
 }
 
-/** Why a completion is not backed by Baton: no trailer, no evidence added by the commit, or evidence that does not match its tree. */
-async function judge(root: string, prefix: string, completion: Completion): Promise<string[]> {
-  const reasons: string[] = [];
-  const session = completion.session;
-  if (session === null) return ["the commit has no Session: trailer"];
-  if (!SESSION_ID.test(session)) reasons.push(`"${session}" is not a Baton session id`);
+/** The evidence file the completion's commit adds for its session and task (not a phase's), if any. */
+async function addedEvidence(
+  root: string,
+  prefix: string,
+  completion: Completion,
+  session: string,
+): Promise<Evidence | null> {
   const added = await git(root, [
     "diff-tree",
     "--no-commit-id",
@@ -103,19 +104,46 @@ async function judge(root: string, prefix: string, completion: Completion): Prom
     .filter(
       (p) => p.startsWith(`${prefix}/`) && p.includes(`/${EVIDENCE_DIR}/${session}-`) && p.endsWith(".json"),
     );
-  let evidence: Evidence | null = null;
   for (const path of candidates) {
     const shown = await git(root, ["show", `${completion.commit}:${path}`]);
     try {
       const parsed = Evidence.safeParse(JSON.parse(shown.out));
-      if (parsed.success && parsed.data.task === completion.task && parsed.data.phase === undefined) {
-        evidence = parsed.data;
-        break;
-      }
+      if (parsed.success && parsed.data.task === completion.task && parsed.data.phase === undefined)
+        return parsed.data;
     } catch {
       // unreadable evidence is no evidence
     }
   }
+  return null;
+}
+
+/** Each artifact the evidence names, against the blob the commit's tree holds at its path. */
+async function artifactProblems(root: string, commit: string, evidence: Evidence): Promise<string[]> {
+  if (evidence.artifacts.length === 0) return [];
+  const tree = await git(root, ["ls-tree", "-r", commit, "--", ...evidence.artifacts.map((a) => a.path)]);
+  const blobs = new Map(
+    tree.out
+      .split("\n")
+      .map((line) => /^\d+ blob ([0-9a-f]+)\t(.*)$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => [m[2]!, m[1]!]),
+  );
+  const problems: string[] = [];
+  for (const artifact of evidence.artifacts) {
+    const blob = blobs.get(artifact.path);
+    if (blob === undefined) problems.push(`artifact ${artifact.path} is not in the commit`);
+    else if (blob !== artifact.blob) problems.push(`artifact ${artifact.path} differs from its evidence`);
+  }
+  return problems;
+}
+
+/** Why a completion is not backed by Baton: no trailer, no evidence added by the commit, or evidence that does not match its tree. */
+async function judge(root: string, prefix: string, completion: Completion): Promise<string[]> {
+  const reasons: string[] = [];
+  const session = completion.session;
+  if (session === null) return ["the commit has no Session: trailer"];
+  if (!SESSION_ID.test(session)) reasons.push(`"${session}" is not a Baton session id`);
+  const evidence = await addedEvidence(root, prefix, completion, session);
   if (!evidence)
     return [...reasons, `the commit adds no evidence of session ${session} for task ${completion.task}`];
   if (evidence.session !== session) reasons.push(`its evidence names session ${evidence.session}`);
@@ -124,27 +152,7 @@ async function judge(root: string, prefix: string, completion: Completion): Prom
       `its evidence records ${evidence.status.from} → ${evidence.status.to}, but state.json says ${completion.to}`,
     );
   }
-  if (evidence.artifacts.length > 0) {
-    const tree = await git(root, [
-      "ls-tree",
-      "-r",
-      completion.commit,
-      "--",
-      ...evidence.artifacts.map((a) => a.path),
-    ]);
-    const blobs = new Map(
-      tree.out
-        .split("\n")
-        .map((line) => /^\d+ blob ([0-9a-f]+)\t(.*)$/.exec(line))
-        .filter((m): m is RegExpExecArray => m !== null)
-        .map((m) => [m[2]!, m[1]!]),
-    );
-    for (const artifact of evidence.artifacts) {
-      const blob = blobs.get(artifact.path);
-      if (blob === undefined) reasons.push(`artifact ${artifact.path} is not in the commit`);
-      else if (blob !== artifact.blob) reasons.push(`artifact ${artifact.path} differs from its evidence`);
-    }
-  }
+  reasons.push(...(await artifactProblems(root, completion.commit, evidence)));
   for (const check of evidence.checks) {
     if (!check.ok) reasons.push(`check "${check.name}" did not pass (exit ${check.exitCode})`);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { findBashWrite, lex } from "./bash-writes.js";
+import { findBashWrite } from "./bash-writes.js";
 import type { Project } from "./project.js";
+import { lex } from "./shell-lexer.js";
 
 const project: Project = { root: "/repo", specsDir: "/repo/specs" };
 const write = (command: string, cwd = "/repo") => findBashWrite(command, cwd, project);

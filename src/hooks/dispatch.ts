@@ -56,61 +56,55 @@ export interface HookEnvironment {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/**
- * One hook call, from raw stdin text to the JSON reply. Nothing it meets may break the Claude Code
- * session: malformed input, an unknown event and internal errors all answer `{}` (no opinion) and
- * are logged; the only output is the reply.
- */
-export async function handleHook(
+/** What one hook call saw and decided, for the hook log and the event stream. */
+type CallRecord = { entry: Partial<HookLogEntry>; root: string; decision: Decision };
+
+/** The input parsed and checked against its event's shape, then the handler's decision. */
+async function decide(
+  event: HookEvent | undefined,
   eventName: string,
   body: string,
   env: HookEnvironment,
-): Promise<Record<string, unknown>> {
-  const started = process.hrtime.bigint();
-  const event = hookEvent(eventName);
-  const entry: Partial<HookLogEntry> = { event: event ?? eventName };
-  let root = env.projectDir || env.fallbackDir;
-  let decision: Decision = allow();
-  try {
-    let value: unknown;
-    if (!event) {
-      entry.problem = `unknown hook event "${eventName}" (expected ${Object.keys(HOOK_EVENTS).join(", ")})`;
-    } else {
-      try {
-        value = JSON.parse(body);
-      } catch (error) {
-        entry.problem = `hook input is not JSON: ${messageOf(error)}`;
-      }
+  call: CallRecord,
+): Promise<void> {
+  const { entry } = call;
+  let value: unknown;
+  if (!event) {
+    entry.problem = `unknown hook event "${eventName}" (expected ${Object.keys(HOOK_EVENTS).join(", ")})`;
+  } else {
+    try {
+      value = JSON.parse(body);
+    } catch (error) {
+      entry.problem = `hook input is not JSON: ${messageOf(error)}`;
     }
-    const cwd = (value as { cwd?: unknown } | null)?.cwd;
-    if (!env.projectDir && typeof cwd === "string" && cwd !== "") root = cwd;
-    if (event && value !== undefined) {
-      const handler = HANDLERS[event];
-      const valid = handler.kind === "tool" ? isToolHookInput(value) : isStopHookInput(value);
-      if (!valid) {
-        entry.problem = `hook input does not match ${HOOK_EVENTS[event]}: ${await explainInput(handler.kind, value)}`;
-      } else {
-        const input = value as ToolHookInput & StopHookInput;
-        entry.tool = input.tool_name;
-        entry.claude_session = input.session_id;
-        entry.agent_type = input.agent_type;
-        entry.agent_id = input.agent_id;
-        if (input.hook_event_name !== undefined && input.hook_event_name !== HOOK_EVENTS[event]) {
-          entry.problem = `a ${input.hook_event_name} input was sent to the ${event} hook (check the hook settings)`;
-        } else {
-          const project = resolveProject(input.cwd, env.projectDir);
-          root = project.root;
-          decision =
-            handler.kind === "tool"
-              ? await handler.run(input, project)
-              : await handler.run(input, project, env);
-        }
-      }
-    }
-  } catch (error) {
-    decision = allow();
-    entry.problem = `internal error: ${messageOf(error)}`;
   }
+  const cwd = (value as { cwd?: unknown } | null)?.cwd;
+  if (!env.projectDir && typeof cwd === "string" && cwd !== "") call.root = cwd;
+  if (!event || value === undefined) return;
+  const handler = HANDLERS[event];
+  const valid = handler.kind === "tool" ? isToolHookInput(value) : isStopHookInput(value);
+  if (!valid) {
+    entry.problem = `hook input does not match ${HOOK_EVENTS[event]}: ${await explainInput(handler.kind, value)}`;
+    return;
+  }
+  const input = value as ToolHookInput & StopHookInput;
+  entry.tool = input.tool_name;
+  entry.claude_session = input.session_id;
+  entry.agent_type = input.agent_type;
+  entry.agent_id = input.agent_id;
+  if (input.hook_event_name !== undefined && input.hook_event_name !== HOOK_EVENTS[event]) {
+    entry.problem = `a ${input.hook_event_name} input was sent to the ${event} hook (check the hook settings)`;
+    return;
+  }
+  const project = resolveProject(input.cwd, env.projectDir);
+  call.root = project.root;
+  call.decision =
+    handler.kind === "tool" ? await handler.run(input, project) : await handler.run(input, project, env);
+}
+
+/** One line in the hook log for every call; the event stream gets the decisions worth seeing. */
+function recordCall(call: CallRecord, eventName: string, started: bigint): void {
+  const { entry, root, decision } = call;
   try {
     appendHookLog(root, {
       ts: new Date().toISOString(),
@@ -125,20 +119,44 @@ export async function handleHook(
   } catch (error) {
     process.stderr.write(`baton hook: cannot write the hook log under ${root}: ${messageOf(error)}\n`);
   }
-  // The event stream gets the decisions worth seeing; a plain allow is only in the hook log.
-  if (decision.decision !== "allow" || decision.note || entry.problem) {
-    appendEvent(root, {
-      kind: "hook",
-      outcome: decision.decision,
-      code: entry.event ?? eventName,
-      ...(entry.tool ? { tool: entry.tool } : {}),
-      ...(entry.claude_session ? { hostSession: entry.claude_session } : {}),
-      ...(entry.agent_type ? { agent: entry.agent_type } : {}),
-      ...(decision.task === undefined ? {} : { task: decision.task }),
-      ...(decision.reason || decision.note || entry.problem
-        ? { message: (decision.reason ?? decision.note ?? entry.problem ?? "").slice(0, 300) }
-        : {}),
-    });
+  // A plain allow is only in the hook log.
+  if (decision.decision === "allow" && !decision.note && !entry.problem) return;
+  const message = decision.reason ?? decision.note ?? entry.problem;
+  appendEvent(root, {
+    kind: "hook",
+    outcome: decision.decision,
+    code: entry.event ?? eventName,
+    ...(entry.tool ? { tool: entry.tool } : {}),
+    ...(entry.claude_session ? { hostSession: entry.claude_session } : {}),
+    ...(entry.agent_type ? { agent: entry.agent_type } : {}),
+    ...(decision.task === undefined ? {} : { task: decision.task }),
+    ...(message ? { message: message.slice(0, 300) } : {}),
+  });
+}
+
+/**
+ * One hook call, from raw stdin text to the JSON reply. Nothing it meets may break the Claude Code
+ * session: malformed input, an unknown event and internal errors all answer `{}` (no opinion) and
+ * are logged; the only output is the reply.
+ */
+export async function handleHook(
+  eventName: string,
+  body: string,
+  env: HookEnvironment,
+): Promise<Record<string, unknown>> {
+  const started = process.hrtime.bigint();
+  const event = hookEvent(eventName);
+  const call: CallRecord = {
+    entry: { event: event ?? eventName },
+    root: env.projectDir || env.fallbackDir,
+    decision: allow(),
+  };
+  try {
+    await decide(event, eventName, body, env, call);
+  } catch (error) {
+    call.decision = allow();
+    call.entry.problem = `internal error: ${messageOf(error)}`;
   }
-  return decision.reply;
+  recordCall(call, eventName, started);
+  return call.decision.reply;
 }

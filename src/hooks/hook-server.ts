@@ -36,68 +36,73 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-/**
- * A resident server for Claude Code's `"type": "http"` hooks: `POST /hooks/<event>` with the hook
- * input JSON answers the same reply a command hook prints, without starting a process per tool
- * call. Bound to 127.0.0.1 only. The project comes from each input's `cwd` (walked up to the
- * repository root), so one server can answer several projects. `GET /health` says it is alive.
- */
-export async function startHookServer(
-  options: {
-    port?: number /** Logs of inputs without a `cwd`; default the current folder. */;
-    fallbackDir?: string;
-    /** Other routes on the same server (the dashboard); returns false for a request it does not serve. */
-    routes?: (request: IncomingMessage, response: ServerResponse, path: string) => Promise<boolean>;
-  } = {},
-): Promise<HookServer> {
-  const fallbackDir = options.fallbackDir ?? process.cwd();
-  const server = createServer(async (request, response) => {
-    const send = (status: number, body: unknown) => {
-      const text = JSON.stringify(body);
-      response.writeHead(status, {
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(text),
-        // bin/baton-hook trusts only a reply that says it is Baton's: a port file can outlive its server
-        // and the port be taken by something else.
-        "x-baton-hook": "1",
-      });
-      response.end(text);
-    };
-    const path = (request.url ?? "/").split("?")[0] ?? "/";
-    const match = /^\/hooks\/([A-Za-z-]+)\/?$/.exec(path);
-    if (request.method === "GET" && path === "/health") return send(200, { ok: true, pid: process.pid });
-    if (!match && options.routes) {
-      try {
-        if (await options.routes(request, response, path)) return;
-      } catch (error) {
-        if (!response.headersSent)
-          return send(500, { error: error instanceof Error ? error.message : String(error) });
-        response.end();
-        return;
-      }
-    }
-    if (request.method !== "POST" || !match) {
-      return send(404, {
-        error: "POST the hook input JSON to /hooks/<event>",
-        events: Object.keys(HOOK_EVENTS),
-      });
-    }
-    let body = "";
-    try {
-      body = await readBody(request);
-    } catch {
-      // the input is unusable; `{}` lets the tool call go on, and handleHook logs the bad input
-    }
-    try {
-      send(200, await handleHook(match[1]!, body, { fallbackDir }));
-    } catch (error) {
-      // not 200: the forwarder then decides in-process rather than take an empty reply as an allow
-      send(500, { error: error instanceof Error ? error.message : String(error) });
-    }
+interface HookServerOptions {
+  port?: number;
+  /** Logs of inputs without a `cwd`; default the current folder. */
+  fallbackDir?: string;
+  /** The repository it was started for, said by `GET /health` so `baton init` can tell its own server. */
+  root?: string;
+  /** Other routes on the same server (the dashboard); returns false for a request it does not serve. */
+  routes?: (request: IncomingMessage, response: ServerResponse, path: string) => Promise<boolean>;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    // bin/baton-hook trusts only a reply that says it is Baton's: a port file can outlive its server
+    // and the port be taken by something else.
+    "x-baton-hook": "1",
   });
-  server.keepAliveTimeout = 60_000;
-  const wanted = options.port ?? DEFAULT_HOOK_PORT;
-  await new Promise<void>((resolve, reject) => {
+  response.end(text);
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** One request: health, another route's page, or a hook event's decision. */
+async function answer(
+  options: HookServerOptions,
+  fallbackDir: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+) {
+  const send = (status: number, body: unknown) => sendJson(response, status, body);
+  const path = (request.url ?? "/").split("?")[0] ?? "/";
+  const match = /^\/hooks\/([A-Za-z-]+)\/?$/.exec(path);
+  if (request.method === "GET" && path === "/health")
+    return send(200, { ok: true, pid: process.pid, root: options.root ?? fallbackDir });
+  if (!match && options.routes) {
+    try {
+      if (await options.routes(request, response, path)) return;
+    } catch (error) {
+      if (!response.headersSent) return send(500, { error: messageOf(error) });
+      response.end();
+      return;
+    }
+  }
+  if (request.method !== "POST" || !match) {
+    return send(404, {
+      error: "POST the hook input JSON to /hooks/<event>",
+      events: Object.keys(HOOK_EVENTS),
+    });
+  }
+  let body = "";
+  try {
+    body = await readBody(request);
+  } catch {
+    // the input is unusable; `{}` lets the tool call go on, and handleHook logs the bad input
+  }
+  try {
+    send(200, await handleHook(match[1]!, body, { fallbackDir }));
+  } catch (error) {
+    // not 200: the forwarder then decides in-process rather than take an empty reply as an allow
+    send(500, { error: messageOf(error) });
+  }
+}
+
+function listen(server: Server, wanted: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
       reject(
         error.code === "EADDRINUSE"
@@ -112,6 +117,19 @@ export async function startHookServer(
       resolve();
     });
   });
+}
+
+/**
+ * A resident server for Claude Code's `"type": "http"` hooks: `POST /hooks/<event>` with the hook
+ * input JSON answers the same reply a command hook prints, without starting a process per tool
+ * call. Bound to 127.0.0.1 only. The project comes from each input's `cwd` (walked up to the
+ * repository root), so one server can answer several projects. `GET /health` says it is alive.
+ */
+export async function startHookServer(options: HookServerOptions = {}): Promise<HookServer> {
+  const fallbackDir = options.fallbackDir ?? process.cwd();
+  const server = createServer((request, response) => void answer(options, fallbackDir, request, response));
+  server.keepAliveTimeout = 60_000;
+  await listen(server, options.port ?? DEFAULT_HOOK_PORT);
   const port = (server.address() as AddressInfo).port;
   return {
     server,

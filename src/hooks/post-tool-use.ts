@@ -19,15 +19,19 @@ function bashStdout(response: unknown): string {
   return "";
 }
 
-function touchedStore(input: ToolHookInput, project: Project): boolean {
+/** Whether the call may have changed a store file: a sealed one, errors.json (not sealed), or none. */
+function touchedStore(input: ToolHookInput, project: Project): "sealed" | "errors" | null {
   if (EDIT_TOOLS.has(input.tool_name)) {
     const path = editedPath(input);
-    if (path === undefined) return false;
+    if (path === undefined) return null;
     const file = classifyPath(absolutePath(path, input.cwd, project), project);
-    return file !== null && STORE_KINDS.has(file.kind);
+    if (file === null || !STORE_KINDS.has(file.kind)) return null;
+    return file.kind === "errors" ? "errors" : "sealed";
   }
   const command = input.tool_input["command"];
-  return input.tool_name === "Bash" && typeof command === "string" && STORE_FILE_IN_COMMAND.test(command);
+  if (input.tool_name !== "Bash" || typeof command !== "string") return null;
+  if (/errors\.json/.test(command)) return "errors";
+  return STORE_FILE_IN_COMMAND.test(command) ? "sealed" : null;
 }
 
 /** `baton gate-in` run through Bash prints `BATON_SESSION: sess_…`: the session that ran it owns it. */
@@ -45,9 +49,11 @@ async function bindSession(input: ToolHookInput, project: Project): Promise<numb
 export async function postToolUse(input: ToolHookInput, project: Project): Promise<Decision> {
   const bound = await bindSession(input, project);
   await observe(input, project);
-  const restored = await guardSeal(project);
-  if (restored) return block(restored, bound, "store restored");
-  if (touchedStore(input, project)) {
+  const seal = await guardSeal(project);
+  if (seal.restored) return block(seal.restored, bound, "store restored");
+  // Sealed files as Baton wrote them validate as they did then; errors.json is not sealed.
+  const touched = touchedStore(input, project);
+  if (touched === "errors" || (touched === "sealed" && !seal.intact)) {
     const { storeProblems } = await import("./validate-store.js");
     const problems = await storeProblems(project.root);
     if (problems.length > 0) {
@@ -67,7 +73,7 @@ export async function postToolUse(input: ToolHookInput, project: Project): Promi
  */
 export async function postToolUseFailure(input: ToolHookInput, project: Project): Promise<Decision> {
   await observe(input, project);
-  const restored = await guardSeal(project);
+  const { restored } = await guardSeal(project);
   return restored ? block(restored, undefined, "store restored") : allow();
 }
 

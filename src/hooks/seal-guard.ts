@@ -9,16 +9,32 @@ import type { Project } from "./project.js";
  * and is restored under the store lock. Returns what to tell the model, or null. Loaded lazily: only a
  * repository Baton has written has a seal.
  */
-export async function guardSeal(project: Project): Promise<string | null> {
+export async function guardSeal(project: Project): Promise<SealVerdict> {
   const internal = join(project.specsDir, BATON_DIR);
-  if (!existsSync(join(storeInternalPaths(internal).seal, "manifest.json"))) return null;
+  if (!existsSync(join(storeInternalPaths(internal).seal, "manifest.json")))
+    return { restored: null, intact: false };
+  const [seal, { specsPaths }] = await Promise.all([import("../state/seal.js"), import("../state/paths.js")]);
+  if (seal.findForeignChanges(specsPaths(project.specsDir)).length === 0)
+    return { restored: null, intact: true };
+  return { restored: await restoreForeignChanges(project), intact: false };
+}
+
+/**
+ * `intact`: a seal exists and every sealed file holds exactly Baton's last write, so the call changed none
+ * of them and they validate as they did when Baton wrote them.
+ */
+export interface SealVerdict {
+  restored: string | null;
+  intact: boolean;
+}
+
+async function restoreForeignChanges(project: Project): Promise<string | null> {
   const [seal, { specsPaths }, { acquireLock }] = await Promise.all([
     import("../state/seal.js"),
     import("../state/paths.js"),
     import("../state/lock.js"),
   ]);
   const paths = specsPaths(project.specsDir);
-  if (seal.findForeignChanges(paths).length === 0) return null;
   let release: () => void;
   try {
     release = await acquireLock(paths.lock, { timeoutMs: 2_000, command: "baton hook (restore the store)" });

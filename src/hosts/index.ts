@@ -1,10 +1,8 @@
+/** The agent CLIs Baton works in: each host's folder, the registry, and what the CLI asks of them. */
 import type { AgentFileReader } from "../agents/index.js";
 import type { Rule } from "../lint/index.js";
 import { UsageError } from "../shared/index.js";
-import { claudeCode } from "./claude-code/index.js";
-import { codex } from "./codex/index.js";
 import type { Host } from "./host.js";
-import { opencode } from "./opencode/index.js";
 
 export type {
   GateDelegation,
@@ -14,12 +12,13 @@ export type {
   HostName,
   HostSettingsPlan,
 } from "./host.js";
+
+import { HOSTS } from "./registry.js";
+
 export { type InstallOptions, planInstall } from "./install-hosts.js";
+export { HOSTS } from "./registry.js";
 export { type InitOptions, runInit } from "./run-init.js";
 export { planUninstall } from "./uninstall-hosts.js";
-
-/** Every host Baton works in, the primary one first. A new host is its folder and one line here. */
-export const HOSTS: readonly Host[] = [claudeCode, opencode, codex];
 
 /** `"a", "b" or "c"`, for messages. */
 function listed(hosts: readonly Host[]): string {

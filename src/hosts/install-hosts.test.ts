@@ -1,9 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { readManifest } from "../init/manifest.js";
 import { readText, TEST_BIN, tempRepo, tree } from "../init/test-repo.js";
+import { repositoryPort } from "../shared/hook-port.js";
 import { FileFormatError } from "../shared/index.js";
 import { runInit } from "./index.js";
 
@@ -45,14 +47,22 @@ describe("baton init: fresh repository", () => {
       `Bash(${TEST_BIN} errors:*)`,
     );
 
+    // The default is the fastest path that fails closed: HTTP hooks to this repository's own port.
     const s = settings(root);
+    const port = repositoryPort(root);
     expect(s.hooks.PreToolUse).toEqual([
       {
         matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task",
-        hooks: [{ type: "command", command: `${TEST_BIN} hook pre-tool-use` }],
+        hooks: [{ type: "http", url: `http://127.0.0.1:${port}/hooks/pre-tool-use`, onFailure: "block" }],
       },
     ]);
-    expect(s.hooks.PostToolUse[0].hooks[0].command).toBe(`${TEST_BIN} hook post-tool-use`);
+    expect(s.hooks.PostToolUse[0].hooks[0]).toEqual({
+      type: "http",
+      url: `http://127.0.0.1:${port}/hooks/post-tool-use`,
+      onFailure: "block",
+    });
+    expect(s.hooks.SessionStart[0].hooks[0].command).toBe(`${TEST_BIN} hook session-start --port ${port}`);
+    // Claude Code ignores onFailure on these two, so they stay in-process command hooks.
     expect(s.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: `${TEST_BIN} hook stop` }] }]);
     expect(s.hooks.SubagentStop[0].hooks[0].command).toBe(`${TEST_BIN} hook subagent-stop`);
     expect(s.permissions.allow).toContain(`Bash(${TEST_BIN} gate-in:*)`);
@@ -60,7 +70,9 @@ describe("baton init: fresh repository", () => {
     const { manifest } = readManifest(root)!;
     expect(manifest.files).toHaveLength(COMMANDS.length + AGENTS.length);
     expect(manifest.settings.created).toBe(true);
+    expect(manifest).toMatchObject({ hooks: "http", port });
     expect(manifest.settings.hooks.map((h) => h.event)).toEqual([
+      "SessionStart",
       "PreToolUse",
       "PostToolUse",
       "PostToolUseFailure",
@@ -127,7 +139,11 @@ describe("baton init: existing settings", () => {
       matcher: "Bash",
       hooks: [{ type: "command", command: "./lint.sh" }],
     });
-    expect(s.hooks.PreToolUse[1].hooks[0].command).toBe(`${TEST_BIN} hook pre-tool-use`);
+    expect(s.hooks.PreToolUse[1].hooks[0]).toEqual({
+      type: "http",
+      url: `http://127.0.0.1:${repositoryPort(root)}/hooks/pre-tool-use`,
+      onFailure: "block",
+    });
     expect(s.hooks.Stop[0].hooks[0].command).toBe("./notify.sh");
     // The user's own lines survive byte for byte.
     expect(text).toContain('    "model": "opus",\n');
@@ -218,11 +234,13 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
       /^--- \/dev\/null\n\+\+\+ b\/\.claude\/commands\/research\.md\n@@ -0,0 \+1,\d+ @@\n\+---\n/,
     );
 
-    await runInit({ root, bin: TEST_BIN });
+    await runInit({ root, bin: TEST_BIN, hooks: "command" });
     const switched = await runInit({ root, hooks: "http", dryRun: true });
     const settingsDiff = switched.changes.find((c) => c.path === ".claude/settings.json")!.diff!;
     expect(settingsDiff).toContain(`-            "command": "${TEST_BIN} hook pre-tool-use"`);
-    expect(settingsDiff).toContain('+            "url": "http://127.0.0.1:4891/hooks/pre-tool-use"');
+    expect(settingsDiff).toContain(
+      `+            "url": "http://127.0.0.1:${repositoryPort(root)}/hooks/pre-tool-use"`,
+    );
     expect(JSON.parse(readText(root, ".claude/settings.json")).hooks.PreToolUse[0].hooks[0].type).toBe(
       "command",
     );
@@ -248,5 +266,30 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
     expect(settings(root).hooks.Stop).toEqual([
       { hooks: [{ type: "command", command: `${TEST_BIN} hook stop` }] },
     ]);
+  });
+});
+
+describe("baton init: the hook server's port", () => {
+  it("gives each repository a port of its own, and moves on from one something else holds", async () => {
+    const [a, b] = [tempRepo(), tempRepo()];
+    await runInit({ root: a, bin: TEST_BIN });
+    const portA = readManifest(a)!.manifest.port!;
+    expect(portA).toBe(repositoryPort(a));
+    expect(portA).toBeGreaterThanOrEqual(20_000);
+    expect(portA).toBeLessThan(32_768);
+    // Another repository's server (or any other program) on b's port: b's init takes the next one.
+    const taken = repositoryPort(b);
+    const squatter = createServer((_request, response) => response.end("not baton"));
+    await new Promise<void>((resolve) => squatter.listen(taken, "127.0.0.1", resolve));
+    try {
+      await runInit({ root: b, bin: TEST_BIN });
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+    const portB = readManifest(b)!.manifest.port!;
+    expect(portB).toBe(repositoryPort(b, 1));
+    expect(portB).not.toBe(portA);
+    // A plain re-run keeps the recorded port.
+    expect((await runInit({ root: b })).upToDate).toBe(true);
   });
 });

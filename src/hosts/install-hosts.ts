@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { basename, join } from "node:path";
 import {
   type CiProvider,
   type Conflict,
   ciFiles,
-  DEFAULT_HOOK_PORT,
   type FileChange,
   type HookMode,
   type InitManifest,
@@ -17,6 +16,7 @@ import {
   type TemplateFile,
 } from "../init/index.js";
 import { BATON_DIR } from "../shared/baton-paths.js";
+import { repositoryPort } from "../shared/hook-port.js";
 import type { Host, HostInstallContext, HostSettingsPlan } from "./host.js";
 
 export interface InstallOptions {
@@ -114,14 +114,17 @@ function manifestChange(root: string, manifest: InitManifest): FileChange[] {
 export async function planInstall(options: InstallOptions, hosts: readonly Host[]): Promise<InitPlan> {
   const { root } = options;
   const prev = readManifest(root)?.manifest;
-  const hooks = options.hooks ?? prev?.hooks ?? "command";
-  const port = hooks === "http" ? (options.port ?? prev?.port ?? DEFAULT_HOOK_PORT) : undefined;
+  // The fastest enforcement that fails closed is the default: HTTP hooks to a resident server of this
+  // repository, on a port of its own; command hooks stay an explicit choice.
+  const hooks = options.hooks ?? prev?.hooks ?? "http";
+  const port =
+    hooks === "http" ? (options.port ?? prev?.port ?? (await freeRepositoryPort(root))) : undefined;
   const ci = options.ci ?? prev?.ci;
   const ctx: HostInstallContext = {
     root,
     bin: options.bin !== undefined ? resolveBin(options.bin) : (prev?.bin ?? resolveBin(undefined)),
     hooks,
-    port: port ?? DEFAULT_HOOK_PORT,
+    port: port ?? repositoryPort(root),
     specsDir: options.specsDir ?? "specs",
     previous: prev,
   };
@@ -164,4 +167,33 @@ export async function planInstall(options: InstallOptions, hosts: readonly Host[
     warnings: settings.flatMap((s) => s.warnings),
     upToDate: changes.length === 0 && files.conflicts.length === 0,
   };
+}
+
+/** What answers on a port: nothing, this repository's Baton server, or something else. */
+async function portHolder(port: number, root: string): Promise<"free" | "ours" | "taken"> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(300) });
+    if (response.headers.get("x-baton-hook") !== "1") return "taken";
+    const health = (await response.json()) as { root?: unknown };
+    return typeof health.root === "string" && realPath(health.root) === realPath(root) ? "ours" : "taken";
+  } catch {
+    return "free";
+  }
+}
+
+const realPath = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};
+
+/** The repository's own port, or the next one when another program or repository holds it now. */
+async function freeRepositoryPort(root: string): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = repositoryPort(root, attempt);
+    if ((await portHolder(port, root)) !== "taken") return port;
+  }
+  return repositoryPort(root);
 }

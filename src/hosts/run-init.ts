@@ -1,6 +1,6 @@
 import { applyInitPlan, type InitResult } from "../init/index.js";
-import { HOSTS } from "./index.js";
 import { type InstallOptions, planInstall } from "./install-hosts.js";
+import { HOSTS } from "./registry.js";
 import { planUninstall } from "./uninstall-hosts.js";
 
 export interface InitOptions extends InstallOptions {

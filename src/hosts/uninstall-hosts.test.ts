@@ -38,7 +38,8 @@ describe("baton init --uninstall", () => {
     writeFileSync(join(root, ".claude/settings.json"), `${JSON.stringify(installed, null, 2)}\n`);
 
     const result = await runInit({ root, uninstall: true });
-    expect(result.settings.hooksRemoved).toHaveLength(6);
+    // SessionStart (which starts the hook server) and the six hooks it serves.
+    expect(result.settings.hooksRemoved).toHaveLength(7);
     const after = JSON.parse(readText(root, ".claude/settings.json"));
     expect(after).toEqual({
       permissions: { allow: ["Bash(npm test:*)"] },

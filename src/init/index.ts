@@ -15,6 +15,8 @@ export {
   type SettingsFile,
   type SettingsInstall,
   type SettingsUninstall,
+  settingsRemoval,
+  settingsWrite,
 } from "./json-settings.js";
 export {
   HookEntry,

@@ -11,6 +11,7 @@ import {
   renderJsonDocument,
 } from "../shared/index.js";
 import type { HookEntry, InitManifest } from "./manifest.js";
+import type { FileChange } from "./plan.js";
 
 /**
  * A host's JSON settings file (Claude Code's settings.json, Codex's hooks.json) and Baton's entries in it:
@@ -199,4 +200,25 @@ export async function planSettingsUninstall(
         ? (file.text ?? "")
         : await renderSteps(file, [next]);
   return { after, removed: removedHooks, permissionsRemoved: removedPermissions };
+}
+
+/** The change that writes a host's settings file (created, or edited in place); null when nothing changes. */
+export function settingsWrite(
+  path: string,
+  file: { exists: boolean; text: string | null },
+  after: string,
+  changed: boolean,
+): FileChange | null {
+  if (!changed) return null;
+  return { path, action: file.exists ? "update" : "create", before: file.text, after };
+}
+
+/** The change that takes Baton's entries out again: the file edited, or deleted when Baton made it and nothing is left. */
+export function settingsRemoval(
+  path: string,
+  file: { text: string | null },
+  after: string | null,
+): FileChange | null {
+  if (after === file.text) return null;
+  return { path, action: after === null ? "delete" : "update", before: file.text, after };
 }

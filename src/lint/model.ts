@@ -12,15 +12,11 @@ import { parseFrontmatter } from "../shared/frontmatter.js";
 import { classify, fileName, splitTree, TREES } from "./parse/classify.js";
 import { parseJsonc } from "./parse/jsonc.js";
 import { parseSettings } from "./parse/settings.js";
-import { gitFacts, readTrees } from "./read-tree.js";
+import { gitFacts, type RawFile, readTrees } from "./read-tree.js";
 import type { HookEntry, LintFile, LintModel, NamedDefinition } from "./rule-types.js";
 import { normalizePath } from "./tree-paths.js";
 
-export interface RawFile {
-  path: string;
-  text: string;
-  executable: boolean;
-}
+export type { RawFile } from "./read-tree.js";
 
 interface Facts {
   tracked: Set<string> | null;

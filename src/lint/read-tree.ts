@@ -2,7 +2,6 @@ import type { Dirent } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { runProcess } from "../shared/process.js";
-import type { RawFile } from "./model.js";
 import { TREES } from "./parse/classify.js";
 
 // Generated or vendored folders inside a config tree are not configuration.
@@ -11,6 +10,12 @@ const SKIP_DIRS = new Set([".git", "node_modules"]);
 const MAX_BYTES = 2 * 1024 * 1024;
 
 /** Every file under `<root>/.claude` and `<root>/.opencode` (and `opencode.json`), read once, in parallel. */
+export interface RawFile {
+  path: string;
+  text: string;
+  executable: boolean;
+}
+
 export async function readTrees(root: string): Promise<RawFile[]> {
   const paths: string[] = [];
   const seen = new Set<string>();

@@ -89,6 +89,21 @@ export class OpencodeRunner implements Runner {
     return { kind: this.kind, detail: binary.path ?? `no binary: ${binary.message}` };
   }
 
+  /** `opencode run --format json`: the agent (defined inline, or the repository's), the model, the session to go on. */
+  private args(
+    request: RunRequest,
+    call: { inline: boolean; model: string | undefined; sessionId: string | undefined; prompt: string },
+  ): string[] {
+    const args = ["run", "--format", "json"];
+    if (call.inline && request.agent) args.push("--agent", request.agent.name);
+    else if (request.agent && request.agent.systemPrompt === undefined)
+      args.push("--agent", request.agent.name);
+    if (call.model) args.push("--model", call.model);
+    if (call.sessionId) args.push("--session", call.sessionId);
+    args.push(...(this.options.args ?? []), "--", call.prompt);
+    return args;
+  }
+
   async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
     const cwd = resolve(request.cwd);
     const env: NodeJS.ProcessEnv = {
@@ -111,13 +126,7 @@ export class OpencodeRunner implements Runner {
     let prompt = request.prompt;
     for (let attempt = 0; ; attempt++) {
       const interpreter = new OpencodeEventInterpreter();
-      const args = ["run", "--format", "json"];
-      if (inline && request.agent) args.push("--agent", request.agent.name);
-      else if (request.agent && request.agent.systemPrompt === undefined)
-        args.push("--agent", request.agent.name);
-      if (model) args.push("--model", model);
-      if (sessionId) args.push("--session", sessionId);
-      args.push(...(this.options.args ?? []), "--", prompt);
+      const args = this.args(request, { inline: inline !== null, model, sessionId, prompt });
       const remaining = options.timeoutMs - (Date.now() - started);
       const outcome = await runAgentProcess(
         "opencode",

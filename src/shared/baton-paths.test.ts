@@ -45,7 +45,12 @@ describe("Baton's own file names", () => {
   });
 
   it("the guard itself sees a name in a string, a template and a regular expression", () => {
-    for (const text of ['".postflight-pending"', "`${dir}/.return-meta.json`", "/\\.baton\\b/", '".baton"']) {
+    for (const text of [
+      '".postflight-pending"',
+      `\`\${dir}/.return-meta.json\``,
+      "/\\.baton\\b/",
+      '".baton"',
+    ]) {
       expect(OWN_NAMES.test(text), text).toBe(true);
     }
     expect(OWN_NAMES.test('"a.baton.example"')).toBe(false);

@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import { join } from "node:path";
 
 /**
@@ -96,3 +97,11 @@ export const tempFileName = (name: string, pid: number, hex: string) => `.${name
 /** The glob of every such temp file. */
 export const TEMP_FILE_GLOB = ".*.baton-*.tmp";
 export const TEMP_FILE_NAME = /^\..+\.baton-\d+-[0-9a-f]+\.tmp$/;
+
+/**
+ * Where Baton keeps its signing keys: outside every repository, per user, and hidden from every agent's
+ * sandbox (`BATON_KEY_DIR` moves it, for tests and for machines that keep keys elsewhere).
+ */
+export function batonKeyDir(): string {
+  return process.env["BATON_KEY_DIR"] ?? join(homedir(), ".config", "baton", "keys");
+}

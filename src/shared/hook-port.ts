@@ -1,2 +1,26 @@
-/** Where `baton serve` listens and `baton init --hooks http` points Claude Code, unless told otherwise. */
+import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
+
+/** Where `baton serve` listens when nothing else says: a server started by hand for no particular repository. */
 export const DEFAULT_HOOK_PORT = 4891;
+
+/**
+ * Per-repository ports lie below Linux's ephemeral range (32768–60999), where the kernel picks the ports of
+ * outgoing connections, and above the usual service ports.
+ */
+export const REPOSITORY_PORTS = { first: 20_000, count: 12_000 } as const;
+
+/**
+ * The port a repository's hook server listens on: derived from its real path, so two repositories on one
+ * machine get different ports without a registry (and `baton init` moves on when one is taken anyway).
+ */
+export function repositoryPort(root: string, attempt = 0): number {
+  let real = root;
+  try {
+    real = realpathSync(root);
+  } catch {
+    // a folder that is not there yet keeps its given name
+  }
+  const hash = createHash("sha256").update(real).digest().readUInt32BE(0);
+  return REPOSITORY_PORTS.first + ((hash + attempt) % REPOSITORY_PORTS.count);
+}

@@ -63,87 +63,88 @@ function jsonSyntaxError(path: string, text: string, cause: unknown): FileFormat
 
 /** Node's JSON.parse message format varies across versions; a tiny scanner gives a reliable offset. */
 function firstSyntaxErrorOffset(text: string): number {
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
-  };
-  const fail = (): never => {
-    throw i;
-  };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === "{") {
-      i++;
-      ws();
-      if (text[i] === "}") {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail();
-        string();
-        ws();
-        if (text[i] !== ":") fail();
-        i++;
-        value();
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "}") {
-          i++;
-          return;
-        }
-        fail();
-      }
-    } else if (c === "[") {
-      i++;
-      ws();
-      if (text[i] === "]") {
-        i++;
-        return;
-      }
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "]") {
-          i++;
-          return;
-        }
-        fail();
-      }
-    } else if (c === '"') {
-      string();
-    } else {
-      const match = /^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i, i + 64));
-      if (!match) fail();
-      i += match![0].length;
-    }
-  };
-  const string = () => {
-    i++;
-    while (i < text.length && text[i] !== '"') {
-      if (text[i] === "\\") i++;
-      else if (text.charCodeAt(i) < 0x20) fail();
-      i++;
-    }
-    if (i >= text.length) fail();
-    i++;
-  };
+  const scanner = new JsonScanner(text);
   try {
-    value();
-    ws();
-    if (i < text.length) return i;
-    return text.length;
+    scanner.value();
+    scanner.ws();
+    return scanner.i < text.length ? scanner.i : text.length;
   } catch (offset) {
     return typeof offset === "number" ? offset : 0;
+  }
+}
+
+/** Reads JSON and throws the offset of the first character it cannot take. */
+class JsonScanner {
+  i = 0;
+
+  constructor(private readonly text: string) {}
+
+  ws(): void {
+    while (this.i < this.text.length && " \t\n\r".includes(this.text[this.i]!)) this.i++;
+  }
+
+  private fail(): never {
+    throw this.i;
+  }
+
+  value(): void {
+    this.ws();
+    const c = this.text[this.i];
+    if (c === "{") this.container("}", () => this.member());
+    else if (c === "[") this.container("]", () => this.value());
+    else if (c === '"') this.string();
+    else {
+      const match = /^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)/.exec(
+        this.text.slice(this.i, this.i + 64),
+      );
+      if (!match) this.fail();
+      this.i += match![0].length;
+    }
+  }
+
+  /** An object or array: its items separated by commas, up to `close`. */
+  private container(close: string, item: () => void): void {
+    this.i++;
+    this.ws();
+    if (this.text[this.i] === close) {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      item();
+      this.ws();
+      if (this.text[this.i] === ",") {
+        this.i++;
+        continue;
+      }
+      if (this.text[this.i] === close) {
+        this.i++;
+        return;
+      }
+      this.fail();
+    }
+  }
+
+  private member(): void {
+    this.ws();
+    if (this.text[this.i] !== '"') this.fail();
+    this.string();
+    this.ws();
+    if (this.text[this.i] !== ":") this.fail();
+    this.i++;
+    this.value();
+  }
+
+  private string(): void {
+    const { text } = this;
+    this.i++;
+    while (this.i < text.length && text[this.i] !== '"') {
+      if (text[this.i] === "\\") this.i++;
+      else if (text.charCodeAt(this.i) < 0x20) this.fail();
+      this.i++;
+    }
+    if (this.i >= text.length) this.fail();
+    this.i++;
   }
 }
 

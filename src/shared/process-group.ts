@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /** Sends a signal to every process of a group; a group that is already gone is not an error. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
@@ -126,4 +127,51 @@ export function trackGroup(pgid: number, mode: "kill" | "owner" = "kill"): void 
 export function untrackGroup(pgid: number): void {
   liveGroups.delete(pgid);
   if (liveGroups.size === 0) uninstall();
+}
+
+// SIGKILL cannot be ignored, but a process in uninterruptible sleep dies late; past this we stop waiting.
+const SIGKILL_WAIT_MS = 2000;
+const POLL_MS = 20;
+
+/** SIGTERM to the group, SIGKILL after the grace period, and waiting until no member runs. */
+export class GroupStopper {
+  private termSentAt: number | null = null;
+  private killSentAt: number | null = null;
+  private killTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly pgid: number,
+    private readonly graceMs: number,
+  ) {}
+
+  terminate(): void {
+    if (this.termSentAt !== null) return;
+    this.termSentAt = Date.now();
+    signalGroup(this.pgid, "SIGTERM");
+    // Needed while the direct child still runs (it may ignore SIGTERM); settle() takes over once it exits.
+    this.killTimer = setTimeout(() => this.kill(), this.graceMs);
+  }
+
+  private kill(): void {
+    if (this.killSentAt !== null) return;
+    this.killSentAt = Date.now();
+    signalGroup(this.pgid, "SIGKILL");
+  }
+
+  /** After the direct child exited: stops what is left of its group. True if anything was left. */
+  async settle(): Promise<boolean> {
+    if (!groupAlive(this.pgid)) return false;
+    this.terminate();
+    while (groupAlive(this.pgid)) {
+      const now = Date.now();
+      if (this.killSentAt === null && now >= this.termSentAt! + this.graceMs) this.kill();
+      if (this.killSentAt !== null && now >= this.killSentAt + SIGKILL_WAIT_MS) break;
+      await sleep(POLL_MS);
+    }
+    return true;
+  }
+
+  dispose(): void {
+    clearTimeout(this.killTimer);
+  }
 }

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LineSplitter, TailBuffer } from "./lines.js";
-import { groupAlive, signalGroup, trackGroup, untrackGroup } from "./process-group.js";
+import { GroupStopper, trackGroup, untrackGroup } from "./process-group.js";
 
 /**
  * The one place Baton starts a process. The child leads its own process group so that stopping it
@@ -63,182 +63,182 @@ export type ProcessResult =
 
 export const DEFAULT_KILL_GRACE_MS = 2000;
 export const DEFAULT_TAIL_BYTES = 64 * 1024;
-// SIGKILL cannot be ignored, but a process in uninterruptible sleep dies late; past this we stop waiting.
-const SIGKILL_WAIT_MS = 2000;
 // A grandchild that left the group (setsid) may keep the pipes open; output after the group is gone waits this long.
 const DRAIN_MS = 250;
-const POLL_MS = 20;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export async function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
-  const started = performance.now();
-  const stdoutTail = new TailBuffer(options.tailBytes ?? DEFAULT_TAIL_BYTES);
-  const stderrTail = new TailBuffer(options.tailBytes ?? DEFAULT_TAIL_BYTES);
-  const info = (pid: number | null, leftoversKilled = false): ProcessRunInfo => ({
-    pid,
-    durationMs: Math.round(performance.now() - started),
-    stdout: stdoutTail.text(),
-    stderr: stderrTail.text(),
-    truncated: { stdout: stdoutTail.truncated, stderr: stderrTail.truncated },
-    leftoversKilled,
-  });
-  const failure = (
+  const run = new ProcessRun(options);
+  if (options.signal?.aborted) return run.failure(null, "aborted", "aborted before it started");
+  const spawned = await run.spawn();
+  return "child" in spawned ? run.supervise(spawned.child, spawned.pid) : spawned;
+}
+
+type FailureExtra = { exitCode?: number | null; signal?: NodeJS.Signals | null; leftoversKilled?: boolean };
+
+/** One process run: started in a group of its own, watched, stopped on timeout or abort, and reported. */
+class ProcessRun {
+  private readonly started = performance.now();
+  private readonly stdoutTail: TailBuffer;
+  private readonly stderrTail: TailBuffer;
+  private callbackError: { error: unknown } | null = null;
+  private stopReason: "timeout" | "aborted" | null = null;
+  private exited = false;
+  private group: GroupStopper | null = null;
+
+  constructor(private readonly options: RunProcessOptions) {
+    this.stdoutTail = new TailBuffer(options.tailBytes ?? DEFAULT_TAIL_BYTES);
+    this.stderrTail = new TailBuffer(options.tailBytes ?? DEFAULT_TAIL_BYTES);
+  }
+
+  private info(pid: number | null, leftoversKilled = false): ProcessRunInfo {
+    return {
+      pid,
+      durationMs: Math.round(performance.now() - this.started),
+      stdout: this.stdoutTail.text(),
+      stderr: this.stderrTail.text(),
+      truncated: { stdout: this.stdoutTail.truncated, stderr: this.stderrTail.truncated },
+      leftoversKilled,
+    };
+  }
+
+  failure(
     pid: number | null,
     reason: ProcessFailureReason,
     message: string,
-    extra: { exitCode?: number | null; signal?: NodeJS.Signals | null; leftoversKilled?: boolean } = {},
-  ): ProcessResult => ({
-    ok: false,
-    reason,
-    message,
-    exitCode: extra.exitCode ?? null,
-    signal: extra.signal ?? null,
-    ...info(pid, extra.leftoversKilled),
-  });
-
-  if (options.signal?.aborted) return failure(null, "aborted", "aborted before it started");
-
-  let child: ChildProcess;
-  try {
-    child = spawn(options.command, options.args ?? [], {
-      cwd: options.cwd,
-      // PWD is what a shell would set for this directory: programs that trust it over getcwd() (opencode
-      // does) would otherwise work in Baton's own directory instead of `cwd`.
-      env: { ...(options.env ?? process.env), PWD: resolvePath(options.cwd) },
-      detached: true,
-      shell: options.shell ?? false,
-      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-    });
-  } catch (error) {
-    return failure(null, "spawn_failed", `could not start ${options.command}: ${errorText(error)}`);
+    extra: FailureExtra = {},
+  ): ProcessResult {
+    return {
+      ok: false,
+      reason,
+      message,
+      exitCode: extra.exitCode ?? null,
+      signal: extra.signal ?? null,
+      ...this.info(pid, extra.leftoversKilled),
+    };
   }
-  const pid = child.pid;
-  if (pid === undefined) {
+
+  async spawn(): Promise<{ child: ChildProcess; pid: number } | ProcessResult> {
+    const { options } = this;
+    let child: ChildProcess;
+    try {
+      child = spawn(options.command, options.args ?? [], {
+        cwd: options.cwd,
+        // PWD is what a shell would set for this directory: programs that trust it over getcwd() (opencode
+        // does) would otherwise work in Baton's own directory instead of `cwd`.
+        env: { ...(options.env ?? process.env), PWD: resolvePath(options.cwd) },
+        detached: true,
+        shell: options.shell ?? false,
+        stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      });
+    } catch (error) {
+      return this.failure(null, "spawn_failed", `could not start ${options.command}: ${errorText(error)}`);
+    }
+    if (child.pid !== undefined) return { child, pid: child.pid };
     const error = await new Promise<unknown>((resolve) => child.once("error", resolve));
     // Node reports a missing working directory as the command missing (`spawn x ENOENT`).
     const why = existsSync(options.cwd)
       ? errorText(error)
       : `working directory ${options.cwd} does not exist`;
-    return failure(null, "spawn_failed", `could not start ${options.command}: ${why}`);
+    return this.failure(null, "spawn_failed", `could not start ${options.command}: ${why}`);
   }
-  trackGroup(pid, options.onParentStop ?? "kill");
-  const group = new GroupStopper(pid, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
 
-  let callbackError: { error: unknown } | null = null;
-  let stopReason: "timeout" | "aborted" | null = null;
-  let exited = false;
-  const stop = (reason: "timeout" | "aborted") => {
-    if (stopReason !== null || exited) return;
-    stopReason = reason;
-    group.terminate();
-  };
-  // A throwing line callback is a bug in the caller: stop the child rather than leave it running, then rethrow.
-  const call = <T>(callback: ((value: T) => void) | undefined, value: T) => {
-    if (callback === undefined || callbackError !== null) return;
+  private stop(reason: "timeout" | "aborted"): void {
+    if (this.stopReason !== null || this.exited) return;
+    this.stopReason = reason;
+    this.group?.terminate();
+  }
+
+  /** A throwing callback is a bug in the caller: the child is stopped rather than left running, and it rethrows. */
+  private call<T>(callback: ((value: T) => void) | undefined, value: T): void {
+    if (callback === undefined || this.callbackError !== null) return;
     try {
       callback(value);
     } catch (error) {
-      callbackError = { error };
-      stop("aborted");
+      this.callbackError = { error };
+      this.stop("aborted");
     }
-  };
-  const guarded = (callback: ((line: string) => void) | undefined) => (line: string) => call(callback, line);
-  const stdoutLines = new LineSplitter(guarded(options.onStdoutLine));
-  const stderrLines = new LineSplitter(guarded(options.onStderrLine));
-  const streamsClosed = Promise.all([
-    pipeInto(child.stdout, stdoutTail, stdoutLines),
-    pipeInto(child.stderr, stderrTail, stderrLines),
-  ]);
-  if (child.stdin) {
-    child.stdin.on("error", () => {}); // EPIPE when the child exits without reading everything
-    child.stdin.end(options.stdin);
   }
 
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => {
-      exited = true;
-      resolve({ code, signal });
-    }),
-  );
-  child.on("error", () => {}); // a failed kill(); the exit event still follows
+  /** Output into the tails and the line callbacks; stdin written and closed. */
+  private watch(child: ChildProcess) {
+    const guarded = (callback: ((line: string) => void) | undefined) => (line: string) =>
+      this.call(callback, line);
+    const lines = [
+      new LineSplitter(guarded(this.options.onStdoutLine)),
+      new LineSplitter(guarded(this.options.onStderrLine)),
+    ];
+    const closed = Promise.all([
+      pipeInto(child.stdout, this.stdoutTail, lines[0]!),
+      pipeInto(child.stderr, this.stderrTail, lines[1]!),
+    ]);
+    if (child.stdin) {
+      child.stdin.on("error", () => {}); // EPIPE when the child exits without reading everything
+      child.stdin.end(this.options.stdin);
+    }
+    return { closed, lines };
+  }
 
-  const timeoutMs = options.timeoutMs;
-  const timer =
-    Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS
-      ? setTimeout(() => stop("timeout"), timeoutMs)
-      : undefined;
-  const onAbort = () => stop("aborted");
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  call(options.onSpawn, pid);
+  async supervise(child: ChildProcess, pid: number): Promise<ProcessResult> {
+    const { options } = this;
+    trackGroup(pid, options.onParentStop ?? "kill");
+    const group = new GroupStopper(pid, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    this.group = group;
+    const output = this.watch(child);
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once("exit", (code, signal) => {
+        this.exited = true;
+        resolve({ code, signal });
+      }),
+    );
+    child.on("error", () => {}); // a failed kill(); the exit event still follows
+    const timeoutMs = options.timeoutMs;
+    const timer =
+      Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS
+        ? setTimeout(() => this.stop("timeout"), timeoutMs)
+        : undefined;
+    const onAbort = () => this.stop("aborted");
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    this.call(options.onSpawn, pid);
+    try {
+      const { code, signal } = await exit;
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      const leftoversKilled = await group.settle();
+      group.dispose();
+      // Unref'd: when the streams close first, this timer must not keep a finished CLI alive.
+      await Promise.race([output.closed, sleep(DRAIN_MS, undefined, { ref: false })]);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      for (const lines of output.lines) lines.end();
+      if (this.callbackError !== null) throw this.callbackError.error;
+      return this.result(pid, code, signal, leftoversKilled);
+    } finally {
+      group.dispose();
+      untrackGroup(pid);
+    }
+  }
 
-  try {
-    const { code, signal } = await exit;
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onAbort);
-    const leftoversKilled = await group.settle();
-    group.dispose();
-    // Unref'd: when the streams close first, this timer must not keep a finished CLI alive.
-    await Promise.race([streamsClosed, sleep(DRAIN_MS, undefined, { ref: false })]);
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-    stdoutLines.end();
-    stderrLines.end();
-    if (callbackError !== null) throw (callbackError as { error: unknown }).error;
-
+  private result(
+    pid: number,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+    leftoversKilled: boolean,
+  ): ProcessResult {
     const extra = { exitCode: code, signal, leftoversKilled };
-    if (stopReason === "timeout") {
-      return failure(pid, "timeout", `timed out after ${timeoutMs} ms; process group killed`, extra);
+    if (this.stopReason === "timeout") {
+      return this.failure(
+        pid,
+        "timeout",
+        `timed out after ${this.options.timeoutMs} ms; process group killed`,
+        extra,
+      );
     }
-    if (stopReason === "aborted") return failure(pid, "aborted", "aborted; process group killed", extra);
-    if (signal !== null) return failure(pid, "signal", `killed by ${signal}`, extra);
-    if (code !== 0) return failure(pid, "exit", `exited with code ${code}`, extra);
-    return { ok: true, exitCode: 0, signal: null, ...info(pid, leftoversKilled) };
-  } finally {
-    group.dispose();
-    untrackGroup(pid);
-  }
-}
-
-/** SIGTERM to the group, SIGKILL after the grace period, and waiting until no member runs. */
-class GroupStopper {
-  private termSentAt: number | null = null;
-  private killSentAt: number | null = null;
-  private killTimer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly pgid: number,
-    private readonly graceMs: number,
-  ) {}
-
-  terminate(): void {
-    if (this.termSentAt !== null) return;
-    this.termSentAt = Date.now();
-    signalGroup(this.pgid, "SIGTERM");
-    // Needed while the direct child still runs (it may ignore SIGTERM); settle() takes over once it exits.
-    this.killTimer = setTimeout(() => this.kill(), this.graceMs);
-  }
-
-  private kill(): void {
-    if (this.killSentAt !== null) return;
-    this.killSentAt = Date.now();
-    signalGroup(this.pgid, "SIGKILL");
-  }
-
-  /** After the direct child exited: stops what is left of its group. True if anything was left. */
-  async settle(): Promise<boolean> {
-    if (!groupAlive(this.pgid)) return false;
-    this.terminate();
-    while (groupAlive(this.pgid)) {
-      const now = Date.now();
-      if (this.killSentAt === null && now >= this.termSentAt! + this.graceMs) this.kill();
-      if (this.killSentAt !== null && now >= this.killSentAt + SIGKILL_WAIT_MS) break;
-      await sleep(POLL_MS);
-    }
-    return true;
-  }
-
-  dispose(): void {
-    clearTimeout(this.killTimer);
+    if (this.stopReason === "aborted")
+      return this.failure(pid, "aborted", "aborted; process group killed", extra);
+    if (signal !== null) return this.failure(pid, "signal", `killed by ${signal}`, extra);
+    if (code !== 0) return this.failure(pid, "exit", `exited with code ${code}`, extra);
+    return { ok: true, exitCode: 0, signal: null, ...this.info(pid, leftoversKilled) };
   }
 }
 

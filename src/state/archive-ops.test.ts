@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tempStore } from "../testing/store-fixture.js";
 import { abandonTasks, archiveFinished, recoverTasks } from "./archive-ops.js";
 import { loadArchive } from "./load-store.js";
+import { changeStatus } from "./status-changes.js";
 import { mutateStore, readStore } from "./store.js";
-import { addTask, changeStatus } from "./task-ops.js";
+import { addTask } from "./task-ops.js";
 
 let cleanup = () => {};
 afterEach(() => cleanup());

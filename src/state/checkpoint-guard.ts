@@ -1,8 +1,8 @@
 import { TransitionError } from "../shared/index.js";
+import { recordAudit } from "./audit.js";
 import { checkpointPath, isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
 import type { Transaction } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
-import { recordAudit } from "./task-ops.js";
 
 export interface CheckpointGuardOptions {
   /** A person outside any Claude Code session takes the task back from its gate (audited). */

@@ -5,9 +5,10 @@ import { slugify } from "./naming.js";
 import { firstFreeNumber } from "./numbering.js";
 import { mutateStore, type StoreContext } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
-import { requireTodoEntry } from "./task-ops.js";
-import { entries, entryStatus, frontmatterNextNumber } from "./todo-document.js";
+import { requireTodoEntry } from "./task-lookup.js";
+import { entries, entryStatus } from "./todo-document.js";
 import { getEntryDescription, getEntryField, removeEntry, setEntryStatus } from "./todo-entry.js";
+import { frontmatterNextNumber } from "./todo-frontmatter.js";
 
 export interface FixReport {
   fixed: Finding[];

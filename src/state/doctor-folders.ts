@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { MARKER_FILE, MARKER_FILES, METADATA_FILE } from "../shared/baton-paths.js";
 import { listTaskFolders } from "./archive-ops.js";
-import type { Finding } from "./doctor-checks.js";
+import type { Finding } from "./doctor-finding.js";
 import { TASK_FOLDER } from "./paths.js";
 import type { StoreContext } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
@@ -22,36 +22,57 @@ export function checkTaskFolders(
   byNumber: ReadonlyMap<number, TaskEntry>,
   archivedNumbers: ReadonlySet<number>,
 ): Finding[] {
+  return [
+    ...unownedFolders(ctx, byNumber, archivedNumbers),
+    ...leftoverControlFiles(ctx, tasks, byNumber),
+    ...missingArtifacts(ctx, tasks),
+  ];
+}
+
+/** Folders of no active task: an archived task's (misplaced) or nobody's (orphan). */
+function unownedFolders(
+  ctx: StoreContext,
+  byNumber: ReadonlyMap<number, TaskEntry>,
+  archivedNumbers: ReadonlySet<number>,
+): Finding[] {
   const findings: Finding[] = [];
-  const add = (f: Finding) => findings.push(f);
-  const { paths } = ctx;
-  for (const name of listTaskFolders(paths.dir)) {
+  for (const name of listTaskFolders(ctx.paths.dir)) {
     const number = Number(TASK_FOLDER.exec(name)![1]);
     if (byNumber.has(number)) continue;
-    const path = join(paths.dir, name);
-    if (archivedNumbers.has(number)) {
-      add({
-        code: "MISPLACED_FOLDER",
-        severity: "warning",
-        message: `${rel(ctx, path)} belongs to archived task ${number}`,
-        fix: "move it into specs/archive/",
-        fixable: true,
-        task: number,
-        path,
-      });
-    } else {
-      add({
-        code: "ORPHAN_FOLDER",
-        severity: "warning",
-        message: `${rel(ctx, path)} has no task in state.json or the archive`,
-        fix: "record it in the archive as orphan_archived and move it there",
-        fixable: true,
-        task: number,
-        path,
-      });
-    }
+    const path = join(ctx.paths.dir, name);
+    findings.push(
+      archivedNumbers.has(number)
+        ? {
+            code: "MISPLACED_FOLDER",
+            severity: "warning",
+            message: `${rel(ctx, path)} belongs to archived task ${number}`,
+            fix: "move it into specs/archive/",
+            fixable: true,
+            task: number,
+            path,
+          }
+        : {
+            code: "ORPHAN_FOLDER",
+            severity: "warning",
+            message: `${rel(ctx, path)} has no task in state.json or the archive`,
+            fix: "record it in the archive as orphan_archived and move it there",
+            fixable: true,
+            task: number,
+            path,
+          },
+    );
   }
+  return findings;
+}
 
+/** Markers and return metadata no running operation owns, in task folders (active and archived) and the store's root. */
+function leftoverControlFiles(
+  ctx: StoreContext,
+  tasks: readonly TaskEntry[],
+  byNumber: ReadonlyMap<number, TaskEntry>,
+): Finding[] {
+  const { paths } = ctx;
+  const findings: Finding[] = [];
   const inProgress = (n: number) => {
     const task = byNumber.get(n);
     return task !== undefined && IN_PROGRESS_STATUSES.includes(task.status);
@@ -67,10 +88,11 @@ export function checkTaskFolders(
       for (const control of CONTROL_FILES) {
         const path = join(folder, control);
         if (existsSync(path) && !(open && markerMatchesSession(path, byNumber.get(number)))) {
-          add({
+          const message = `${rel(ctx, path)} is left over (no operation is running on task ${number})`;
+          findings.push({
             code: "STALE_MARKER",
             severity: "warning",
-            message: `${rel(ctx, path)} is left over (no operation is running on task ${number})`,
+            message,
             fix: "delete it",
             fixable: true,
             task: number,
@@ -78,50 +100,60 @@ export function checkTaskFolders(
           });
         }
       }
+      if (open) continue;
       for (const meta of returnMetaFiles(folder)) {
-        if (!open) {
-          add({
-            code: "LEFTOVER_RETURN_META",
-            severity: "warning",
-            message: `${rel(ctx, meta)} is a leftover agent return-metadata file`,
-            fix: "delete it (its content is recorded in state.json)",
-            fixable: true,
-            task: number,
-            path: meta,
-          });
-        }
+        findings.push({
+          code: "LEFTOVER_RETURN_META",
+          severity: "warning",
+          message: `${rel(ctx, meta)} is a leftover agent return-metadata file`,
+          fix: "delete it (its content is recorded in state.json)",
+          fixable: true,
+          task: number,
+          path: meta,
+        });
       }
     }
   }
+  return [...findings, ...leftoverInStoreRoot(ctx, tasks)];
+}
+
+/** The original system's markers and metadata at the store's root, left while nothing runs. */
+function leftoverInStoreRoot(ctx: StoreContext, tasks: readonly TaskEntry[]): Finding[] {
+  const { paths } = ctx;
+  if (tasks.some((t) => IN_PROGRESS_STATUSES.includes(t.status))) return [];
+  const findings: Finding[] = [];
   for (const path of [
     ...MARKER_FILES.map((name) => join(paths.dir, name)),
     join(paths.dir, ".meta-return", "return-meta.json"),
   ]) {
-    if (existsSync(path) && !tasks.some((t) => IN_PROGRESS_STATUSES.includes(t.status))) {
-      add({
-        code: path.includes("meta-return") ? "LEFTOVER_RETURN_META" : "STALE_MARKER",
-        severity: "warning",
-        message: `${rel(ctx, path)} is left over`,
-        fix: "delete it",
-        fixable: true,
-        path,
-      });
-    }
+    if (!existsSync(path)) continue;
+    const code = path.includes("meta-return") ? "LEFTOVER_RETURN_META" : "STALE_MARKER";
+    findings.push({
+      code,
+      severity: "warning",
+      message: `${rel(ctx, path)} is left over`,
+      fix: "delete it",
+      fixable: true,
+      path,
+    });
   }
+  return findings;
+}
 
+function missingArtifacts(ctx: StoreContext, tasks: readonly TaskEntry[]): Finding[] {
+  const findings: Finding[] = [];
   for (const task of tasks) {
     for (const artifact of task.artifacts ?? []) {
       const path = typeof artifact === "string" ? artifact : artifact.path;
-      if (!existsSync(join(ctx.config.root, path)) && !existsSync(join(paths.dir, path))) {
-        add({
-          code: "MISSING_ARTIFACT",
-          severity: "warning",
-          message: `task ${task.project_number} links ${path}, which does not exist`,
-          fix: "restore the file from git or remove the link",
-          fixable: false,
-          task: task.project_number,
-        });
-      }
+      if (existsSync(join(ctx.config.root, path)) || existsSync(join(ctx.paths.dir, path))) continue;
+      findings.push({
+        code: "MISSING_ARTIFACT",
+        severity: "warning",
+        message: `task ${task.project_number} links ${path}, which does not exist`,
+        fix: "restore the file from git or remove the link",
+        fixable: false,
+        task: task.project_number,
+      });
     }
   }
   return findings;

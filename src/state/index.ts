@@ -14,6 +14,7 @@ export {
   type PlannedArtifact,
   taskFolderPath,
 } from "./artifacts.js";
+export { recordAudit } from "./audit.js";
 export {
   appendDelegationEvents,
   DelegationEvent,
@@ -69,6 +70,7 @@ export {
   SealManifest,
   sealedFiles,
 } from "./seal.js";
+export { applyStatus, autoCompleteExpanded, changeStatus, type StatusChange } from "./status-changes.js";
 export {
   type HeldStore,
   holdStore,
@@ -90,19 +92,8 @@ export {
   TaskEntry,
 } from "./store-schema.js";
 export { editTask, type TaskEdit } from "./task-edit.js";
-export {
-  addTask,
-  applyStatus,
-  autoCompleteExpanded,
-  changeStatus,
-  expandTask,
-  type NewTaskInput,
-  recordAudit,
-  requireTask,
-  requireTodoEntry,
-  type StatusChange,
-  type SubtaskInput,
-} from "./task-ops.js";
+export { requireTask, requireTodoEntry } from "./task-lookup.js";
+export { addTask, expandTask, type NewTaskInput, type SubtaskInput } from "./task-ops.js";
 export {
   IN_PROGRESS_STATUSES,
   markerToStatus,

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tempStore } from "../testing/store-fixture.js";
 import { linkArtifacts } from "./link-artifacts.js";
 import { mutateStore, readStore } from "./store.js";
-import { addTask, requireTask } from "./task-ops.js";
+import { requireTask } from "./task-lookup.js";
+import { addTask } from "./task-ops.js";
 
 let cleanup = () => {};
 afterEach(() => cleanup());

@@ -1,7 +1,7 @@
 import { basename, relative } from "node:path";
 import type { Transaction } from "./store.js";
 import type { ArtifactRecord, TaskEntry } from "./store-schema.js";
-import { requireTodoEntry } from "./task-ops.js";
+import { requireTodoEntry } from "./task-lookup.js";
 import type { TodoEntry } from "./todo-document.js";
 import { getEntryBlock, setEntryBlock } from "./todo-entry.js";
 import { normalizeArtifactType } from "./views.js";

@@ -3,8 +3,9 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { snapshotFiles, tempStore } from "../testing/store-fixture.js";
 import { runDoctorChecks } from "./doctor-checks.js";
+import { changeStatus } from "./status-changes.js";
 import { mutateStore, readStore } from "./store.js";
-import { addTask, changeStatus } from "./task-ops.js";
+import { addTask } from "./task-ops.js";
 
 let cleanup = () => {};
 afterEach(() => cleanup());

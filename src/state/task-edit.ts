@@ -3,13 +3,8 @@ import { type CheckpointGuardOptions, guardOpenCheckpoint } from "./checkpoint-g
 import { normalizeTitle } from "./naming.js";
 import type { Transaction } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
-import {
-  requireTask,
-  requireTodoEntry,
-  validateDependencies,
-  validateLanguage,
-  validatePriority,
-} from "./task-ops.js";
+import { requireTask, requireTodoEntry } from "./task-lookup.js";
+import { validateDependencies, validateLanguage, validatePriority } from "./task-ops.js";
 import { removeEntryField, setEntryDescription, setEntryField, setEntryTitle } from "./todo-entry.js";
 
 export interface TaskEdit {

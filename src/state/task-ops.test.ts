@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { snapshotFiles, tempStore } from "../testing/store-fixture.js";
 import { abandonTasks } from "./archive-ops.js";
+import { changeStatus } from "./status-changes.js";
 import { mutateStore, readStore } from "./store.js";
 import { editTask } from "./task-edit.js";
-import { addTask, changeStatus, expandTask } from "./task-ops.js";
+import { addTask, expandTask } from "./task-ops.js";
 
 let cleanup = () => {};
 afterEach(() => cleanup());

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FileFormatError } from "../shared/index.js";
-import {
-  entries,
-  entryStatus,
-  findEntry,
-  frontmatterNextNumber,
-  parseTodo,
-  renderTodo,
-  setFrontmatterNextNumber,
-} from "./todo-document.js";
+import { entries, entryStatus, findEntry, parseTodo, renderTodo } from "./todo-document.js";
 import {
   buildEntry,
   getEntryDescription,
@@ -18,6 +10,7 @@ import {
   setEntryField,
   setEntryStatus,
 } from "./todo-entry.js";
+import { frontmatterNextNumber, setFrontmatterNextNumber } from "./todo-frontmatter.js";
 
 const TODO = `---
 next_project_number: 984

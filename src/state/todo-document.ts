@@ -94,7 +94,7 @@ const TASK_SECTION_ANYWHERE =
   /^#{1,2}[ \t]+(?:(?:active[ \t]+)?tasks|(?:critical|high|medium|low)[ \t]+priority)[ \t]*:?[ \t]*\r?$/im;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 export const STATUS_LINE = /^- \*\*Status\*\*:\s*(\[[^\]]*\])/;
-const NEXT_NUMBER_LINE = /^next_project_number:\s*(\d+)\s*$/;
+export const NEXT_NUMBER_LINE = /^next_project_number:\s*(\d+)\s*$/;
 const FRONTMATTER_FENCE = /^---[ \t]*$/;
 
 function lineAt(text: string, offset: number): number {
@@ -272,26 +272,6 @@ function statusMarkerIn(text: string): string | undefined {
 export function entryStatus(entry: TodoEntry): string | undefined {
   const marker = statusMarkerIn(entry.render("\n"));
   return marker === undefined ? undefined : markerToStatus(marker);
-}
-
-export function frontmatterNextNumber(doc: TodoDocument): number | undefined {
-  for (const line of doc.frontmatter?.lines ?? []) {
-    const match = NEXT_NUMBER_LINE.exec(line);
-    if (match) return Number(match[1]);
-  }
-  return undefined;
-}
-
-/** Rewrites only the `next_project_number:` line, as the original's sed did; adds it if absent. */
-export function setFrontmatterNextNumber(doc: TodoDocument, next: number): void {
-  if (!doc.frontmatter) {
-    doc.frontmatter = new RawSegment({ lines: ["---", `next_project_number: ${next}`, "---"] });
-    return;
-  }
-  const lines = doc.frontmatter.lines;
-  const i = lines.findIndex((line) => NEXT_NUMBER_LINE.test(line));
-  if (i !== -1) lines[i] = `next_project_number: ${next}`;
-  else lines.splice(1, 0, `next_project_number: ${next}`);
 }
 
 export function emptyTodo(path: string, nextNumber: number): TodoDocument {

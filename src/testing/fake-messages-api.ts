@@ -58,20 +58,49 @@ export interface FakeMessagesApi {
 }
 
 export async function startFakeMessagesApi(script: ScriptInput): Promise<FakeMessagesApi> {
-  let current: Script = parseScript(script);
-  const requests: RecordedRequest[] = [];
-  let ids = 0;
-  const nextId = (prefix: string) => `${prefix}_fake_${String(++ids).padStart(4, "0")}`;
-
+  const fake = new FakeMessages(parseScript(script));
   const server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => {
+    void fake.handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendError(res, 500, "api_error", `fake Messages API crashed: ${String(error)}`);
       else res.destroy();
     });
   });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const { requests } = fake;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    messageRequests: () => requests.filter((r) => r.method === "POST" && r.path === "/v1/messages"),
+    problems: () => requests.flatMap((r) => (r.problem ? [`request ${r.seq}: ${r.problem}`] : [])),
+    setScript: (next) => {
+      fake.script = parseScript(next);
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        // Claude Code keeps its connection alive; without this close() would wait for it to time out.
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
+/** The fake's side of each request: recorded, answered from the script, or refused saying what is missing. */
+class FakeMessages {
+  readonly requests: RecordedRequest[] = [];
+  private ids = 0;
+
+  constructor(public script: Script) {}
+
+  private nextId(prefix: string): string {
+    return `${prefix}_fake_${String(++this.ids).padStart(4, "0")}`;
+  }
+
+  private record(req: IncomingMessage, raw: string): RecordedRequest {
     const [path = "", query = ""] = (req.url ?? "").split("?", 2);
     let json: unknown;
     try {
@@ -80,7 +109,7 @@ export async function startFakeMessagesApi(script: ScriptInput): Promise<FakeMes
       json = undefined;
     }
     const record: RecordedRequest = {
-      seq: requests.length + 1,
+      seq: this.requests.length + 1,
       method: req.method ?? "",
       path,
       query,
@@ -94,18 +123,22 @@ export async function startFakeMessagesApi(script: ScriptInput): Promise<FakeMes
       conversation: null,
       status: 200,
     };
-    requests.push(record);
+    this.requests.push(record);
+    return record;
+  }
 
-    if (req.method !== "POST" || path !== "/v1/messages") {
-      res.setHeader("request-id", nextId("req"));
-      if (path === "/v1/messages/count_tokens")
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const record = this.record(req, raw);
+    if (req.method !== "POST" || record.path !== "/v1/messages") {
+      res.setHeader("request-id", this.nextId("req"));
+      if (record.path === "/v1/messages/count_tokens")
         return sendJson(res, 200, { input_tokens: estimateTokens(raw) });
       res.writeHead(200, { "content-type": "application/json" });
       res.end(req.method === "HEAD" ? undefined : "{}");
       return;
     }
-
-    const parsed = MessagesRequest.safeParse(json);
+    const parsed = MessagesRequest.safeParse(record.json);
     if (!parsed.success) {
       record.problem = `unreadable /v1/messages body: ${formatIssues(parsed.error.issues)}`;
       record.status = 400;
@@ -118,62 +151,42 @@ export async function startFakeMessagesApi(script: ScriptInput): Promise<FakeMes
       prompt: promptOf(request),
       turn: turnIndex(request),
     });
-
-    const selection = selectTurn(current, request, record.turn);
-    record.source = selection.source;
-    record.conversation = selection.conversation;
-    let reply: Reply;
-    if (selection.source === "none") {
-      reply = unscripted(selection.problem);
-      record.problem = selection.problem;
-    } else {
-      try {
-        reply = resolveTurn(selection.spec, {
-          request,
-          turn: record.turn,
-          conversation: selection.conversation,
-        });
-      } catch (error) {
-        record.problem =
-          error instanceof FakeScriptError ? error.message : `reply function threw: ${String(error)}`;
-        reply = unscripted(record.problem);
-      }
-    }
+    const reply = this.reply(record, request);
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-    res.setHeader("request-id", nextId("req"));
+    res.setHeader("request-id", this.nextId("req"));
     if (reply.error) {
       record.status = reply.error.status;
       if (reply.error.shouldRetry !== undefined)
         res.setHeader("x-should-retry", String(reply.error.shouldRetry));
       return sendError(res, reply.error.status, reply.error.type, reply.error.message);
     }
-    const message = buildMessage(reply, request.model, raw, nextId);
+    const message = buildMessage(reply, request.model, raw, (prefix) => this.nextId(prefix));
     if (request.stream === false) return sendJson(res, 200, message);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     res.end(sseFrames(message));
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    requests,
-    messageRequests: () => requests.filter((r) => r.method === "POST" && r.path === "/v1/messages"),
-    problems: () => requests.flatMap((r) => (r.problem ? [`request ${r.seq}: ${r.problem}`] : [])),
-    setScript: (next) => {
-      current = parseScript(next);
-    },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        // Claude Code keeps its connection alive; without this close() would wait for it to time out.
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
+  /** The scripted turn's reply; a problem (no turn, a reply function that threw) is recorded and refused. */
+  private reply(record: RecordedRequest, request: MessagesRequest): Reply {
+    const selection = selectTurn(this.script, request, record.turn);
+    record.source = selection.source;
+    record.conversation = selection.conversation;
+    if (selection.source === "none") {
+      record.problem = selection.problem;
+      return unscripted(selection.problem);
+    }
+    try {
+      return resolveTurn(selection.spec, {
+        request,
+        turn: record.turn,
+        conversation: selection.conversation,
+      });
+    } catch (error) {
+      record.problem =
+        error instanceof FakeScriptError ? error.message : `reply function threw: ${String(error)}`;
+      return unscripted(record.problem);
+    }
+  }
 }
 
 // A 400 is not retried by Claude Code, so a gap in the script fails the run at once instead of backing off.

@@ -44,6 +44,62 @@ export interface Delegation {
   metadataPath: string;
 }
 
+/** An in-session delegation of one task, as gate-in leaves it: its checkpoint and its postflight marker. */
+function delegateInSession(
+  specsDir: string,
+  nameOf: (n: number) => string,
+  options: Parameters<HookRepo["delegate"]>[0],
+): ReturnType<HookRepo["delegate"]> {
+  const session = options.batonSession ?? `sess_1700000000_${options.task}`;
+  const operation = options.operation ?? "research";
+  const folder = join(specsDir, `${options.task}_${nameOf(options.task)}`);
+  mkdirSync(folder, { recursive: true });
+  mkdirSync(storeInternalPaths(join(specsDir, BATON_DIR)).checkpoints, { recursive: true });
+  const checkpointPath = storeInternalPaths(join(specsDir, BATON_DIR)).checkpoint(options.task);
+  writeFileSync(
+    checkpointPath,
+    JSON.stringify(
+      {
+        sessionId: session,
+        taskNumber: options.task,
+        operation,
+        previousStatus: "not_started",
+        pid: 999_999,
+        hostname: "test-host",
+        startedAt: "2026-01-01T00:00:00Z",
+        mode: "session",
+        agent: options.agent ?? "researcher",
+        ...(options.claudeSessionId ? { claudeSessionId: options.claudeSessionId } : {}),
+      },
+      null,
+      2,
+    ),
+  );
+  const markerPath = join(folder, MARKER_FILE);
+  writeFileSync(
+    markerPath,
+    JSON.stringify({
+      session_id: session,
+      skill: options.agent ?? "researcher",
+      task_number: options.task,
+      operation,
+      reason: "Postflight pending: status update, artifact linking, git commit",
+      created: "2026-01-01T00:00:00Z",
+      stop_hook_active: false,
+      ...(options.markerBound && options.claudeSessionId
+        ? { claude_session_id: options.claudeSessionId }
+        : {}),
+    }),
+  );
+  return {
+    folder,
+    checkpointPath,
+    markerPath,
+    metadataPath: join(folder, METADATA_FILE),
+    batonSession: session,
+  };
+}
+
 export function hookRepo(): HookRepo {
   const dir = mkdtempSync(join(tmpdir(), "baton-hooks-"));
   execFileSync("git", ["init", "-q"], { cwd: dir });
@@ -58,56 +114,7 @@ export function hookRepo(): HookRepo {
     dir,
     project: { root: dir, specsDir },
     tasks: generated.activeNumbers,
-    delegate(options) {
-      const session = options.batonSession ?? `sess_1700000000_${options.task}`;
-      const operation = options.operation ?? "research";
-      const folder = join(specsDir, `${options.task}_${nameOf(options.task)}`);
-      mkdirSync(folder, { recursive: true });
-      mkdirSync(storeInternalPaths(join(specsDir, BATON_DIR)).checkpoints, { recursive: true });
-      const checkpointPath = storeInternalPaths(join(specsDir, BATON_DIR)).checkpoint(options.task);
-      writeFileSync(
-        checkpointPath,
-        JSON.stringify(
-          {
-            sessionId: session,
-            taskNumber: options.task,
-            operation,
-            previousStatus: "not_started",
-            pid: 999_999,
-            hostname: "test-host",
-            startedAt: "2026-01-01T00:00:00Z",
-            mode: "session",
-            agent: options.agent ?? "researcher",
-            ...(options.claudeSessionId ? { claudeSessionId: options.claudeSessionId } : {}),
-          },
-          null,
-          2,
-        ),
-      );
-      const markerPath = join(folder, MARKER_FILE);
-      writeFileSync(
-        markerPath,
-        JSON.stringify({
-          session_id: session,
-          skill: options.agent ?? "researcher",
-          task_number: options.task,
-          operation,
-          reason: "Postflight pending: status update, artifact linking, git commit",
-          created: "2026-01-01T00:00:00Z",
-          stop_hook_active: false,
-          ...(options.markerBound && options.claudeSessionId
-            ? { claude_session_id: options.claudeSessionId }
-            : {}),
-        }),
-      );
-      return {
-        folder,
-        checkpointPath,
-        markerPath,
-        metadataPath: join(folder, METADATA_FILE),
-        batonSession: session,
-      };
-    },
+    delegate: (options) => delegateInSession(specsDir, nameOf, options),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -29,128 +29,146 @@ const POLL_MS = 400;
  * dead run) go through the engine as the CLI's do, and only with the page's confirmation header.
  */
 export function dashboard(config: BatonConfig, options: { bin?: string } = {}): Dashboard {
-  const name = basename(config.root);
-  const bin = options.bin ?? "baton";
-  const status = (): StatusView => readStatus(config.root, config.specsDir, { bin });
-  const clients = new Set<ServerResponse>();
-  let offset = statSize(eventsPath(config.root));
-  let checkpoints = checkpointKey(config);
-  let lastPush = 0;
-
-  const send = (event: string, data: unknown) => {
-    const frame = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-    for (const client of clients) client.write(frame);
+  const live = new LiveDashboard(config, options.bin ?? "baton");
+  return {
+    handle: (request, response, path) => live.handle(request, response, path),
+    close: () => live.close(),
   };
+}
 
-  const poll = setInterval(() => {
-    if (clients.size === 0) return;
-    void push().catch(() => undefined);
-  }, POLL_MS);
-  poll.unref();
+function sendHtml(response: ServerResponse, code: number, body: string): void {
+  response.writeHead(code, {
+    "content-type": "text/html; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-store",
+    // Agent-written Markdown is rendered here: no script but the page's own may run.
+    "content-security-policy":
+      "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:",
+  });
+  response.end(body);
+}
 
-  async function push(): Promise<void> {
+function sendJson(response: ServerResponse, code: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  response.writeHead(code, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  response.end(body);
+}
+
+/** The dashboard of one repository: its pages, and the clients it pushes what changed to. */
+class LiveDashboard {
+  private readonly name: string;
+  private readonly clients = new Set<ServerResponse>();
+  private offset: number;
+  private checkpoints: string;
+  private lastPush = 0;
+  private readonly poll: NodeJS.Timeout;
+
+  constructor(
+    private readonly config: BatonConfig,
+    private readonly bin: string,
+  ) {
+    this.name = basename(config.root);
+    this.offset = statSize(eventsPath(config.root));
+    this.checkpoints = checkpointKey(config);
+    this.poll = setInterval(() => {
+      if (this.clients.size > 0) void this.push().catch(() => undefined);
+    }, POLL_MS);
+    this.poll.unref();
+  }
+
+  private status(): StatusView {
+    return readStatus(this.config.root, this.config.specsDir, { bin: this.bin });
+  }
+
+  private send(event: string, data: unknown): void {
+    const frame = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    for (const client of this.clients) client.write(frame);
+  }
+
+  /** What changed since the last push: the status, and the cards of the tasks new events touched. */
+  private async push(): Promise<void> {
+    const { config } = this;
     const size = statSize(eventsPath(config.root));
     const key = checkpointKey(config);
-    const view = status();
-    const stale = Date.now() - lastPush > 2000 && view.running.length > 0;
-    if (size === offset && key === checkpoints && !stale) return;
-    const { text, end } = size < offset ? { text: "", end: 0 } : readFrom(eventsPath(config.root), offset);
-    offset = end;
-    checkpoints = key;
-    lastPush = Date.now();
-    send("status", view);
+    const view = this.status();
+    const stale = Date.now() - this.lastPush > 2000 && view.running.length > 0;
+    if (size === this.offset && key === this.checkpoints && !stale) return;
+    const { text, end } =
+      size < this.offset ? { text: "", end: 0 } : readFrom(eventsPath(config.root), this.offset);
+    this.offset = end;
+    this.checkpoints = key;
+    this.lastPush = Date.now();
+    this.send("status", view);
     const touched = new Set(parseEventLines(text).flatMap((e) => (e.task === undefined ? [] : [e.task])));
     if (touched.size === 0) return;
     const board = await readBoard(config);
     const tasks = board.tasks.filter((t) => touched.has(t.number));
-    send("tasks", tasks);
-    for (const t of tasks) send("task", t);
+    this.send("tasks", tasks);
+    for (const t of tasks) this.send("task", t);
   }
 
-  const html = (response: ServerResponse, code: number, body: string) => {
-    response.writeHead(code, {
-      "content-type": "text/html; charset=utf-8",
-      "content-length": Buffer.byteLength(body),
-      "cache-control": "no-store",
-      // Agent-written Markdown is rendered here: no script but the page's own may run.
-      "content-security-policy":
-        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:",
-    });
-    response.end(body);
-  };
-  const json = (response: ServerResponse, code: number, value: unknown) => {
-    const body = JSON.stringify(value);
-    response.writeHead(code, {
-      "content-type": "application/json",
-      "content-length": Buffer.byteLength(body),
-    });
-    response.end(body);
-  };
-
-  const handle: RouteHandler = async (request, response, path) => {
+  async handle(request: IncomingMessage, response: ServerResponse, path: string): Promise<boolean> {
     if (!localHost(request)) {
-      json(response, 403, {
+      sendJson(response, 403, {
         error: "the dashboard answers only requests addressed to 127.0.0.1 or localhost",
       });
       return true;
     }
-    if (request.method === "GET" && path === "/") {
-      html(response, 200, renderBoard(name, await readBoard(config), status()));
-      return true;
-    }
-    const task = /^\/task\/(\d+)\/?$/.exec(path);
-    if (request.method === "GET" && task) {
-      const page = await readTaskPage(config, Number(task[1]));
-      if (!page) html(response, 404, renderNotFound(name, `Task ${task[1]} is not an active task.`));
-      else html(response, 200, renderTask(name, page, status()));
-      return true;
-    }
-    if (request.method === "GET" && path === "/api/status") {
-      json(response, 200, status());
-      return true;
-    }
-    if (request.method === "GET" && path === "/api/tasks") {
-      json(response, 200, await readBoard(config));
-      return true;
-    }
-    if (request.method === "GET" && path === "/events") {
-      response.writeHead(200, {
-        "content-type": "text/event-stream",
-        "cache-control": "no-store",
-        connection: "keep-alive",
-      });
-      response.write(`retry: 1000\nevent: status\ndata: ${JSON.stringify(status())}\n\n`);
-      clients.add(response);
-      request.on("close", () => clients.delete(response));
-      return true;
-    }
+    if (request.method === "GET") return this.get(request, response, path);
     const recover = /^\/api\/recover\/(\d+)$/.exec(path);
     if (request.method === "POST" && recover) {
-      if (request.headers["x-baton-confirm"] !== "yes") {
-        json(response, 400, { error: "an action needs the page's confirmation (x-baton-confirm: yes)" });
-        return true;
-      }
-      const actions = await recoverOpenRuns(config, Number(recover[1]));
-      json(response, 200, {
-        actions,
-        message:
-          actions.length === 0
-            ? "nothing to recover"
-            : actions.map((a) => `${a.action}: ${a.detail}`).join("; "),
-      });
+      await this.recover(request, response, Number(recover[1]));
       return true;
     }
     return false;
-  };
+  }
 
-  return {
-    handle,
-    close: () => {
-      clearInterval(poll);
-      for (const client of clients) client.end();
-      clients.clear();
-    },
-  };
+  private async get(request: IncomingMessage, response: ServerResponse, path: string): Promise<boolean> {
+    const { config, name } = this;
+    const task = /^\/task\/(\d+)\/?$/.exec(path);
+    if (path === "/") sendHtml(response, 200, renderBoard(name, await readBoard(config), this.status()));
+    else if (task) {
+      const page = await readTaskPage(config, Number(task[1]));
+      if (!page) sendHtml(response, 404, renderNotFound(name, `Task ${task[1]} is not an active task.`));
+      else sendHtml(response, 200, renderTask(name, page, this.status()));
+    } else if (path === "/api/status") sendJson(response, 200, this.status());
+    else if (path === "/api/tasks") sendJson(response, 200, await readBoard(config));
+    else if (path === "/events") this.subscribe(request, response);
+    else return false;
+    return true;
+  }
+
+  private subscribe(request: IncomingMessage, response: ServerResponse): void {
+    response.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-store",
+      connection: "keep-alive",
+    });
+    response.write(`retry: 1000\nevent: status\ndata: ${JSON.stringify(this.status())}\n\n`);
+    this.clients.add(response);
+    request.on("close", () => this.clients.delete(response));
+  }
+
+  private async recover(
+    request: IncomingMessage,
+    response: ServerResponse,
+    taskNumber: number,
+  ): Promise<void> {
+    if (request.headers["x-baton-confirm"] !== "yes") {
+      sendJson(response, 400, { error: "an action needs the page's confirmation (x-baton-confirm: yes)" });
+      return;
+    }
+    const actions = await recoverOpenRuns(this.config, taskNumber);
+    const message =
+      actions.length === 0 ? "nothing to recover" : actions.map((a) => `${a.action}: ${a.detail}`).join("; ");
+    sendJson(response, 200, { actions, message });
+  }
+
+  close(): void {
+    clearInterval(this.poll);
+    for (const client of this.clients) client.end();
+    this.clients.clear();
+  }
 }
 
 function statSize(path: string): number {

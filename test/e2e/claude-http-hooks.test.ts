@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createServer } from "node:net";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runClaude } from "../../src/testing/claude-test-binary.js";
@@ -16,8 +15,17 @@ import {
   session,
 } from "./claude-script.js";
 
+const installedPort = (dir: string): number => {
+  const manifest = JSON.parse(readFileSync(join(dir, ".baton/init.json"), "utf8")) as {
+    hooks: string;
+    port: number;
+  };
+  expect(manifest.hooks).toBe("http");
+  return manifest.port;
+};
+
 /**
- * `baton init --hooks http`: the per-tool-call hooks are HTTP calls to a resident `baton serve` that the
+ * A fresh `baton init` (`--hooks http` is its default): the per-tool-call hooks are HTTP calls to a resident `baton serve` that the
  * SessionStart hook starts, and Claude Code blocks the tool call whenever that server cannot answer.
  */
 let servers: number[] = [];
@@ -32,14 +40,6 @@ afterEach(async () => {
   servers = [];
   await closeSessions();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The pid of the Baton server answering on `port`, remembered so that the test stops it. */
 async function serverPid(port: number): Promise<number> {
@@ -58,12 +58,13 @@ function serverPidNow(port: number): number {
   return pid;
 }
 
-describe.skipIf(located.path === null)("Claude Code with --hooks http", () => {
+describe.skipIf(located.path === null)("Claude Code after a fresh baton init (HTTP hooks)", () => {
   test("SessionStart starts the server and the honest path records the result", {
     timeout: 120_000,
   }, async () => {
-    const port = await freePort();
-    const dir = initialisedRepo(["--hooks", "http", "--port", String(port)]);
+    // A fresh `baton init`, no flags: HTTP hooks on the repository's own port are the default.
+    const dir = initialisedRepo();
+    const port = installedPort(dir);
     const { api, run, hookLog } = await session(dir, {
       conversations: [obedientMain("Research of task 1 is recorded."), researcher(dir)],
     });
@@ -77,8 +78,9 @@ describe.skipIf(located.path === null)("Claude Code with --hooks http", () => {
   test("the server dies mid-session: the next tool call is blocked, never let through", {
     timeout: 120_000,
   }, async () => {
-    const port = await freePort();
-    const dir = initialisedRepo(["--hooks", "http", "--port", String(port)]);
+    // A fresh `baton init`, no flags: HTTP hooks on the repository's own port are the default.
+    const dir = initialisedRepo();
+    const port = installedPort(dir);
     let blocked = "";
     const { api, env, close } = await startOfflineClaude({
       conversations: [

@@ -36,10 +36,24 @@ export async function closeSessions(): Promise<void> {
   cleanups = [];
 }
 
+/** Stops the hook server a session's SessionStart started for `dir` (the default, HTTP hooks), if one runs. */
+async function stopHookServer(dir: string): Promise<void> {
+  const port = (JSON.parse(readFileSync(join(dir, ".baton/init.json"), "utf8")) as { port?: number }).port;
+  if (port === undefined) return;
+  try {
+    const health = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as { pid: number };
+    process.kill(health.pid, "SIGTERM");
+  } catch {
+    // no server, or already gone
+  }
+}
+
+/** A repository with one task and a fresh `baton init` (its default hooks, unless `initArgs` say otherwise). */
 export function initialisedRepo(initArgs: string[] = []): string {
   const dir = repo();
   ok(dir, ["task", "add", "Study the lexer", "-l", "general"]);
   ok(dir, ["init", "--bin", BIN, ...initArgs]);
+  cleanups.push(() => stopHookServer(dir));
   git(dir, ["add", "-A"]);
   git(dir, ["commit", "-qm", "baton init"]);
   return dir;

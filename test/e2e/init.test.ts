@@ -22,8 +22,11 @@ describe("baton init (CLI)", () => {
     const first = ok(dir, ["init", "--bin", BIN]);
     expect(first.stdout).toContain("created .claude/commands/research.md");
     expect(first.stdout).toContain(
-      "hooks added to .claude/settings.json: PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStart, SubagentStop",
+      "hooks added to .claude/settings.json: SessionStart, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStart, SubagentStop",
     );
+    // HTTP hooks to the repository's own server are the default; the session starts that server.
+    const port = JSON.parse(text(dir, ".baton/init.json")).port;
+    expect(first.stdout).toContain(`HTTP hooks on 127.0.0.1:${port}`);
     const settings = JSON.parse(text(dir, ".claude/settings.json"));
     expect(settings.hooks.SubagentStop[0].hooks[0]).toEqual({
       type: "command",

@@ -77,6 +77,19 @@ const writeMetadata = {
     ),
 };
 
+/** The hook server answering on the repository's port, if one does. */
+async function hookServer(dir: string): Promise<{ pid: number; root: string } | null> {
+  const { port } = JSON.parse(readFileSync(join(dir, ".baton", "init.json"), "utf8")) as { port: number };
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/health`);
+    return response.headers.get("x-baton-hook") === "1"
+      ? ((await response.json()) as { pid: number; root: string })
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 async function opencodeSession(script: ScriptInput) {
   const api = await startFakeMessagesApi(script);
   cleanups.push(() => api.close());
@@ -85,6 +98,11 @@ async function opencodeSession(script: ScriptInput) {
   const dir = oneTaskRepo();
   ok(dir, ["init", "--host", "opencode", "--bin", `node ${BATON_BIN}`]);
   commitAll(dir, "baton init --host opencode");
+  // The plugin starts the repository's hook server at its first call; it is stopped with the test.
+  cleanups.push(async () => {
+    const health = await hookServer(dir);
+    if (health) process.kill(health.pid, "SIGTERM");
+  });
   const env = { ...process.env, ...offline.env };
   const run = (args: string[]) =>
     runProcess({
@@ -215,6 +233,8 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
     const log = readFileSync(join(dir, ".baton", "logs", "hooks.jsonl"), "utf8");
     expect(log.match(/"decision":"deny"/g)?.length).toBeGreaterThanOrEqual(3);
     expect(existsSync(join(dir, ".opencode", "plugin", "baton.js"))).toBe(true);
+    // The plugin asks the repository's own hook server (started at its first call), not a process per call.
+    expect(await hookServer(dir)).toMatchObject({ root: dir });
   }, 200_000);
 
   it("records who wrote the task folder: a report the main agent wrote itself is refused at GATE OUT", async () => {

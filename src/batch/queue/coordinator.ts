@@ -1,22 +1,15 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import type PgBoss from "pg-boss";
-import {
-  closeQueuedGate,
-  type DelegationOutcome,
-  openQueuedGate,
-  recoverOpenRuns,
-  runOperation,
-} from "../../engine/index.js";
+import { openQueuedGate, recoverOpenRuns, runOperation } from "../../engine/index.js";
 import { agentFileReaders } from "../../hosts/index.js";
-import { batonPaths } from "../../shared/baton-paths.js";
 import { appendEvent } from "../../shared/event-stream.js";
 import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { type BatchReport, type BatchRequest, type BatchRun, runBatch } from "../local.js";
-import { applyWorkerCommit, git } from "./apply.js";
-import { DelegateResult, openQueue, QUEUE, type QueueOptions } from "./boss.js";
+import { git } from "./apply.js";
+import { openQueue, QUEUE, type QueueOptions } from "./boss.js";
+import { collectJob, type PendingJob, pendingDir } from "./collect-job.js";
 import { QueueRunner } from "./runner.js";
 
 /**
@@ -35,16 +28,6 @@ export interface QueueRequest extends BatchRequest {
   leaseMarginSeconds?: number | undefined;
   queue?: QueueOptions;
 }
-
-interface PendingJob {
-  jobId: string;
-  session: string;
-  task: number;
-  operation: Operation;
-  base: string;
-}
-
-const pendingDir = (root: string) => batonPaths(root).queue;
 
 export async function runQueued(request: QueueRequest): Promise<BatchReport> {
   const boss = await openQueue(request.url, {
@@ -135,7 +118,7 @@ async function resumePending(request: QueueRequest, boss: PgBoss): Promise<void>
         await recoverOpenRuns(request.config, job.task);
         return rmSync(path, { force: true });
       }
-      await finish(request, boss, job);
+      await collectJob(request, boss, job);
     }),
   );
 }
@@ -184,115 +167,6 @@ async function delegateThroughQueue(
   writeFileSync(join(pendingDir(root), `${gate.sessionId}.json`), JSON.stringify(job));
   appendEvent(root, { kind: "queue", session: gate.sessionId, task, operation, outcome: "enqueued" });
   request.onProgress?.({ type: "started", task, operation, pid: null });
-  const run = await finish(request, boss, job);
+  const run = await collectJob(request, boss, job);
   return { ...run, durationMs: Date.now() - started };
-}
-
-/** Waits for the job, takes the worker's files, and closes the gate: recorded exactly once. */
-async function finish(request: QueueRequest, boss: PgBoss, job: PendingJob): Promise<BatchRun> {
-  const root = request.config.root;
-  const { task, operation, session } = job;
-  let machine = "";
-  let result: DelegateResult | null = null;
-  let gaveUp: string | null = null;
-  for (;;) {
-    let state: PgBoss.JobWithMetadata | null = null;
-    try {
-      state = await boss.getJobById(QUEUE, job.jobId);
-      const lease = await boss
-        .getDb()
-        .executeSql("SELECT machine FROM baton_lease WHERE job_id = $1 ORDER BY retry DESC LIMIT 1", [
-          job.jobId,
-        ]);
-      const holder = (lease.rows[0] as { machine?: string } | undefined)?.machine;
-      if (holder && holder !== machine) {
-        machine = holder;
-        appendEvent(root, { kind: "queue", session, task, operation, outcome: "leased", machine });
-      }
-    } catch {
-      // PostgreSQL is away for a while: the job is safe there; ask again.
-    }
-    if (state?.state === "completed") {
-      const parsed = DelegateResult.safeParse(state.output);
-      if (parsed.success) result = parsed.data;
-      else gaveUp = "the worker's result is not readable";
-      break;
-    }
-    if (state && (state.state === "failed" || state.state === "cancelled")) {
-      gaveUp = `the queue gave up after ${state.retryCount + 1} attempts: ${JSON.stringify(state.output ?? {}).slice(0, 300)}`;
-      break;
-    }
-    if (request.signal.aborted) {
-      return {
-        task,
-        operation,
-        ok: false,
-        session,
-        code: "STOPPED",
-        message: "the job stays queued; baton run --queue again records it",
-        durationMs: 0,
-      };
-    }
-    await sleep(400);
-  }
-  let outcome: DelegationOutcome;
-  try {
-    outcome = result
-      ? await takeWork(root, job, result)
-      : { ok: false, reason: "exit", message: gaveUp ?? "no result", output: "" };
-  } catch (error) {
-    outcome = { ok: false, reason: "exit", message: (error as Error).message, output: "" };
-  }
-  let run: BatchRun = { task, operation, ok: false, session, durationMs: 0 };
-  try {
-    const closed = await closeQueuedGate({
-      agentFiles: agentFileReaders(),
-      config: request.config,
-      operation,
-      taskNumber: task,
-      sessionId: session,
-      outcome,
-      usage: result?.usage,
-    });
-    run = closed.ok
-      ? { ...run, ok: true, status: closed.status }
-      : { ...run, code: closed.code, message: closed.message, status: closed.status };
-  } catch (error) {
-    run = { ...run, code: "ALREADY_RECORDED", message: (error as Error).message };
-  }
-  if (result?.usage?.["costUsd"] !== undefined) run.costUsd = result.usage["costUsd"];
-  if (result) await git(root, ["branch", "-D", result.branch]).catch(() => undefined);
-  rmSync(join(pendingDir(root), `${session}.json`), { force: true });
-  appendEvent(root, {
-    kind: "queue",
-    session,
-    task,
-    operation,
-    outcome: run.ok ? "recorded" : "failed",
-    ...(machine ? { machine } : {}),
-  });
-  return run;
-}
-
-/** The worker's commit in this tree, and how its agent ended. */
-async function takeWork(root: string, job: PendingJob, result: DelegateResult): Promise<DelegationOutcome> {
-  const problem = await applyWorkerCommit(root, job.base, result);
-  if (problem) return { ok: false, reason: "exit", message: problem, output: "" };
-  return result.ok
-    ? { ok: true, output: result.output }
-    : {
-        ok: false,
-        reason: delegationReason(result.reason),
-        message: result.message ?? "the agent failed",
-        output: result.output,
-      };
-}
-
-const REASONS = ["exit", "timeout", "aborted", "crashed", "spawn_failed", "agent_error"] as const;
-
-/** The worker's runner failure as the checkpoint machine names it (RUNNER_TIMEOUT, …); `exit` otherwise. */
-function delegationReason(reason: string | undefined): (typeof REASONS)[number] {
-  return (REASONS as readonly string[]).includes(reason ?? "")
-    ? (reason as (typeof REASONS)[number])
-    : "exit";
 }

@@ -50,28 +50,7 @@ export class QueueRunner implements Runner {
     const base = await runGit(request.cwd, ["rev-parse", "HEAD"]);
     const top = await runGit(request.cwd, ["rev-parse", "--git-common-dir"]);
     if (!base.ok || !top.ok) return fail(`not a git work tree: ${request.cwd}`);
-    const { context } = request;
-    const key = `${context.session_id}:${context.phase?.id ?? context.operation}:${context.iteration ?? 1}`;
-    const jobId = await this.boss.send(
-      QUEUE,
-      {
-        remote: this.options.remote ?? request.cwd,
-        base: base.stdout.trim(),
-        session: `${context.session_id}-${(context.phase?.id ?? "run").replace(/[^\w.-]/g, "_")}-${context.iteration ?? 1}`,
-        task: context.task_context.task_number,
-        operation: context.operation,
-        prompt: request.prompt,
-        context,
-        agent: request.agent ?? { name: "agent" },
-        timeoutMs: options.timeoutMs,
-      },
-      {
-        singletonKey: key,
-        expireInSeconds: Math.ceil(options.timeoutMs / 1000) + this.options.leaseMarginSeconds,
-        retryLimit: 5,
-        retryDelay: 1,
-      },
-    );
+    const { key, jobId } = await this.enqueue(request, options, base.stdout.trim());
     if (!jobId) return fail(`the queue refused the job ${key}`);
     options.onEvent({ type: "started", runner: "queue", pid: null });
     for (;;) {
@@ -92,6 +71,33 @@ export class QueueRunner implements Runner {
       }
       await sleep(400);
     }
+  }
+
+  /** The phase's or operation's job, once per session, phase and iteration (a singleton key). */
+  private async enqueue(request: RunRequest, options: RunOptions, base: string) {
+    const { context } = request;
+    const key = `${context.session_id}:${context.phase?.id ?? context.operation}:${context.iteration ?? 1}`;
+    const jobId = await this.boss.send(
+      QUEUE,
+      {
+        remote: this.options.remote ?? request.cwd,
+        base,
+        session: `${context.session_id}-${(context.phase?.id ?? "run").replace(/[^\w.-]/g, "_")}-${context.iteration ?? 1}`,
+        task: context.task_context.task_number,
+        operation: context.operation,
+        prompt: request.prompt,
+        context,
+        agent: request.agent ?? { name: "agent" },
+        timeoutMs: options.timeoutMs,
+      },
+      {
+        singletonKey: key,
+        expireInSeconds: Math.ceil(options.timeoutMs / 1000) + this.options.leaseMarginSeconds,
+        retryLimit: 5,
+        retryDelay: 1,
+      },
+    );
+    return { key, jobId };
   }
 
   private async take(

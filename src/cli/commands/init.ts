@@ -148,7 +148,7 @@ export function formatInit(result: InitResult): string {
   if (result.mode === "install" && !result.upToDate) {
     const hooks =
       result.hooks === "http"
-        ? `HTTP hooks on 127.0.0.1:${result.port} (run \`baton serve\`)`
+        ? `HTTP hooks on 127.0.0.1:${result.port} (each Claude Code session starts \`baton serve\` there; a tool call is blocked while it cannot answer)`
         : result.hooks === "resident"
           ? "command hooks that forward to a resident `baton serve` (SessionStart starts it; without it they run in-process)"
           : "command hooks";

@@ -42,23 +42,17 @@ const list = (values: string[] | undefined) =>
     .map((v) => v.trim().toLowerCase().replace(/[ -]/g, "_"))
     .filter(Boolean);
 
-/** `baton run`: options checked, then the batch (see src/batch). */
-export async function runMany(
-  options: RunManyOptions,
-  signal: AbortSignal,
-  onProgress?: (event: BatchProgress) => void,
-): Promise<BatchReport> {
-  let tasks: number[] | undefined;
+/** The tasks `baton run` selects by number (`--tasks 12,14-16`), if it selects by number. */
+function selectedNumbers(options: RunManyOptions): number[] | undefined {
   try {
-    tasks = options.tasks === undefined ? undefined : parseTaskRanges(options.tasks);
+    return options.tasks === undefined ? undefined : parseTaskRanges(options.tasks);
   } catch (error) {
     throw new UsageError(`--tasks: ${(error as Error).message}`);
   }
-  if (!tasks && !options.status && !options.language && !options.allReady) {
-    throw new UsageError("name the tasks to run", {
-      hint: "Use --tasks 12,14-16, --status researched, --language lean or --all-ready.",
-    });
-  }
+}
+
+/** `--until`, `--concurrency` and `--max-cost`, checked. */
+function runLimits(options: RunManyOptions) {
   const until = TARGETS[options.until ?? "completed"];
   if (!until)
     throw new UsageError(
@@ -72,38 +66,49 @@ export async function runMany(
   if (maxCost !== undefined && !(Number.isFinite(maxCost) && maxCost >= 0)) {
     throw new UsageError(`--max-cost must be an amount in US dollars (e.g. 0.50), got "${options.maxCost}"`);
   }
+  return { until, concurrency, maxCost };
+}
+
+/** The configuration with `--timeout` applied: the queue's jobs carry the agent's timeout (their lease follows it). */
+async function runConfig(options: RunManyOptions) {
   const loaded = await loadConfig(options.repo);
   const seconds = options.timeout === undefined ? undefined : Number(options.timeout);
   if (seconds !== undefined && !(seconds > 0)) {
     throw new UsageError(`--timeout must be a number of seconds, got "${options.timeout}"`);
   }
-  // The queue's jobs carry the agent's timeout (and their lease follows it): the same for every operation.
   const ms = seconds === undefined ? undefined : Math.round(seconds * 1000);
-  const config =
-    ms === undefined
-      ? loaded
-      : { ...loaded, timeoutsMs: { research: ms, plan: ms, implement: ms, revise: ms } };
+  return ms === undefined
+    ? loaded
+    : { ...loaded, timeoutsMs: { research: ms, plan: ms, implement: ms, revise: ms } };
+}
+
+/** `baton run`: options checked, then the batch (see src/batch). */
+export async function runMany(
+  options: RunManyOptions,
+  signal: AbortSignal,
+  onProgress?: (event: BatchProgress) => void,
+): Promise<BatchReport> {
+  const tasks = selectedNumbers(options);
+  if (!tasks && !options.status && !options.language && !options.allReady) {
+    throw new UsageError("name the tasks to run", {
+      hint: "Use --tasks 12,14-16, --status researched, --language lean or --all-ready.",
+    });
+  }
+  const limits = runLimits(options);
+  const config = await runConfig(options);
   const operationArgs = [
     ...(options.runner ? ["--runner", options.runner] : []),
     // Runs start in the repository root: a path given here is made absolute first.
     ...(options.script ? ["--script", resolve(options.script)] : []),
     ...(options.timeout ? ["--timeout", options.timeout] : []),
   ];
-  const request = {
-    config,
-    selection: {
-      tasks,
-      statuses: list(options.status),
-      languages: list(options.language),
-      allReady: options.allReady,
-    },
-    until,
-    concurrency,
-    maxCost,
-    operationArgs,
-    signal,
-    onProgress,
+  const selection = {
+    tasks,
+    statuses: list(options.status),
+    languages: list(options.language),
+    allReady: options.allReady,
   };
+  const request = { config, selection, ...limits, operationArgs, signal, onProgress };
   if (options.queue === undefined) return runBatch(request);
   return runQueued({
     ...request,

@@ -2,6 +2,11 @@ import type { Command } from "commander";
 import { collect, described, print, repoOf } from "./io.js";
 
 export function defineBatch(program: Command): void {
+  defineRun(program);
+  defineWorker(program);
+}
+
+function defineRun(program: Command): void {
   described(
     program
       .command("run")
@@ -45,7 +50,9 @@ export function defineBatch(program: Command): void {
     "operations",
     "run",
   );
+}
 
+function defineWorker(program: Command): void {
   described(
     program
       .command("worker")

@@ -2,6 +2,17 @@ import { type Command, Option } from "commander";
 import { collect, described, print, repoOf } from "./io.js";
 
 export function defineMaintenance(program: Command): void {
+  defineRecover(program);
+  defineVerify(program);
+  defineArchive(program);
+  defineErrors(program);
+  defineStatus(program);
+  defineDoctor(program);
+  defineAdopt(program);
+  defineLint(program);
+}
+
+function defineRecover(program: Command): void {
   described(
     program
       .command("recover")
@@ -24,7 +35,9 @@ export function defineMaintenance(program: Command): void {
     "maintenance",
     "recover",
   );
+}
 
+function defineVerify(program: Command): void {
   described(
     program
       .command("verify")
@@ -43,7 +56,9 @@ export function defineMaintenance(program: Command): void {
     "maintenance",
     "verify",
   );
+}
 
+function defineArchive(program: Command): void {
   described(
     program
       .command("archive")
@@ -61,7 +76,9 @@ export function defineMaintenance(program: Command): void {
     "maintenance",
     "archive",
   );
+}
 
+function defineErrors(program: Command): void {
   described(
     program
       .command("errors")
@@ -84,7 +101,9 @@ export function defineMaintenance(program: Command): void {
     "maintenance",
     "errors",
   );
+}
 
+function defineStatus(program: Command): void {
   described(
     program
       .command("status")
@@ -108,7 +127,9 @@ export function defineMaintenance(program: Command): void {
     "maintenance",
     "status",
   );
+}
 
+function defineDoctor(program: Command): void {
   described(
     program
       .command("doctor")
@@ -125,7 +146,9 @@ export function defineMaintenance(program: Command): void {
     "maintenance",
     "doctor",
   );
+}
 
+function defineAdopt(program: Command): void {
   described(
     program
       .command("adopt")
@@ -148,7 +171,9 @@ export function defineMaintenance(program: Command): void {
     "maintenance",
     "adopt",
   );
+}
 
+function defineLint(program: Command): void {
   described(
     program
       .command("lint")

@@ -2,6 +2,15 @@ import type { Command } from "commander";
 import { described, print, repoOf, selfCommand } from "./io.js";
 
 export function defineSessionCommands(program: Command): void {
+  defineInit(program);
+  defineGateIn(program);
+  defineGateOut(program);
+  defineServe(program);
+  defineUi(program);
+  defineHook(program);
+}
+
+function defineInit(program: Command): void {
   described(
     program
       .command("init")
@@ -12,9 +21,12 @@ export function defineSessionCommands(program: Command): void {
       .option("-f, --force", "overwrite files that are not Baton's, keeping each as <name>.bak")
       .option(
         "--hooks <type>",
-        "command | http (fastest, blocks tool calls while its server is down) | resident (forward to a resident baton serve, in-process when it is down); default: command",
+        "http (default: the fastest, and a tool call is blocked while its server is down) | command (a process per call, slow) | resident (forward to a resident baton serve, in-process when it is down)",
       )
-      .option("--port <n>", "port of `baton serve` for --hooks http (default 4891)")
+      .option(
+        "--port <n>",
+        "port of `baton serve` for --hooks http (default: one derived from the repository's path)",
+      )
       .option(
         "--ci <provider>",
         "also write a CI workflow that runs `baton verify` on pull requests (github)",
@@ -34,7 +46,9 @@ export function defineSessionCommands(program: Command): void {
     "sessions",
     "init",
   );
+}
 
+function defineGateIn(program: Command): void {
   described(
     program
       .command("gate-in")
@@ -70,7 +84,9 @@ export function defineSessionCommands(program: Command): void {
     "sessions",
     "gate-in",
   );
+}
 
+function defineGateOut(program: Command): void {
   described(
     program
       .command("gate-out")
@@ -91,7 +107,9 @@ export function defineSessionCommands(program: Command): void {
     "sessions",
     "gate-out",
   );
+}
 
+function defineServe(program: Command): void {
   described(
     program
       .command("serve")
@@ -101,14 +119,15 @@ export function defineSessionCommands(program: Command): void {
         "--port-file <file>",
         "write the port there once listening (removed on exit): bin/baton-hook reads it",
       )
-      .action(async (opts: { port?: string; portFile?: string }) => {
+      .action(async (opts: { port?: string; portFile?: string }, cmd: Command) => {
         const { DEFAULT_HOOK_PORT, HOOK_EVENTS, startHookServer } = await import("../../hooks/index.js");
         const port = opts.port === undefined ? DEFAULT_HOOK_PORT : Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65_535) {
           const { UsageError } = await import("../../shared/index.js");
           throw new UsageError(`--port must be a port number, got "${opts.port}"`);
         }
-        const server = await startHookServer({ port });
+        const server = await startHookServer({ port, root: repoOf(cmd) });
+        const { existsSync } = await import("node:fs");
         const { publishPort, unpublishPort } = await import("../../hooks/index.js");
         if (opts.portFile) publishPort(opts.portFile, server.port);
         const urls = Object.keys(HOOK_EVENTS).map((event) => `  POST ${server.url}/hooks/${event}\n`);
@@ -117,13 +136,18 @@ export function defineSessionCommands(program: Command): void {
           const stop = () => void server.close().then(resolve);
           process.once("SIGINT", stop);
           process.once("SIGTERM", stop);
+          // A server started for a repository (by SessionStart or the opencode plugin) ends with it.
+          const root = repoOf(cmd);
+          setInterval(() => existsSync(root) || stop(), 5_000).unref();
         });
         if (opts.portFile) unpublishPort(opts.portFile, server.port);
       }),
     "sessions",
     "serve",
   );
+}
 
+function defineUi(program: Command): void {
   described(
     program
       .command("ui")
@@ -159,7 +183,9 @@ export function defineSessionCommands(program: Command): void {
     "maintenance",
     "ui",
   );
+}
 
+function defineHook(program: Command): void {
   // Claude Code runs hooks as `baton hook …`, which bin/baton.js sends straight to dist/hooks/main.js;
   // this entry serves `node dist/cli/main.js hook …` and stays out of the help.
   program

@@ -12,7 +12,17 @@ export function defineTaskCommands(program: Command): void {
     "tasks",
     "task",
   );
+  defineTaskAdd(task);
+  defineTaskList(task);
+  defineTaskShow(task);
+  defineTaskEdit(task);
+  defineTaskStatus(task);
+  defineTaskAbandon(task);
+  defineTaskRecover(task);
+  defineTaskExpand(task);
+}
 
+function defineTaskAdd(task: Command): void {
   described(
     task
       .command("add")
@@ -33,7 +43,9 @@ export function defineTaskCommands(program: Command): void {
     null,
     "task add",
   );
+}
 
+function defineTaskList(task: Command): void {
   described(
     task
       .command("list")
@@ -50,7 +62,9 @@ export function defineTaskCommands(program: Command): void {
     null,
     "task list",
   );
+}
 
+function defineTaskShow(task: Command): void {
   described(
     task
       .command("show")
@@ -66,7 +80,9 @@ export function defineTaskCommands(program: Command): void {
     null,
     "task show",
   );
+}
 
+function defineTaskEdit(task: Command): void {
   described(
     task
       .command("edit")
@@ -89,7 +105,9 @@ export function defineTaskCommands(program: Command): void {
     null,
     "task edit",
   );
+}
 
+function defineTaskStatus(task: Command): void {
   described(
     task
       .command("status")
@@ -122,7 +140,9 @@ export function defineTaskCommands(program: Command): void {
     null,
     "task status",
   );
+}
 
+function defineTaskAbandon(task: Command): void {
   described(
     task
       .command("abandon")
@@ -152,7 +172,9 @@ export function defineTaskCommands(program: Command): void {
     null,
     "task abandon",
   );
+}
 
+function defineTaskRecover(task: Command): void {
   described(
     task
       .command("recover")
@@ -171,7 +193,9 @@ export function defineTaskCommands(program: Command): void {
     null,
     "task recover",
   );
+}
 
+function defineTaskExpand(task: Command): void {
   described(
     task
       .command("expand")

@@ -2,6 +2,19 @@ import type { RunUsage } from "../../runners/index.js";
 import type { GateOutVerdict } from "../gate-out/index.js";
 import type { Run } from "../prepare-run.js";
 import type { RunEvent } from "../transition.js";
+import { openPostflight } from "./postflight-marker.js";
+
+/** DELEGATE begins: the run's postflight marker names who owes the result, and why it is pending. */
+export function openRunMarker(run: Run, reason: string): Promise<string> {
+  return openPostflight(run.ctx, run.folder, {
+    sessionId: run.sessionId,
+    agent: run.route.agent.name,
+    taskNumber: run.taskNumber,
+    operation: run.operation,
+    reason,
+    claudeSessionId: run.claudeSessionId,
+  });
+}
 
 /**
  * What differs between a headless run, a live session and a queued run: who performs DELEGATE and

@@ -12,7 +12,7 @@ import type { SessionJournal } from "../session-journal.js";
 import type { DelegationOutcome, RunEvent } from "../transition.js";
 import type { BudgetGuard } from "./budget-guard.js";
 import type { Delegation } from "./delegation.js";
-import { openPostflight } from "./postflight-marker.js";
+import { openRunMarker } from "./delegation.js";
 
 const REASONS: Record<
   Extract<RunOutcome, { ok: false }>["reason"],
@@ -53,13 +53,7 @@ export class HeadlessDelegation implements Delegation {
   constructor(private readonly options: HeadlessOptions) {}
 
   async delegate(run: Run, artifactPath: string): Promise<RunEvent> {
-    await openPostflight(run.ctx, run.folder, {
-      sessionId: run.sessionId,
-      agent: run.route.agent.name,
-      taskNumber: run.taskNumber,
-      operation: run.operation,
-      reason: "Postflight pending: status update, artifact linking, git commit",
-    });
+    await openRunMarker(run, "Postflight pending: status update, artifact linking, git commit");
     if (run.plan) return this.runPlan(run);
     // Signal lines are caught as they stream: the runner keeps only the tail of a long output.
     const streamedSignals: string[] = [];
@@ -108,15 +102,7 @@ export class HeadlessDelegation implements Delegation {
     const context = runContext(run);
     context.plan_path = relative(run.config.root, prepared.planPath);
     this.planReport = await runPlan({
-      config: run.config,
-      ctx: run.ctx,
-      prepared,
-      taskNumber: run.taskNumber,
-      language: run.task.language ?? run.config.defaultLanguage,
-      title: run.title,
-      taskFolder: relative(run.config.root, run.folder),
-      sessionId: run.sessionId,
-      delegationPath: run.delegationPath,
+      run: { ...run, plan: prepared },
       baseContext: context,
       runner: this.options.runner,
       journal: this.options.journal,

@@ -10,12 +10,12 @@ import { checkChanges } from "../gate-out/check-changes.js";
 import { checkProject } from "../gate-out/check-project.js";
 import { checkSession, refuseUnfinishedStatus } from "../gate-out/check-status.js";
 import type { ChangeEvidence, Gate } from "../gate-out/gate-types.js";
-import { runGateOut } from "../gate-out/index.js";
+import { type GateOutVerdict, runGateOut } from "../gate-out/index.js";
 import type { CheckRun, ConfiguredCheck } from "../gate-out/project-checks.js";
 import { readReturnMetadata } from "../gate-out/read-metadata.js";
 import type { ReturnMetadata } from "../gate-out/return-metadata.js";
 import { checkPhaseStatus, checkPhaseSummary, fileDigest, reportedRemaining } from "./phase-barrier.js";
-import type { PhaseOutcome } from "./phase-transition.js";
+import type { PhaseOutcome } from "./plan-run-types.js";
 
 /** The hard barrier after one call of a phase agent: the GATE OUT gates, with the phase summary for artifacts. */
 export const PHASE_BARRIER: readonly Gate[] = [
@@ -116,8 +116,8 @@ function phasePrompt(call: PhaseCall, context: DelegationContext): string {
   return lines.join("\n");
 }
 
-/** One call of a phase agent, through the runner and the hard barrier. Never throws for agent behaviour. */
-export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
+/** Where one call of a phase writes, and the context it is told: new for every call. */
+function phaseCallSetup(call: PhaseCall) {
   const { phase, workRoot } = call;
   const folder = join(workRoot, call.taskFolder);
   const summaryPath = join(folder, "summaries", phaseSummaryName(phase.id));
@@ -125,7 +125,6 @@ export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
   mkdirSync(dirname(summaryPath), { recursive: true });
   // A metadata file from an earlier call must never pass as this call's result.
   rmSync(metadataPath, { force: true });
-  const summaryDigestBefore = fileDigest(summaryPath);
   const context: DelegationContext = {
     ...call.baseContext,
     metadata_file_path: relative(workRoot, metadataPath),
@@ -138,21 +137,40 @@ export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
     },
   };
   if (call.continuation) context.continuation_context = call.continuation;
+  return { folder, summaryPath, metadataPath, context, summaryDigestBefore: fileDigest(summaryPath) };
+}
+
+/** The hard barrier's verdict as the phase scheduler reads it. */
+function barrierOutcome(verdict: GateOutVerdict): { outcome: PhaseOutcome; metadata: ReturnMetadata | null } {
+  if (!verdict.ok && verdict.code === "CHECK_FAILED") {
+    // The work is there but breaks the project's checks: the next iteration gets the failure to fix.
+    return { outcome: { kind: "retry", code: verdict.code, message: verdict.message }, metadata: null };
+  }
+  if (!verdict.ok) {
+    const kind = REFUSED_AS_BLOCKED.has(verdict.code) ? "blocked" : "failed";
+    return { outcome: { kind, code: verdict.code, message: verdict.message }, metadata: null };
+  }
+  if (verdict.metadata.status === "partial") {
+    const remaining = reportedRemaining(verdict.metadata) ?? "";
+    return { outcome: { kind: "remaining", remaining }, metadata: verdict.metadata };
+  }
+  return { outcome: { kind: "complete" }, metadata: verdict.metadata };
+}
+
+/** One call of a phase agent, through the runner and the hard barrier. Never throws for agent behaviour. */
+export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
+  const { phase, workRoot } = call;
+  const { folder, summaryPath, metadataPath, context, summaryDigestBefore } = phaseCallSetup(call);
   const outcome = await call.runner.run(
     { context, prompt: phasePrompt(call, context), cwd: workRoot, agent: call.route.agent },
     { signal: call.signal, timeoutMs: call.timeoutMs, onEvent: call.onEvent },
   );
-  const result = (phaseOutcome: PhaseOutcome, metadata: ReturnMetadata | null): PhaseCallResult => ({
-    outcome: phaseOutcome,
-    metadata,
-    summaryPath,
-    usage: outcome.usage,
-  });
   if (!outcome.ok) {
     // The agent's own account of why it stopped says more than an exit code.
     const signal = outcome.output.split("\n").find((line) => /^\s*TASK_ERROR:/.test(line));
     const message = signal ? `${outcome.message}; ${signal.trim()}` : outcome.message;
-    return result({ kind: "failed", code: `RUNNER_${outcome.reason.toUpperCase()}`, message }, null);
+    const failed: PhaseOutcome = { kind: "failed", code: `RUNNER_${outcome.reason.toUpperCase()}`, message };
+    return { outcome: failed, metadata: null, summaryPath, usage: outcome.usage };
   }
   const verdict = await runGateOut(
     {
@@ -166,31 +184,13 @@ export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
       baseline: call.baseline,
       storePrefix: call.storePrefix,
       checks: call.checks,
-      phase: {
-        id: phase.id,
-        summaryPath,
-        summaryDigestBefore,
-        minSummaryBytes: call.minSummaryBytes,
-      },
+      phase: { id: phase.id, summaryPath, summaryDigestBefore, minSummaryBytes: call.minSummaryBytes },
     },
     PHASE_BARRIER,
   );
-  if (!verdict.ok && verdict.code === "CHECK_FAILED") {
-    // The work is there but breaks the project's checks: the next iteration gets the failure to fix.
-    return result({ kind: "retry", code: verdict.code, message: verdict.message }, null);
+  const result: PhaseCallResult = { ...barrierOutcome(verdict), summaryPath, usage: outcome.usage };
+  if (verdict.ok && result.outcome.kind === "complete") {
+    result.evidence = { changes: verdict.changes, checkRuns: verdict.checkRuns };
   }
-  if (!verdict.ok) {
-    const kind = REFUSED_AS_BLOCKED.has(verdict.code) ? "blocked" : "failed";
-    return result({ kind, code: verdict.code, message: verdict.message }, null);
-  }
-  if (verdict.metadata.status === "partial") {
-    return result(
-      { kind: "remaining", remaining: reportedRemaining(verdict.metadata) ?? "" },
-      verdict.metadata,
-    );
-  }
-  return {
-    ...result({ kind: "complete" }, verdict.metadata),
-    evidence: { changes: verdict.changes, checkRuns: verdict.checkRuns },
-  };
+  return result;
 }

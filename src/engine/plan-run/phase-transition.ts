@@ -1,4 +1,6 @@
 import type { PhaseId } from "../../plan/index.js";
+import { normaliseRemaining, settlePhaseRun, withPhase } from "./phase-outcome.js";
+import type { PhaseState, PlanEffect, PlanRunEvent, PlanRunOutcome, PlanRunState } from "./plan-run-types.js";
 
 /**
  * The phase scheduler as a pure state machine: `phaseTransition(state, event)` returns the next state
@@ -7,71 +9,20 @@ import type { PhaseId } from "../../plan/index.js";
  * complete blocks its dependents; independent phases go on.
  */
 
-/** How one call of a phase agent ended, once the hard barrier has looked at it. */
-export type PhaseOutcome =
-  | { kind: "complete" }
-  /** The agent verified its partial work and says what is left: the phase is called again. */
-  | { kind: "remaining"; remaining: string }
-  | { kind: "blocked"; code: string; message: string }
-  | { kind: "failed"; code: string; message: string }
-  /** Refused for a reason the agent can fix (a failing check): called again with it, while iterations last. */
-  | { kind: "retry"; code: string; message: string };
+export type {
+  PhaseOutcome,
+  PhaseSpec,
+  PhaseState,
+  PhaseVerdict,
+  PlanEffect,
+  PlanRunEvent,
+  PlanRunOutcome,
+  PlanRunState,
+} from "./plan-run-types.js";
 
-/** What is recorded for a phase that ran, or that could not run. */
-export type PhaseVerdict =
-  | { kind: "complete"; iterations: number }
-  | { kind: "partial"; reason: "stuck" | "max_iterations" | "stopped"; message: string; iterations: number }
-  | { kind: "blocked"; code: string; message: string; iterations: number }
-  | { kind: "failed"; code: string; message: string; iterations: number }
-  | { kind: "dependency_blocked"; dependency: PhaseId; message: string };
+import type { PhaseSpec } from "./plan-run-types.js";
 
-export type PhaseState =
-  | { status: "pending" }
-  | { status: "running"; iteration: number; remaining: string | null; unchanged: number }
-  /** Ran (or could not run); its record effect is not emitted yet. */
-  | { status: "finished"; verdict: PhaseVerdict }
-  | { status: "recording"; verdict: PhaseVerdict }
-  | { status: "recorded"; verdict: PhaseVerdict }
-  /** Complete (or otherwise settled) before this run: never run again. */
-  | { status: "settled" };
-
-export interface PhaseSpec {
-  id: PhaseId;
-  name: string;
-  dependencies: PhaseId[];
-  settled: boolean;
-}
-
-export interface PlanRunState {
-  order: PhaseId[];
-  specs: Record<PhaseId, PhaseSpec>;
-  phases: Record<PhaseId, PhaseState>;
-  waves: PhaseId[][];
-  /** Index of the wave in progress; `waves.length` once finished. */
-  wave: number;
-  concurrency: number;
-  maxIterations: number;
-  /** Record finished phases in plan order within a wave (worktrees are merged back in phase order). */
-  orderedRecords: boolean;
-  stopping: boolean;
-  finished: boolean;
-}
-
-export type PlanRunEvent =
-  | { type: "start" }
-  | { type: "phase_ran"; id: PhaseId; outcome: PhaseOutcome }
-  | { type: "phase_recorded"; id: PhaseId; verdict?: PhaseVerdict }
-  /** Abort: no new phase or iteration starts; running ones end through their own outcome. */
-  | { type: "stop"; message: string };
-
-export type PlanRunOutcome = "done" | "partial" | "failed";
-
-export type PlanEffect =
-  | { type: "wave_started"; wave: number; phases: PhaseId[] }
-  | { type: "run_phase"; id: PhaseId; iteration: number; continuation: string | null }
-  | { type: "record_phase"; id: PhaseId; verdict: PhaseVerdict }
-  | { type: "wave_finished"; wave: number }
-  | { type: "plan_finished"; outcome: PlanRunOutcome };
+export { normaliseRemaining };
 
 export function initialPlanRun(input: {
   phases: PhaseSpec[];
@@ -101,11 +52,6 @@ export function initialPlanRun(input: {
   };
 }
 
-/** Whitespace differences are not progress: "Lemma 3 open" and "Lemma 3  open\n" are the same remaining work. */
-export function normaliseRemaining(text: string): string {
-  return text.trim().replace(/\s+/g, " ");
-}
-
 function isComplete(state: PhaseState | undefined): boolean {
   if (!state) return false;
   if (state.status === "settled") return true;
@@ -114,10 +60,6 @@ function isComplete(state: PhaseState | undefined): boolean {
 
 function runningCount(state: PlanRunState): number {
   return Object.values(state.phases).filter((p) => p.status === "running").length;
-}
-
-function withPhase(state: PlanRunState, id: PhaseId, phase: PhaseState): PlanRunState {
-  return { ...state, phases: { ...state.phases, [id]: phase } };
 }
 
 /** Emits record effects for finished phases: all of them, or in ordered mode one at a time in plan order. */
@@ -213,10 +155,6 @@ function planOutcome(state: PlanRunState): PlanRunOutcome {
   return progressed ? "partial" : "failed";
 }
 
-function finishPhase(state: PlanRunState, id: PhaseId, verdict: PhaseVerdict): PlanRunState {
-  return withPhase(state, id, { status: "finished", verdict });
-}
-
 export function phaseTransition(state: PlanRunState, event: PlanRunEvent): [PlanRunState, PlanEffect[]] {
   switch (event.type) {
     case "start": {
@@ -230,71 +168,8 @@ export function phaseTransition(state: PlanRunState, event: PlanRunEvent): [Plan
       return advance({ ...state, stopping: true });
     }
     case "phase_ran": {
-      const phase = state.phases[event.id];
-      if (phase?.status !== "running") return [state, []];
-      const outcome = event.outcome;
-      const iterations = phase.iteration;
-      let next: PlanRunState;
-      if (outcome.kind === "complete") {
-        next = finishPhase(state, event.id, { kind: "complete", iterations });
-      } else if (outcome.kind === "retry") {
-        if (iterations >= state.maxIterations || state.stopping) {
-          const after = `after ${iterations} iteration${iterations === 1 ? "" : "s"}`;
-          next = finishPhase(state, event.id, {
-            kind: "failed",
-            code: outcome.code,
-            message: `${outcome.message}\n(${after}${state.stopping ? ", stopped" : ", the maximum"})`,
-            iterations,
-          });
-        } else {
-          const iteration = iterations + 1;
-          const continuation = `The previous iteration was refused; fix this and finish the phase:\n${outcome.message}`;
-          next = withPhase(state, event.id, {
-            status: "running",
-            iteration,
-            remaining: phase.remaining,
-            unchanged: 0,
-          });
-          return [next, [{ type: "run_phase", id: event.id, iteration, continuation }]];
-        }
-      } else if (outcome.kind === "blocked" || outcome.kind === "failed") {
-        next = finishPhase(state, event.id, {
-          kind: outcome.kind,
-          code: outcome.code,
-          message: outcome.message,
-          iterations,
-        });
-      } else {
-        const remaining = normaliseRemaining(outcome.remaining);
-        const unchanged = phase.remaining === remaining ? phase.unchanged + 1 : 0;
-        if (unchanged >= 2) {
-          next = finishPhase(state, event.id, {
-            kind: "partial",
-            reason: "stuck",
-            message: `stuck: the remaining work was reported unchanged ${unchanged + 1} times in a row: ${remaining}`,
-            iterations,
-          });
-        } else if (iterations >= state.maxIterations) {
-          next = finishPhase(state, event.id, {
-            kind: "partial",
-            reason: "max_iterations",
-            message: `work remains after ${iterations} iteration${iterations === 1 ? "" : "s"} (the maximum): ${remaining}`,
-            iterations,
-          });
-        } else if (state.stopping) {
-          next = finishPhase(state, event.id, {
-            kind: "partial",
-            reason: "stopped",
-            message: `stopped after iteration ${iterations}; remaining: ${remaining}`,
-            iterations,
-          });
-        } else {
-          const iteration = iterations + 1;
-          next = withPhase(state, event.id, { status: "running", iteration, remaining, unchanged });
-          return [next, [{ type: "run_phase", id: event.id, iteration, continuation: remaining }]];
-        }
-      }
-      return advance(next);
+      const settled = settlePhaseRun(state, event);
+      return Array.isArray(settled) ? settled : advance(settled);
     }
     case "phase_recorded": {
       const phase = state.phases[event.id];

@@ -32,6 +32,68 @@ export interface PreparedPlan {
   routeReasons: Map<PhaseId, string>;
 }
 
+type PlanProblem = { line: number; message: string };
+
+/** An unfinished phase defined twice, and a cycle or a missing dependency: a plan that cannot run. */
+function structureProblems(plan: Plan, waves: ReturnType<typeof computeWaves>): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  for (const id of plan.duplicates) {
+    const copies = plan.phases.filter((p) => p.id === id && !p.carried);
+    if (copies.some((p) => !isSettled(p))) {
+      problems.push({
+        line: copies[1]?.line ?? copies[0]?.line ?? 1,
+        message: `Phase ${id} is defined ${copies.length} times (lines ${copies.map((p) => p.line).join(", ")}); rename or remove one before running`,
+      });
+    }
+  }
+  if (!waves.ok) {
+    const where = plan.phases.find((p) => p.id === (waves.reason === "cycle" ? waves.cycle[0] : waves.phase));
+    problems.push({
+      line: where?.dependenciesLine ?? where?.line ?? 1,
+      message:
+        waves.reason === "cycle"
+          ? `dependency cycle: ${[...waves.cycle, waves.cycle[0]].map((id) => `Phase ${id}`).join(" → ")}`
+          : `Phase ${waves.phase} depends on Phase ${waves.dependsOn}, which is not in the plan`,
+    });
+  }
+  return problems;
+}
+
+/** Every phase still to run, routed: its language (by the routing tiers, or --language) and its agent. */
+function routePhases(
+  config: BatonConfig,
+  catalog: AgentCatalog,
+  task: TaskEntry,
+  plan: { phases: Phase[]; lines: string[] },
+  overrides: { agent?: string | undefined; language?: string | undefined },
+) {
+  const routes = new Map<PhaseId, Route>();
+  const routeReasons = new Map<PhaseId, string>();
+  const problems: PlanProblem[] = [];
+  for (const phase of plan.phases.filter((p) => !isSettled(p))) {
+    if (routes.has(phase.id)) continue;
+    const routed = routePhase(phase, plan.lines, {
+      implementers: config.phases.implementers,
+      rules: config.phases.routing,
+      fallbackLanguage: task.language ?? config.defaultLanguage,
+    });
+    const language = overrides.language ?? routed.language;
+    if (!config.languages.includes(language)) {
+      problems.push({
+        line: phase.line,
+        message: `Phase ${phase.id} routes to language "${language}" (${routed.reason}), which is not configured; known: ${config.languages.join(", ")}`,
+      });
+      continue;
+    }
+    routes.set(
+      phase.id,
+      resolveRoute(config, catalog, { operation: "implement", language, agentOverride: overrides.agent }),
+    );
+    routeReasons.set(phase.id, overrides.language ? "--language" : routed.reason);
+  }
+  return { routes, routeReasons, problems };
+}
+
 /**
  * The task's latest plan, ready to run phase by phase; null when the task has no plan file. A plan
  * that cannot drive execution (unreadable phases, a cycle, a missing dependency, an unfinished phase
@@ -59,52 +121,10 @@ export function preparePlan(
       hint: `Fix the plan, or revise it with \`baton revise ${task.project_number}\`.`,
     });
   const plan = parsed.plan;
-  const problems: { line: number; message: string }[] = [];
-  const runnable = plan.phases.filter((p) => !isSettled(p));
-  for (const id of plan.duplicates) {
-    const copies = plan.phases.filter((p) => p.id === id && !p.carried);
-    if (copies.some((p) => !isSettled(p))) {
-      problems.push({
-        line: copies[1]?.line ?? copies[0]?.line ?? 1,
-        message: `Phase ${id} is defined ${copies.length} times (lines ${copies.map((p) => p.line).join(", ")}); rename or remove one before running`,
-      });
-    }
-  }
   const waves = computeWaves(plan.phases);
-  if (!waves.ok) {
-    const where = plan.phases.find((p) => p.id === (waves.reason === "cycle" ? waves.cycle[0] : waves.phase));
-    problems.push({
-      line: where?.dependenciesLine ?? where?.line ?? 1,
-      message:
-        waves.reason === "cycle"
-          ? `dependency cycle: ${[...waves.cycle, waves.cycle[0]].map((id) => `Phase ${id}`).join(" → ")}`
-          : `Phase ${waves.phase} depends on Phase ${waves.dependsOn}, which is not in the plan`,
-    });
-  }
-  const routes = new Map<PhaseId, Route>();
-  const routeReasons = new Map<PhaseId, string>();
   const lines = text.split(/\r?\n/);
-  for (const phase of runnable) {
-    if (routes.has(phase.id)) continue;
-    const routed = routePhase(phase, lines, {
-      implementers: config.phases.implementers,
-      rules: config.phases.routing,
-      fallbackLanguage: task.language ?? config.defaultLanguage,
-    });
-    const language = overrides.language ?? routed.language;
-    if (!config.languages.includes(language)) {
-      problems.push({
-        line: phase.line,
-        message: `Phase ${phase.id} routes to language "${language}" (${routed.reason}), which is not configured; known: ${config.languages.join(", ")}`,
-      });
-      continue;
-    }
-    routes.set(
-      phase.id,
-      resolveRoute(config, catalog, { operation: "implement", language, agentOverride: overrides.agent }),
-    );
-    routeReasons.set(phase.id, overrides.language ? "--language" : routed.reason);
-  }
+  const routed = routePhases(config, catalog, task, { phases: plan.phases, lines }, overrides);
+  const problems = [...structureProblems(plan, waves), ...routed.problems];
   if (problems.length > 0) {
     problems.sort((a, b) => a.line - b.line);
     throw new PlanFormatError(shown, problems, { hint: "Nothing ran; fix the plan and run again." });
@@ -118,7 +138,7 @@ export function preparePlan(
     settled: new Set(
       plan.phases.filter((p) => plan.phases.every((q) => q.id !== p.id || isSettled(q))).map((p) => p.id),
     ),
-    routes,
-    routeReasons,
+    routes: routed.routes,
+    routeReasons: routed.routeReasons,
   };
 }

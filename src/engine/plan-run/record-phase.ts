@@ -8,13 +8,13 @@ import { commitTaskChanges } from "../commit/git-commit.js";
 import type { ChangeEvidence } from "../gate-out/gate-types.js";
 import type { CheckRun } from "../gate-out/project-checks.js";
 import { phaseSummaryName } from "./phase-call.js";
-import type { PhaseVerdict } from "./phase-transition.js";
 import {
   applyPhaseCommit,
   commitInWorktree,
   type PhaseWorktree,
   removePhaseWorktree,
 } from "./phase-worktree.js";
+import type { PhaseRecord, PhaseVerdict } from "./plan-run-types.js";
 
 export interface RecordContext {
   ctx: StoreContext;
@@ -37,13 +37,7 @@ export interface PhaseEvidence {
   agent: string;
 }
 
-export interface PhaseRecord {
-  verdict: PhaseVerdict;
-  marker: string;
-  commit: { sha: string } | { error: string } | null;
-  /** Where work that could not be merged back is kept. */
-  keptBranch?: string;
-}
+export type { PhaseRecord } from "./plan-run-types.js";
 
 export function markerFor(verdict: PhaseVerdict, plan: Plan): string {
   if (verdict.kind === "complete") return doneMarker(plan.style);
@@ -65,146 +59,221 @@ function stageableFiles(root: string, ctx: StoreContext, files: readonly string[
     .filter((f) => !baton.some((b) => f === b || f.startsWith(`${b}/`)));
 }
 
+interface PhaseDetails {
+  filesChanged: readonly string[];
+  worktree: PhaseWorktree | null;
+  previousMarker: string | null;
+  evidence?: PhaseEvidence | undefined;
+}
+
+/** Where a verdict stands once a worktree's work is (or is not) back in the shared tree. */
+interface Settled {
+  final: PhaseVerdict;
+  /** The work files the phase commit carries. */
+  files: string[];
+  /** The phase's branch, kept when its work could not come back. */
+  keptBranch?: string | undefined;
+}
+
+/** A worktree phase's work committed on its branch, then applied to the shared tree in phase order. */
+async function bringBack(
+  rc: RecordContext,
+  wt: PhaseWorktree,
+  verdict: PhaseVerdict,
+  subject: string,
+  files: string[],
+): Promise<Settled> {
+  const exclude = [
+    relative(rc.root, rc.ctx.paths.state),
+    relative(rc.root, rc.ctx.paths.todo),
+    relative(rc.root, rc.ctx.paths.internalDir),
+    relative(rc.root, rc.planPath),
+    ...CONTROL_FILE_GLOBS.map((name) => `${rc.taskFolder}/${name}`),
+    `**/${TEMP_FILE_GLOB}`,
+  ];
+  const committed = await commitInWorktree(wt, {
+    message: `${subject}${verdict.kind === "complete" ? "" : " (not complete)"}\n\nSession: ${rc.sessionId}\n`,
+    exclude,
+  });
+  let settled: Settled = { final: verdict, files };
+  if (!committed.ok) {
+    const final: PhaseVerdict = {
+      kind: "failed",
+      code: "WORKTREE_COMMIT",
+      message: committed.reason,
+      iterations: 1,
+    };
+    settled = { final, files, keptBranch: wt.branch };
+  } else if (verdict.kind === "complete" && committed.sha !== null) {
+    const applied = await applyPhaseCommit({ root: rc.root, sha: committed.sha });
+    settled = applied.ok
+      ? { final: verdict, files: applied.files }
+      : {
+          files,
+          keptBranch: wt.branch,
+          final: {
+            kind: "failed",
+            code: applied.reason === "conflict" ? "MERGE_CONFLICT" : "MERGE_REFUSED",
+            message: `${applied.message} (files: ${applied.files.join(", ") || "none named"}); the phase's work is kept on branch ${wt.branch}`,
+            iterations: verdict.iterations,
+          },
+        };
+  } else if (committed.sha !== null) {
+    settled = { final: verdict, files, keptBranch: wt.branch };
+  }
+  await removePhaseWorktree(rc.root, wt, { keepBranch: settled.keptBranch !== undefined });
+  return settled;
+}
+
+/** errors.json's entry for a phase that did not complete. */
+function phaseFailure(
+  rc: RecordContext,
+  phase: { id: string; name: string },
+  verdict: Exclude<PhaseVerdict, { kind: "complete" }>,
+  keptBranch: string | undefined,
+): Parameters<typeof appendError>[1] {
+  return {
+    type: verdict.kind === "partial" ? `phase_${verdict.reason}` : "phase_not_complete",
+    severity: verdict.kind === "dependency_blocked" ? "low" : "medium",
+    message: `Phase ${phase.id} (${phase.name}): ${describe(verdict)}`,
+    sessionId: rc.sessionId,
+    command: "implement",
+    task: rc.taskNumber,
+    checkpoint: verdict.kind === "failed" && verdict.code === "COMMIT_FAILED" ? "COMMIT" : "DELEGATE",
+    delegationPath: rc.delegationPath,
+    suggestedAction: keptBranch
+      ? `merge branch ${keptBranch} by hand, then run \`baton implement ${rc.taskNumber}\``
+      : `fix the cause, then run \`baton implement ${rc.taskNumber}\` (it resumes at the first incomplete phase)`,
+  };
+}
+
+/** The plan's marker (and checkboxes), and the evidence or the error entry, in one store write. */
+function writePhaseRecord(
+  tx: Transaction,
+  rc: RecordContext,
+  phase: { id: string; name: string },
+  settled: Settled,
+  marker: string,
+  details: PhaseDetails,
+  before: string,
+): string | null {
+  const { final } = settled;
+  let text = before;
+  const marked = setPhaseMarker(text, phase.id, marker);
+  if (marked.ok) text = marked.text;
+  if (final.kind === "complete") text = tickPhaseCheckboxes(text, phase.id);
+  tx.writeFile(rc.planPath, text);
+  if (final.kind !== "complete") {
+    appendError(tx, phaseFailure(rc, phase, final, settled.keptBranch));
+    return null;
+  }
+  const folder = join(rc.root, rc.taskFolder);
+  return writeEvidence(tx, {
+    root: rc.root,
+    folder,
+    session: rc.sessionId,
+    task: rc.taskNumber,
+    operation: "implement",
+    phase: phase.id,
+    agent: details.evidence?.agent ?? "unknown",
+    base: details.evidence?.base ?? null,
+    from: details.previousMarker ?? "NOT STARTED",
+    to: marker,
+    outcome: "done",
+    artifacts: [
+      {
+        type: "summary",
+        path: relative(rc.root, join(folder, "summaries", phaseSummaryName(phase.id))),
+        bytes: 0,
+      },
+    ],
+    changes: details.evidence?.changes,
+    checks: details.evidence?.checkRuns,
+  });
+}
+
+/** The phase commit: the plan, errors.json, the summary, the evidence and the phase's work files. */
+async function commitPhase(
+  rc: RecordContext,
+  phase: { id: string },
+  settled: Settled,
+  evidencePath: string | null,
+  subject: string,
+): Promise<PhaseRecord["commit"]> {
+  const summary = join(rc.root, rc.taskFolder, "summaries", phaseSummaryName(phase.id));
+  const result = await commitTaskChanges({
+    root: rc.root,
+    paths: [
+      rc.planPath,
+      rc.ctx.paths.errors,
+      summary,
+      ...(evidencePath ? [evidencePath] : []),
+      ...settled.files.map((f) => join(rc.root, f)),
+    ],
+    taskFolder: null,
+    subject,
+    sessionId: rc.sessionId,
+  });
+  return result.ok ? (result.committed ? { sha: result.sha } : null) : { error: result.reason };
+}
+
 /**
  * Records one phase's verdict: its marker (and, when complete, its checkboxes) edited in place in the
  * plan, an errors.json entry when it did not complete, and for a complete phase one commit
  * `task N phase K: name`, written and committed under the store's lock so concurrent phases never
- * interleave. When git refuses the commit the marker goes back and the phase fails with COMMIT_FAILED. In a worktree the phase's work is first brought back; if that fails the phase is not
- * complete and its branch keeps the work.
+ * interleave. When git refuses the commit the marker goes back and the phase fails with COMMIT_FAILED.
+ * In a worktree the phase's work is first brought back; if that fails the phase is not complete and its
+ * branch keeps the work.
  */
 export async function recordPhase(
   rc: RecordContext,
   id: string,
   verdict: PhaseVerdict,
-  details: {
-    filesChanged: readonly string[];
-    worktree: PhaseWorktree | null;
-    previousMarker: string | null;
-    evidence?: PhaseEvidence | undefined;
-  },
+  details: PhaseDetails,
 ): Promise<PhaseRecord> {
   const phase = rc.plan.phases.find((p) => p.id === id && !p.carried)!;
   const subject = `task ${rc.taskNumber} phase ${id}: ${phase.name}`;
-  let final = verdict;
-  let files = stageableFiles(rc.root, rc.ctx, details.filesChanged);
-  let keptBranch: string | undefined;
-  const wt = details.worktree;
-  if (wt) {
-    const exclude = [
-      relative(rc.root, rc.ctx.paths.state),
-      relative(rc.root, rc.ctx.paths.todo),
-      relative(rc.root, rc.ctx.paths.internalDir),
-      relative(rc.root, rc.planPath),
-      ...CONTROL_FILE_GLOBS.map((name) => `${rc.taskFolder}/${name}`),
-      `**/${TEMP_FILE_GLOB}`,
-    ];
-    const committed = await commitInWorktree(wt, {
-      message: `${subject}${final.kind === "complete" ? "" : " (not complete)"}\n\nSession: ${rc.sessionId}\n`,
-      exclude,
-    });
-    if (!committed.ok) {
-      final = { kind: "failed", code: "WORKTREE_COMMIT", message: committed.reason, iterations: 1 };
-      keptBranch = wt.branch;
-    } else if (final.kind === "complete" && committed.sha !== null) {
-      const applied = await applyPhaseCommit({ root: rc.root, sha: committed.sha });
-      if (applied.ok) files = applied.files;
-      else {
-        keptBranch = wt.branch;
-        final = {
-          kind: "failed",
-          code: applied.reason === "conflict" ? "MERGE_CONFLICT" : "MERGE_REFUSED",
-          message: `${applied.message} (files: ${applied.files.join(", ") || "none named"}); the phase's work is kept on branch ${wt.branch}`,
-          iterations: verdict.kind === "complete" ? verdict.iterations : 1,
-        };
-      }
-    } else if (committed.sha !== null) {
-      keptBranch = wt.branch;
-    }
-    await removePhaseWorktree(rc.root, wt, { keepBranch: keptBranch !== undefined });
-  }
+  const files = stageableFiles(rc.root, rc.ctx, details.filesChanged);
+  const settled = details.worktree
+    ? await bringBack(rc, details.worktree, verdict, subject, files)
+    : { final: verdict, files };
   // An interrupted phase (Ctrl-C) gets back the marker it had: nothing is known about its work.
-  const interrupted = final.kind === "failed" && final.code === "RUNNER_ABORTED";
-  let marker = interrupted ? (details.previousMarker ?? "NOT STARTED") : markerFor(final, rc.plan);
+  const interrupted = settled.final.kind === "failed" && settled.final.code === "RUNNER_ABORTED";
+  let marker = interrupted ? (details.previousMarker ?? "NOT STARTED") : markerFor(settled.final, rc.plan);
   let commit: PhaseRecord["commit"] = null;
-  const folder = join(rc.root, rc.taskFolder);
-  const failure = (tx: Transaction, verdict: Exclude<PhaseVerdict, { kind: "complete" }>) =>
-    appendError(tx, {
-      type: verdict.kind === "partial" ? `phase_${verdict.reason}` : "phase_not_complete",
-      severity: verdict.kind === "dependency_blocked" ? "low" : "medium",
-      message: `Phase ${id} (${phase.name}): ${describe(verdict)}`,
-      sessionId: rc.sessionId,
-      command: "implement",
-      task: rc.taskNumber,
-      checkpoint: verdict.kind === "failed" && verdict.code === "COMMIT_FAILED" ? "COMMIT" : "DELEGATE",
-      delegationPath: rc.delegationPath,
-      suggestedAction: keptBranch
-        ? `merge branch ${keptBranch} by hand, then run \`baton implement ${rc.taskNumber}\``
-        : `fix the cause, then run \`baton implement ${rc.taskNumber}\` (it resumes at the first incomplete phase)`,
-    });
   // The marker and the phase's commit land in one locked step: a phase is [COMPLETED] only with its commit.
   const held = await holdStore(rc.ctx, `baton implement ${rc.taskNumber} (phase ${id})`);
   try {
     const before = readFileSync(rc.planPath, "utf8");
-    const summary = join(folder, "summaries", phaseSummaryName(id));
     let evidencePath: string | null = null;
     await held.mutate({}, (tx) => {
-      let text = before;
-      const marked = setPhaseMarker(text, id, marker);
-      if (marked.ok) text = marked.text;
-      if (final.kind === "complete") text = tickPhaseCheckboxes(text, id);
-      tx.writeFile(rc.planPath, text);
-      if (final.kind !== "complete") failure(tx, final);
-      else {
-        evidencePath = writeEvidence(tx, {
-          root: rc.root,
-          folder,
-          session: rc.sessionId,
-          task: rc.taskNumber,
-          operation: "implement",
-          phase: id,
-          agent: details.evidence?.agent ?? "unknown",
-          base: details.evidence?.base ?? null,
-          from: details.previousMarker ?? "NOT STARTED",
-          to: marker,
-          outcome: "done",
-          artifacts: [{ type: "summary", path: relative(rc.root, summary), bytes: 0 }],
-          changes: details.evidence?.changes,
-          checks: details.evidence?.checkRuns,
-        });
-      }
+      evidencePath = writePhaseRecord(tx, rc, phase, settled, marker, details, before);
     });
-    if (final.kind === "complete" && rc.commit) {
-      const result = await commitTaskChanges({
-        root: rc.root,
-        paths: [
-          rc.planPath,
-          rc.ctx.paths.errors,
-          summary,
-          ...(evidencePath ? [evidencePath] : []),
-          ...files.map((f) => join(rc.root, f)),
-        ],
-        taskFolder: null,
-        subject,
-        sessionId: rc.sessionId,
-      });
-      commit = result.ok ? (result.committed ? { sha: result.sha } : null) : { error: result.reason };
-      if (!result.ok) {
+    if (settled.final.kind === "complete" && rc.commit) {
+      commit = await commitPhase(rc, phase, settled, evidencePath, subject);
+      if (commit && "error" in commit) {
         // git refused: the plan goes back to what it said before, and the phase is not complete.
         const iterations = verdict.kind === "complete" ? verdict.iterations : 1;
-        final = { kind: "failed", code: "COMMIT_FAILED", message: result.reason, iterations };
+        const failed: PhaseVerdict = {
+          kind: "failed",
+          code: "COMMIT_FAILED",
+          message: commit.error,
+          iterations,
+        };
+        settled.final = failed;
         marker = details.previousMarker ?? "NOT STARTED";
-        const failed = final;
+        const written = evidencePath;
         await held.mutate({}, (tx) => {
           tx.writeFile(rc.planPath, before);
-          if (evidencePath) tx.deleteFile(evidencePath);
-          failure(tx, failed);
+          if (written) tx.deleteFile(written);
+          appendError(tx, phaseFailure(rc, phase, failed, settled.keptBranch));
         });
       }
     }
   } finally {
     held.release();
   }
-  const record: PhaseRecord = { verdict: final, marker, commit };
-  if (keptBranch) record.keptBranch = keptBranch;
+  const record: PhaseRecord = { verdict: settled.final, marker, commit };
+  if (settled.keptBranch) record.keptBranch = settled.keptBranch;
   return record;
 }

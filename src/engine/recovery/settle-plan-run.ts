@@ -70,38 +70,51 @@ export async function settlePlanRun(
     // no task folder: nothing to clean
   }
   const planPath = latestPlanFile(config.root, folder, task.artifacts ?? []);
-  let planText: string | null = null;
-  const reopened: string[] = [];
-  if (planPath !== null) {
-    const original = readFileSync(planPath, "utf8");
-    // The plan, not the journal, says how far a phase got: a kill between a phase's recorded marker (and
-    // commit) and its journal end leaves it recorded. Only markers still [IN PROGRESS] go back.
-    const before = parsePlan(planPath, original);
-    const current = new Map(
-      (before.ok ? before.plan : before.partial).phases
-        .filter((p) => !p.carried)
-        .map((p) => [p.id, p.status]),
-    );
-    const committed = config.commit ? await phaseCommits(config.root, task.project_number, sessionId) : null;
-    for (const id of unfinished) {
-      const status = current.get(id);
-      if (status === "in_progress") reopened.push(id);
-      // Marked complete but killed before its commit: the record may not run ahead of the commit, so the
-      // phase is reopened; its work is still in the tree for the next run.
-      else if (status === "complete" && committed !== null && !committed.has(id)) reopened.push(id);
-      else if (status === "complete" && !completed.includes(id)) completed.push(id);
-    }
-    let text = original;
-    for (const id of reopened) {
-      const edited = setPhaseMarker(text, id, begun.get(id) ?? "NOT STARTED");
-      if (edited.ok) text = edited.text;
-    }
-    const parsed = parsePlan(planPath, text);
-    if (completed.length > 0 && parsed.ok) {
-      const status = setPlanStatus(text, planStatusMarker(parsed.plan.style, "partial"));
-      if (status.changed) text = status.text;
-    }
-    if (text !== original) planText = text;
-  }
+  const restored =
+    planPath === null
+      ? null
+      : await restorePlan(config, task, sessionId, planPath, { begun, unfinished, completed });
+  const planText = restored?.planText ?? null;
+  const reopened = restored?.reopened ?? [];
   return { completed, reopened, planPath, planText, keptBranches: pruned.keptBranches };
+}
+
+/**
+ * The plan, not the journal, says how far a phase got: a kill between a phase's recorded marker (and
+ * commit) and its journal end leaves it recorded. Only markers still [IN PROGRESS] go back, and a phase
+ * marked complete without its commit (the record may not run ahead of the commit) is reopened.
+ */
+async function restorePlan(
+  config: BatonConfig,
+  task: TaskEntry,
+  sessionId: string,
+  planPath: string,
+  phases: { begun: Map<string, string | null>; unfinished: string[]; completed: string[] },
+): Promise<{ planText: string | null; reopened: string[] }> {
+  const { begun, unfinished, completed } = phases;
+  const original = readFileSync(planPath, "utf8");
+  const before = parsePlan(planPath, original);
+  const current = new Map(
+    (before.ok ? before.plan : before.partial).phases.filter((p) => !p.carried).map((p) => [p.id, p.status]),
+  );
+  const committed = config.commit ? await phaseCommits(config.root, task.project_number, sessionId) : null;
+  const reopened: string[] = [];
+  for (const id of unfinished) {
+    const status = current.get(id);
+    if (status === "in_progress") reopened.push(id);
+    // Its work is still in the tree for the next run.
+    else if (status === "complete" && committed !== null && !committed.has(id)) reopened.push(id);
+    else if (status === "complete" && !completed.includes(id)) completed.push(id);
+  }
+  let text = original;
+  for (const id of reopened) {
+    const edited = setPhaseMarker(text, id, begun.get(id) ?? "NOT STARTED");
+    if (edited.ok) text = edited.text;
+  }
+  const parsed = parsePlan(planPath, text);
+  if (completed.length > 0 && parsed.ok) {
+    const status = setPlanStatus(text, planStatusMarker(parsed.plan.style, "partial"));
+    if (status.changed) text = status.text;
+  }
+  return { planText: text !== original ? text : null, reopened };
 }

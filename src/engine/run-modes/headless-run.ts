@@ -13,10 +13,17 @@ import {
 } from "../../state/index.js";
 import { BudgetGuard, type BudgetStop, budgetLimits } from "../delegate/budget-guard.js";
 import { HeadlessDelegation } from "../delegate/runner-delegation.js";
-import { eventBase, finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
+import type { Driven } from "../drive-context.js";
+import {
+  eventBase,
+  finishOperation,
+  progressRecorder,
+  type RecordedRun,
+  recordedRun,
+} from "../event-recorder.js";
 import { drive } from "../executor.js";
 import type { PlanRunReport } from "../plan-run/run-plan.js";
-import { prepareRun } from "../prepare-run.js";
+import { prepareRun, type Run } from "../prepare-run.js";
 import type { ProgressEvent } from "../progress-event.js";
 import { type RecoveryAction, recoverCheckpoint } from "../recovery/recover-checkpoint.js";
 import { SessionJournal, sessionJournalPath } from "../session-journal.js";
@@ -77,48 +84,60 @@ export async function resolveDeadRun(
   return open && isCheckpointProcessAlive(open) === false ? recoverCheckpoint(config, open) : undefined;
 }
 
+/** The run's budget guard; a run that a limit forbids from starting is refused here, before GATE IN. */
+function budgetFor(run: Run, request: OperationRequest, recorded: RecordedRun): BudgetGuard {
+  const limits = budgetLimits(run.config, run.operation, request.maxCost, run.plan !== null);
+  const budget = BudgetGuard.forRun(run.config.root, limits, run.taskNumber);
+  const refused = budget.active ? budget.mayStart() : undefined;
+  if (!refused) return budget;
+  appendEvent(run.config.root, {
+    ...eventBase(recorded),
+    kind: "budget",
+    outcome: "refused",
+    code: "BUDGET_EXCEEDED",
+    message: refused.message,
+  });
+  throw new BudgetExceededError(`task ${run.taskNumber}'s ${run.operation} not started: ${refused.message}`, {
+    hint: "Raise the limit (`--max-cost USD`, or `budgets` in baton.config.*) and run it again.",
+  });
+}
+
+/** DELEGATE by Baton's runner, with the run's options and the progress it reports. */
+function runnerDelegation(
+  run: Run,
+  request: OperationRequest,
+  journal: SessionJournal,
+  emit: (event: ProgressEvent) => void,
+  budget: BudgetGuard,
+): HeadlessDelegation {
+  return new HeadlessDelegation({
+    runner: request.runner,
+    journal,
+    signal: request.signal ?? new AbortController().signal,
+    emit,
+    commit: request.commit !== false,
+    concurrency: request.concurrency ?? run.config.phases.concurrency,
+    maxIterations: request.maxIterations ?? run.config.phases.maxIterations,
+    isolate: request.isolate ?? "none",
+    budget,
+  });
+}
+
 /** Runs one operation through GATE IN → DELEGATE → GATE OUT → COMMIT, journaling every step. */
 export async function runOperation(request: OperationRequest): Promise<OperationReport> {
   const recovered = await resolveDeadRun(request.config, request.taskNumber);
   const run = await prepareRun({ ...request, mode: "headless" });
   const started = Date.now();
   const recorded = recordedRun(run, request.runner.kind);
-  const limits = budgetLimits(run.config, run.operation, request.maxCost, run.plan !== null);
-  const budget = BudgetGuard.forRun(run.config.root, limits, run.taskNumber);
-  const refused = budget.active ? budget.mayStart() : undefined;
-  if (refused) {
-    appendEvent(run.config.root, {
-      ...eventBase(recorded),
-      kind: "budget",
-      outcome: "refused",
-      code: "BUDGET_EXCEEDED",
-      message: refused.message,
-    });
-    throw new BudgetExceededError(
-      `task ${run.taskNumber}'s ${run.operation} not started: ${refused.message}`,
-      {
-        hint: "Raise the limit (`--max-cost USD`, or `budgets` in baton.config.*) and run it again.",
-      },
-    );
-  }
+  const budget = budgetFor(run, request, recorded);
   const journal = new SessionJournal(sessionJournalPath(run.ctx.paths.internalDir, run.sessionId));
-  const commit = request.commit !== false;
   const record = progressRecorder(recorded);
   const onProgress = (event: ProgressEvent) => {
     record(event);
     request.onProgress?.(event);
   };
-  const delegation = new HeadlessDelegation({
-    runner: request.runner,
-    journal,
-    signal: request.signal ?? new AbortController().signal,
-    emit: onProgress,
-    commit,
-    concurrency: request.concurrency ?? run.config.phases.concurrency,
-    maxIterations: request.maxIterations ?? run.config.phases.maxIterations,
-    isolate: request.isolate ?? "none",
-    budget,
-  });
+  const delegation = runnerDelegation(run, request, journal, onProgress, budget);
+  const commit = request.commit !== false;
   const driven = await drive(run, { journal, emit: onProgress, commit }, delegation, {
     state: initialState(run.operation, run.taskNumber, run.sessionId),
     event: { type: "start" },
@@ -133,6 +152,19 @@ export async function runOperation(request: OperationRequest): Promise<Operation
       message: budget.stopped.message,
     });
   }
+  const report = await operationReport(run, request, driven, delegation, journal);
+  if (budget.stopped) report.budget = budget.stopped;
+  if (recovered) report.recovered = recovered;
+  return report;
+}
+
+async function operationReport(
+  run: Run,
+  request: OperationRequest,
+  driven: Driven,
+  delegation: HeadlessDelegation,
+  journal: SessionJournal,
+): Promise<OperationReport> {
   const final = (await readSettledStore(run.ctx)).state.tasks.find(
     (t) => t.project_number === run.taskNumber,
   );
@@ -149,8 +181,6 @@ export async function runOperation(request: OperationRequest): Promise<Operation
     journal: relative(run.config.root, journal.path),
   };
   if (delegation.usage) report.usage = delegation.usage;
-  if (budget.stopped) report.budget = budget.stopped;
-  if (recovered) report.recovered = recovered;
   if (delegation.planReport && run.plan) {
     report.plan = { ...delegation.planReport, file: relative(run.config.root, run.plan.planPath) };
   }

@@ -3,19 +3,12 @@ import type { AgentFileReader } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import { UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
-import {
-  appendDelegationEvents,
-  emptyDelegationView,
-  observeFolders,
-  readDelegation,
-  readOpenCheckpoint,
-  storeContext,
-} from "../../state/index.js";
-import { MARKER_FILE, openPostflight } from "../delegate/postflight-marker.js";
+import { type OpenCheckpoint, readOpenCheckpoint, storeContext } from "../../state/index.js";
+import { MARKER_FILE } from "../delegate/postflight-marker.js";
+import { sessionHandOff } from "../delegate/session-hand-off.js";
 import { finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
-import { type Delegation, drive } from "../executor.js";
-import { checkRunResult } from "../gate-out/check-run-result.js";
-import { prepareRun, type Run, runJournal, runPrompt } from "../prepare-run.js";
+import { drive } from "../executor.js";
+import { prepareOpenRun, prepareRun, type Run, runJournal, runPrompt } from "../prepare-run.js";
 import { initialState } from "../transition.js";
 
 /**
@@ -62,42 +55,6 @@ export type SessionGateOut =
       status: string;
     };
 
-/**
- * DELEGATE in a live session: the marker is opened and the model, not Baton, invokes the agent. The
- * task folder's files as they are now are the delegation's baseline; from here on the hooks record who
- * changes what, and GATE OUT accepts only what the delegated sub-agent wrote (and honours its
- * TASK_ERROR, read from how it stopped).
- */
-const handOff: Delegation = {
-  async delegate(run) {
-    await openPostflight(run.ctx, run.folder, {
-      sessionId: run.sessionId,
-      agent: run.route.agent.name,
-      taskNumber: run.taskNumber,
-      operation: run.operation,
-      reason: `Postflight pending: run baton gate-out ${run.operation} ${run.taskNumber} --session ${run.sessionId}`,
-      claudeSessionId: run.claudeSessionId,
-    });
-    const internal = run.ctx.paths.internalDir;
-    const at = new Date().toISOString();
-    const baseline = observeFolders(
-      run.config.root,
-      [run.folder],
-      emptyDelegationView(),
-      "baseline",
-      "gate-in",
-      at,
-    );
-    appendDelegationEvents(internal, run.sessionId, baseline);
-    return null;
-  },
-  check(run: Run, agentOutput: string) {
-    const view = readDelegation(run.ctx.paths.internalDir, run.sessionId);
-    const output = [view.lastOutput, agentOutput].filter(Boolean).join("\n");
-    return checkRunResult(run, output, { view, agent: run.route.agent.name });
-  },
-};
-
 export async function openSessionGate(request: {
   config: BatonConfig;
   agentFiles: readonly AgentFileReader[];
@@ -122,7 +79,7 @@ export async function openSessionGate(request: {
   const driven = await drive(
     run,
     { journal: runJournal(run), commit: false, emit: progressRecorder(recorded) },
-    handOff,
+    sessionHandOff,
     { state: initialState(operation, taskNumber, run.sessionId), event: { type: "start" } },
   );
   const result = driven.state.result;
@@ -146,6 +103,27 @@ export async function openSessionGate(request: {
   };
 }
 
+/** The checkpoint gate-in opened for this session and operation; a usage error naming the right one otherwise. */
+function openGate(
+  config: BatonConfig,
+  operation: Operation,
+  taskNumber: number,
+  sessionId: string,
+): OpenCheckpoint {
+  const open = readOpenCheckpoint(storeContext(config).paths.internalDir, taskNumber);
+  if (open && open.sessionId === sessionId && open.operation === operation) return open;
+  throw new UsageError(
+    open
+      ? `task ${taskNumber}'s open checkpoint is session ${open.sessionId} (${open.operation}), not ${sessionId} (${operation})`
+      : `task ${taskNumber} has no open checkpoint: nothing to close`,
+    {
+      hint: open
+        ? `Run \`baton gate-out ${open.operation} ${taskNumber} --session ${open.sessionId}\`.`
+        : `Open one with \`baton gate-in ${operation} ${taskNumber}\`.`,
+    },
+  );
+}
+
 export async function closeSessionGate(request: {
   config: BatonConfig;
   agentFiles: readonly AgentFileReader[];
@@ -157,35 +135,13 @@ export async function closeSessionGate(request: {
   agentOutput?: string | undefined;
 }): Promise<SessionGateOut> {
   const { config, operation, taskNumber, sessionId } = request;
-  const open = readOpenCheckpoint(storeContext(config).paths.internalDir, taskNumber);
-  if (!open || open.sessionId !== sessionId || open.operation !== operation) {
-    throw new UsageError(
-      open
-        ? `task ${taskNumber}'s open checkpoint is session ${open.sessionId} (${open.operation}), not ${sessionId} (${operation})`
-        : `task ${taskNumber} has no open checkpoint: nothing to close`,
-      {
-        hint: open
-          ? `Run \`baton gate-out ${open.operation} ${taskNumber} --session ${open.sessionId}\`.`
-          : `Open one with \`baton gate-in ${operation} ${taskNumber}\`.`,
-      },
-    );
-  }
-  // The run gate-in opened, prepared again: same session, same agent.
-  const run = await prepareRun({
-    config,
-    agentFiles: request.agentFiles,
-    operation,
-    taskNumber,
-    mode: "session",
-    sessionId,
-    agentOverride: open.agent,
-    claudeSessionId: open.claudeSessionId,
-  });
+  const open = openGate(config, operation, taskNumber, sessionId);
+  const run = await prepareOpenRun(request, open);
   const recorded = recordedRun(run);
   const driven = await drive(
     run,
     { journal: runJournal(run), commit: request.commit !== false, emit: progressRecorder(recorded) },
-    handOff,
+    sessionHandOff,
     {
       state: { ...initialState(operation, taskNumber, sessionId), phase: "delegate" },
       event: { type: "agent_finished", outcome: { ok: true, output: request.agentOutput ?? "" } },
@@ -194,7 +150,7 @@ export async function closeSessionGate(request: {
   const result = driven.state.result!;
   finishOperation(recorded, result, undefined, Date.now() - Date.parse(open.startedAt));
   const status = driven.status ?? run.task.status;
-  if (!result.ok) {
+  if (!result.ok)
     return {
       ok: false,
       operation,
@@ -204,7 +160,6 @@ export async function closeSessionGate(request: {
       message: result.message,
       status,
     };
-  }
   const report: SessionGateOut = {
     ok: true,
     operation,

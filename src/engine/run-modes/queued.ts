@@ -4,11 +4,10 @@ import type { AgentDefinition, DelegationContext, RunUsage } from "../../runners
 import { UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
-import { openPostflight } from "../delegate/postflight-marker.js";
+import { queueHandOff } from "../delegate/queue-hand-off.js";
 import { finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
 import { type Delegation, drive } from "../executor.js";
-import { checkRunResult } from "../gate-out/check-run-result.js";
-import { prepareRun, type Run, runContext, runJournal, runPrompt } from "../prepare-run.js";
+import { prepareOpenRun, prepareRun, runContext, runJournal, runPrompt } from "../prepare-run.js";
 import { type DelegationOutcome, initialState } from "../transition.js";
 
 /**
@@ -29,22 +28,6 @@ export type QueuedGateIn =
     }
   | { ok: false; reason: string };
 
-const queued: Delegation = {
-  async delegate(run) {
-    await openPostflight(run.ctx, run.folder, {
-      sessionId: run.sessionId,
-      agent: run.route.agent.name,
-      taskNumber: run.taskNumber,
-      operation: run.operation,
-      reason: "Postflight pending: the queue's worker delegates; the coordinator records",
-    });
-    return null;
-  },
-  check(run: Run, agentOutput: string) {
-    return checkRunResult(run, agentOutput);
-  },
-};
-
 export async function openQueuedGate(request: {
   config: BatonConfig;
   agentFiles: readonly AgentFileReader[];
@@ -57,7 +40,7 @@ export async function openQueuedGate(request: {
   const driven = await drive(
     run,
     { journal: runJournal(run), commit: false, emit: progressRecorder(rec) },
-    queued,
+    queueHandOff,
     { state: initialState(run.operation, run.taskNumber, run.sessionId), event: { type: "start" } },
   );
   const result = driven.state.result;
@@ -96,17 +79,9 @@ export async function closeQueuedGate(request: {
       `task ${taskNumber} has no open checkpoint for session ${sessionId}: already recorded`,
     );
   }
-  const run = await prepareRun({
-    config,
-    agentFiles: request.agentFiles,
-    operation,
-    taskNumber,
-    mode: "session",
-    sessionId,
-    agentOverride: open.agent,
-  });
+  const run = await prepareOpenRun(request, open);
   const rec = recordedRun(run, "queue");
-  const delegation: Delegation = { ...queued, usage: request.usage };
+  const delegation: Delegation = { ...queueHandOff, usage: request.usage };
   const driven = await drive(
     run,
     { journal: runJournal(run), commit: true, emit: progressRecorder(rec) },

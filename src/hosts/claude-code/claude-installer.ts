@@ -3,6 +3,8 @@ import {
   planSettingsInstall,
   planSettingsUninstall,
   readSettings,
+  settingsRemoval,
+  settingsWrite,
 } from "../../init/index.js";
 import type { HostInstaller, HostSettingsPlan } from "../host.js";
 import { agentFiles, commandFiles, permissionRules } from "./command-files.js";
@@ -27,14 +29,7 @@ export const claudeInstaller: HostInstaller = {
       SETTINGS_PATH,
     );
     return {
-      write: planned.changed
-        ? {
-            path: SETTINGS_PATH,
-            action: file.exists ? "update" : "create",
-            before: file.text,
-            after: planned.after,
-          }
-        : null,
+      write: settingsWrite(SETTINGS_PATH, file, planned.after, planned.changed),
       record: { settings: planned.record },
       summary: {
         path: SETTINGS_PATH,
@@ -51,15 +46,7 @@ export const claudeInstaller: HostInstaller = {
     if (!file.exists) return null;
     const planned = await planSettingsUninstall(file, manifest.settings);
     return {
-      write:
-        planned.after === file.text
-          ? null
-          : {
-              path: SETTINGS_PATH,
-              action: planned.after === null ? "delete" : "update",
-              before: file.text,
-              after: planned.after,
-            },
+      write: settingsRemoval(SETTINGS_PATH, file, planned.after),
       record: {},
       summary: {
         path: SETTINGS_PATH,

@@ -1,4 +1,10 @@
-import { planSettingsInstall, planSettingsUninstall, readSettings } from "../../init/index.js";
+import {
+  planSettingsInstall,
+  planSettingsUninstall,
+  readSettings,
+  settingsRemoval,
+  settingsWrite,
+} from "../../init/index.js";
 import type { HostInstaller } from "../host.js";
 import { CODEX_HOOKS_PATH, codexHookEntries } from "./codex-hooks.js";
 
@@ -8,24 +14,17 @@ export const codexInstaller: HostInstaller = {
   dirs: [".codex"],
   installedIn: (manifest) => manifest.codex !== undefined,
   files: () => [],
-  async settings({ root, bin, previous }) {
+  async settings({ root, bin, hooks, port, previous }) {
     const file = readSettings(root, CODEX_HOOKS_PATH);
     const planned = await planSettingsInstall(
       file,
-      codexHookEntries(bin),
+      codexHookEntries(bin, hooks, port),
       [],
       previous?.codex,
       CODEX_HOOKS_PATH,
     );
     return {
-      write: planned.changed
-        ? {
-            path: CODEX_HOOKS_PATH,
-            action: file.exists ? "update" : "create",
-            before: file.text,
-            after: planned.after,
-          }
-        : null,
+      write: settingsWrite(CODEX_HOOKS_PATH, file, planned.after, planned.changed),
       record: { codex: planned.record },
       warnings: [],
     };
@@ -35,16 +34,6 @@ export const codexInstaller: HostInstaller = {
     const file = readSettings(root, manifest.codex.path);
     if (!file.exists) return null;
     const planned = await planSettingsUninstall(file, manifest.codex);
-    if (planned.after === file.text) return null;
-    return {
-      write: {
-        path: manifest.codex.path,
-        action: planned.after === null ? "delete" : "update",
-        before: file.text,
-        after: planned.after,
-      },
-      record: {},
-      warnings: [],
-    };
+    return { write: settingsRemoval(manifest.codex.path, file, planned.after), record: {}, warnings: [] };
   },
 };

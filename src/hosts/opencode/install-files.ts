@@ -20,6 +20,7 @@ import type { Operation } from "../../state/index.js";
 export const OPENCODE_DIRS = [".opencode", ".opencode/command", ".opencode/agent", ".opencode/plugin"];
 export const OPENCODE_PLUGIN_PATH = ".opencode/plugin/baton.js";
 const BIN_PLACEHOLDER = '"__BATON_BIN__"';
+const SERVER_PLACEHOLDER = '"__BATON_SERVER__"';
 
 /**
  * opencode numbers positional arguments from 1 (`$1` is the task number; Claude Code's is `$0`) and
@@ -94,12 +95,19 @@ export function opencodeAgentFiles(): TemplateFile[] {
   });
 }
 
-/** The plugin, with the command that runs this Baton written in. */
-export function opencodePluginFile(bin: string): TemplateFile {
+/**
+ * The plugin, with the command that runs this Baton written in, and the repository's hook server (null
+ * when `baton init` installs command hooks: every call then runs `baton hook`).
+ */
+export function opencodePluginFile(bin: string, serverPort: number | null): TemplateFile {
   const source = readFileSync(join(packageRoot(), "dist", "hosts", "opencode", "baton-plugin.js"), "utf8");
-  return { path: OPENCODE_PLUGIN_PATH, content: source.replace(BIN_PLACEHOLDER, JSON.stringify(bin)) };
+  const server = serverPort === null ? "null" : JSON.stringify(`http://127.0.0.1:${serverPort}`);
+  return {
+    path: OPENCODE_PLUGIN_PATH,
+    content: source.replace(BIN_PLACEHOLDER, JSON.stringify(bin)).replace(SERVER_PLACEHOLDER, server),
+  };
 }
 
-export function opencodeFiles(bin: string): TemplateFile[] {
-  return [...opencodeCommandFiles(bin), ...opencodeAgentFiles(), opencodePluginFile(bin)];
+export function opencodeFiles(bin: string, serverPort: number | null): TemplateFile[] {
+  return [...opencodeCommandFiles(bin), ...opencodeAgentFiles(), opencodePluginFile(bin, serverPort)];
 }

@@ -1,3 +1,4 @@
+import { settingsRemoval, settingsWrite } from "../../init/index.js";
 import type { HostInstaller } from "../host.js";
 import { OPENCODE_DIRS, opencodeFiles } from "./install-files.js";
 import {
@@ -15,19 +16,13 @@ export const opencodeInstaller: HostInstaller = {
   settingsFile: "opencode.json",
   dirs: OPENCODE_DIRS,
   installedIn: (manifest) => manifest.opencode !== undefined,
-  files: ({ bin }) => opencodeFiles(bin),
+  // The plugin asks the repository's hook server when HTTP hooks are installed (the default).
+  files: ({ bin, hooks, port }) => opencodeFiles(bin, hooks === "http" ? port : null),
   async settings({ root, specsDir, previous }) {
     const file = readOpencodeConfig(root, previous?.opencode?.path);
     const planned = planOpencodeConfigInstall(file, storeEditPatterns(specsDir), previous?.opencode);
     return {
-      write: planned.changed
-        ? {
-            path: file.path,
-            action: file.exists ? "update" : "create",
-            before: file.text,
-            after: planned.after,
-          }
-        : null,
+      write: settingsWrite(file.path, file, planned.after, planned.changed),
       record: { opencode: planned.record },
       warnings: [],
     };
@@ -36,16 +31,7 @@ export const opencodeInstaller: HostInstaller = {
     if (!manifest.opencode) return null;
     const file = readOpencodeConfig(root, manifest.opencode.path);
     const after = planOpencodeConfigUninstall(file, manifest.opencode);
-    if (!file.exists || after === file.text) return null;
-    return {
-      write: {
-        path: manifest.opencode.path,
-        action: after === null ? "delete" : "update",
-        before: file.text,
-        after,
-      },
-      record: {},
-      warnings: [],
-    };
+    if (!file.exists) return null;
+    return { write: settingsRemoval(manifest.opencode.path, file, after), record: {}, warnings: [] };
   },
 };

@@ -1,7 +1,9 @@
 // Baton's opencode plugin, installed by `baton init --host opencode` (remove it with `baton init --uninstall`).
 //
 // opencode has no command hooks; this plugin turns its plugin calls into the hook inputs Claude Code sends
-// and asks the same `baton hook <event>` commands, so one set of rules guards both hosts:
+// and asks Baton's same hook decisions, so one set of rules guards both hosts. It asks the repository's
+// resident hook server (one local HTTP request); when that cannot answer it starts it and asks
+// `baton hook <event>` in a process instead, so a call is never let through undecided:
 //   tool.execute.before  → pre-tool-use   (a throw blocks the tool; the model sees Baton's reason)
 //   tool.execute.after   → post-tool-use  (provenance: which agent changed an open task folder)
 //   task returned        → subagent-stop  (a throw refuses the result until the metadata exists)
@@ -15,6 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const BATON = "__BATON_BIN__";
+/** The repository's hook server (`baton init` writes it in; null: none, every call runs `baton hook`). */
+const SERVER = "__BATON_SERVER__";
 // Baton's stop hook caps its own blocks; this bounds the re-prompts should a reply ever be lost.
 const MAX_IDLE_REPROMPTS = 6;
 
@@ -65,169 +69,222 @@ function patchedFiles(args) {
   );
 }
 
-export const BatonPlugin = async ({ client, directory }) => {
-  const parents = new Map();
-  const agents = new Map();
-  const refusals = new Map();
-  const reprompts = new Map();
+/** The decision from the resident server, or null when it cannot give one (down, or not Baton's). */
+async function askServer(event, body) {
+  if (!SERVER) return null;
+  try {
+    const response = await fetch(`${SERVER}/hooks/${event}`, {
+      method: "POST",
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (response.status !== 200 || response.headers.get("x-baton-hook") !== "1") return null;
+    return { reply: await response.json() };
+  } catch {
+    return null;
+  }
+}
 
-  function ask(event, input) {
-    return new Promise((resolve) => {
-      let out = "";
-      let err = "";
-      let child;
+let serverStarted = false;
+
+/** Starts the repository's hook server once, detached, for the calls after this one. */
+function startServer(directory) {
+  if (!SERVER || serverStarted) return;
+  serverStarted = true;
+  try {
+    const port = new URL(SERVER).port;
+    spawn("/bin/sh", ["-c", `exec ${BATON} serve --port ${port}`], {
+      cwd: directory,
+      detached: true,
+      stdio: "ignore",
+    }).unref();
+  } catch {
+    // the process path below still decides every call
+  }
+}
+
+/** `baton hook <event>` in a process: the slow path, and the one that needs nothing running. */
+function askProcess(directory, event, body) {
+  return new Promise((resolve) => {
+    let out = "";
+    let err = "";
+    let child;
+    try {
+      child = spawn("/bin/sh", ["-c", `${BATON} hook ${event}`], {
+        cwd: directory,
+        env: { ...process.env, CLAUDE_PROJECT_DIR: directory },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+    } catch (error) {
+      resolve({ failed: String(error) });
+      return;
+    }
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (err += chunk));
+    child.on("error", (error) => resolve({ failed: String(error) }));
+    child.on("close", (code) => {
       try {
-        child = spawn("/bin/sh", ["-c", `${BATON} hook ${event}`], {
-          cwd: directory,
-          env: { ...process.env, CLAUDE_PROJECT_DIR: directory },
-          stdio: ["pipe", "pipe", "pipe"],
+        resolve({ reply: JSON.parse(out) });
+      } catch {
+        resolve({
+          failed: `\`${BATON} hook ${event}\` exited ${code}: ${(err || out).trim().slice(0, 400)}`,
         });
-      } catch (error) {
-        resolve({ failed: String(error) });
-        return;
       }
-      child.stdout.on("data", (chunk) => (out += chunk));
-      child.stderr.on("data", (chunk) => (err += chunk));
-      child.on("error", (error) => resolve({ failed: String(error) }));
-      child.on("close", (code) => {
-        try {
-          resolve({ reply: JSON.parse(out) });
-        } catch {
-          resolve({
-            failed: `\`${BATON} hook ${event}\` exited ${code}: ${(err || out).trim().slice(0, 400)}`,
-          });
-        }
-      });
-      child.stdin.on("error", () => {});
-      child.stdin.end(
-        JSON.stringify({
-          ...input,
-          cwd: directory,
-          hook_event_name: EVENT_NAMES[event],
-          baton_host: "opencode",
-        }),
-      );
     });
-  }
+    child.stdin.on("error", () => {});
+    child.stdin.end(body);
+  });
+}
 
-  async function parentOf(sessionID) {
-    if (parents.has(sessionID)) return parents.get(sessionID);
-    try {
-      const found = await client.session.get({ path: { id: sessionID } });
-      parents.set(sessionID, found.data?.parentID ?? null);
-    } catch {
-      return null;
+/** Baton's reply to one hook event: from the server when it answers, else from a process. */
+async function ask(directory, event, input) {
+  const body = JSON.stringify({
+    ...input,
+    cwd: directory,
+    hook_event_name: EVENT_NAMES[event],
+    baton_host: "opencode",
+  });
+  const served = await askServer(event, body);
+  if (served) return served;
+  startServer(directory);
+  return askProcess(directory, event, body);
+}
+
+/** What the plugin remembers of one opencode server: who is whose parent, and the sub-agents' names. */
+function newState(client, directory) {
+  return {
+    client,
+    directory,
+    parents: new Map(),
+    agents: new Map(),
+    refusals: new Map(),
+    reprompts: new Map(),
+  };
+}
+
+async function parentOf(state, sessionID) {
+  if (state.parents.has(sessionID)) return state.parents.get(sessionID);
+  try {
+    const found = await state.client.session.get({ path: { id: sessionID } });
+    state.parents.set(sessionID, found.data?.parentID ?? null);
+  } catch {
+    return null;
+  }
+  return state.parents.get(sessionID);
+}
+
+/** Who is calling: the root session, and for a sub-agent its own session id and agent name. */
+async function caller(state, sessionID) {
+  let root = sessionID;
+  for (let parent = await parentOf(state, root); parent; parent = await parentOf(state, root)) root = parent;
+  if (root === sessionID) return { session_id: sessionID };
+  const agent = state.agents.get(sessionID);
+  return { session_id: root, agent_id: sessionID, ...(agent ? { agent_type: agent } : {}) };
+}
+
+async function guard(state, input, output) {
+  const who = await caller(state, input.sessionID);
+  const calls =
+    input.tool === "apply_patch" || input.tool === "patch"
+      ? patchedFiles(output.args).map((file) => ({ tool_name: "Write", tool_input: { file_path: file } }))
+      : [claudeCall(input.tool, output.args)];
+  for (const call of calls) {
+    const answer = await ask(state.directory, "pre-tool-use", { ...who, ...call });
+    if (answer.failed) {
+      throw new Error(`Baton's hook could not run, so this ${input.tool} call is refused: ${answer.failed}`);
     }
-    return parents.get(sessionID);
+    const specific = answer.reply.hookSpecificOutput;
+    if (specific?.permissionDecision === "deny") throw new Error(specific.permissionDecisionReason);
   }
+}
 
-  /** Who is calling: the root session, and for a sub-agent its own session id and agent name. */
-  async function caller(sessionID) {
-    let root = sessionID;
-    for (let parent = await parentOf(root); parent; parent = await parentOf(root)) root = parent;
-    if (root === sessionID) return { session_id: sessionID };
-    const agent = agents.get(sessionID);
-    return { session_id: root, agent_id: sessionID, ...(agent ? { agent_type: agent } : {}) };
+/** A sub-agent's result reaches its parent only once Baton's subagent-stop lets the agent go. */
+async function checkResult(state, input, output) {
+  const child = output.metadata?.sessionId;
+  if (typeof child !== "string") return;
+  const who = await caller(state, input.sessionID);
+  const blocked = state.refusals.get(child) ?? 0;
+  const agent = state.agents.get(child) ?? input.args?.subagent_type;
+  const answer = await ask(state.directory, "subagent-stop", {
+    session_id: who.session_id,
+    agent_id: child,
+    ...(agent ? { agent_type: agent } : {}),
+    stop_hook_active: blocked > 0,
+    last_assistant_message: typeof output.output === "string" ? output.output : "",
+  });
+  if (answer.failed || answer.reply.decision !== "block") {
+    state.refusals.delete(child);
+    return;
   }
+  state.refusals.set(child, blocked + 1);
+  throw new Error(
+    `Baton refused agent ${agent ?? "(sub-agent)"}'s result: ${answer.reply.reason}\n` +
+      `Call the task tool again with task_id "${child}", subagent_type "${agent}" and this message as the prompt, so the same agent finishes its work.`,
+  );
+}
 
-  async function guard(input, output) {
-    const who = await caller(input.sessionID);
-    const calls =
-      input.tool === "apply_patch" || input.tool === "patch"
-        ? patchedFiles(output.args).map((file) => ({ tool_name: "Write", tool_input: { file_path: file } }))
-        : [claudeCall(input.tool, output.args)];
-    for (const call of calls) {
-      const answer = await ask("pre-tool-use", { ...who, ...call });
-      if (answer.failed) {
-        throw new Error(
-          `Baton's hook could not run, so this ${input.tool} call is refused: ${answer.failed}`,
-        );
-      }
-      const specific = answer.reply.hookSpecificOutput;
-      if (specific?.permissionDecision === "deny") throw new Error(specific.permissionDecisionReason);
-    }
+async function firstPrompt(state, input, output) {
+  if (state.agents.has(input.sessionID) || !input.agent) return;
+  if (!(await parentOf(state, input.sessionID))) return;
+  state.agents.set(input.sessionID, input.agent);
+  const text = (output.parts ?? [])
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("\n");
+  // Baton binds a sub-agent by the checkpoint session its prompt names, read from a transcript file.
+  let folder;
+  try {
+    folder = mkdtempSync(join(tmpdir(), "baton-opencode-"));
+    const path = join(folder, "prompt.txt");
+    writeFileSync(path, text);
+    const who = await caller(state, input.sessionID);
+    await ask(state.directory, "subagent-start", { ...who, agent_transcript_path: path });
+  } catch {
+    // Unbound, the sub-agent's result is not held back here; GATE OUT still refuses it without metadata.
+  } finally {
+    if (folder) rmSync(folder, { recursive: true, force: true });
   }
+}
 
-  /** A sub-agent's result reaches its parent only once Baton's subagent-stop lets the agent go. */
-  async function checkResult(input, output) {
-    const child = output.metadata?.sessionId;
-    if (typeof child !== "string") return;
-    const who = await caller(input.sessionID);
-    const blocked = refusals.get(child) ?? 0;
-    const agent = agents.get(child) ?? input.args?.subagent_type;
-    const answer = await ask("subagent-stop", {
-      session_id: who.session_id,
-      agent_id: child,
-      ...(agent ? { agent_type: agent } : {}),
-      stop_hook_active: blocked > 0,
-      last_assistant_message: typeof output.output === "string" ? output.output : "",
+async function idle(state, sessionID) {
+  if (await parentOf(state, sessionID)) return;
+  const count = state.reprompts.get(sessionID) ?? 0;
+  const answer = await ask(state.directory, "stop", { session_id: sessionID, stop_hook_active: count > 0 });
+  if (answer.failed || answer.reply.decision !== "block" || count >= MAX_IDLE_REPROMPTS) {
+    state.reprompts.delete(sessionID);
+    return;
+  }
+  state.reprompts.set(sessionID, count + 1);
+  try {
+    await state.client.session.promptAsync({
+      path: { id: sessionID },
+      body: { parts: [{ type: "text", text: `Baton: ${answer.reply.reason}` }] },
     });
-    if (answer.failed || answer.reply.decision !== "block") {
-      refusals.delete(child);
-      return;
-    }
-    refusals.set(child, blocked + 1);
-    throw new Error(
-      `Baton refused agent ${agent ?? "(sub-agent)"}'s result: ${answer.reply.reason}\n` +
-        `Call the task tool again with task_id "${child}", subagent_type "${agent}" and this message as the prompt, so the same agent finishes its work.`,
-    );
+  } catch {
+    // The server is going away (`opencode run` ends at the first idle): GATE OUT judges the result.
   }
+}
 
-  async function firstPrompt(input, output) {
-    if (agents.has(input.sessionID) || !input.agent) return;
-    if (!(await parentOf(input.sessionID))) return;
-    agents.set(input.sessionID, input.agent);
-    const text = (output.parts ?? [])
-      .filter((part) => part.type === "text")
-      .map((part) => part.text)
-      .join("\n");
-    // Baton binds a sub-agent by the checkpoint session its prompt names, read from a transcript file.
-    let folder;
-    try {
-      folder = mkdtempSync(join(tmpdir(), "baton-opencode-"));
-      const path = join(folder, "prompt.txt");
-      writeFileSync(path, text);
-      await ask("subagent-start", { ...(await caller(input.sessionID)), agent_transcript_path: path });
-    } catch {
-      // Unbound, the sub-agent's result is not held back here; GATE OUT still refuses it without metadata.
-    } finally {
-      if (folder) rmSync(folder, { recursive: true, force: true });
-    }
-  }
-
-  async function idle(sessionID) {
-    if (await parentOf(sessionID)) return;
-    const count = reprompts.get(sessionID) ?? 0;
-    const answer = await ask("stop", { session_id: sessionID, stop_hook_active: count > 0 });
-    if (answer.failed || answer.reply.decision !== "block" || count >= MAX_IDLE_REPROMPTS) {
-      reprompts.delete(sessionID);
-      return;
-    }
-    reprompts.set(sessionID, count + 1);
-    try {
-      await client.session.promptAsync({
-        path: { id: sessionID },
-        body: { parts: [{ type: "text", text: `Baton: ${answer.reply.reason}` }] },
-      });
-    } catch {
-      // The server is going away (`opencode run` ends at the first idle): GATE OUT judges the result.
-    }
-  }
-
+export const BatonPlugin = async ({ client, directory }) => {
+  const state = newState(client, directory);
   return {
     event: async ({ event }) => {
       const info = event.properties?.info;
       if ((event.type === "session.created" || event.type === "session.updated") && info?.id) {
-        parents.set(info.id, info.parentID ?? null);
+        state.parents.set(info.id, info.parentID ?? null);
       }
-      if (event.type === "session.idle") await idle(event.properties.sessionID);
+      if (event.type === "session.idle") await idle(state, event.properties.sessionID);
     },
-    "chat.message": firstPrompt,
-    "tool.execute.before": guard,
+    "chat.message": (input, output) => firstPrompt(state, input, output),
+    "tool.execute.before": (input, output) => guard(state, input, output),
     "tool.execute.after": async (input, output) => {
-      if (input.tool === "task") await checkResult(input, output);
-      const who = await caller(input.sessionID);
-      await ask("post-tool-use", { ...who, ...claudeCall(input.tool, input.args), tool_response: {} });
+      if (input.tool === "task") await checkResult(state, input, output);
+      const who = await caller(state, input.sessionID);
+      await ask(directory, "post-tool-use", {
+        ...who,
+        ...claudeCall(input.tool, input.args),
+        tool_response: {},
+      });
     },
   };
 };

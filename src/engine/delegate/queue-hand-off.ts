@@ -1,0 +1,18 @@
+import { checkRunResult } from "../gate-out/check-run-result.js";
+import type { Run } from "../prepare-run.js";
+import type { Delegation } from "./delegation.js";
+import { openRunMarker } from "./delegation.js";
+
+/**
+ * DELEGATE through the queue: the coordinator opens the marker and a worker runs the agent; what comes
+ * back is the worker's commit, so GATE OUT asks for no hook provenance (every other gate holds).
+ */
+export const queueHandOff: Delegation = {
+  async delegate(run) {
+    await openRunMarker(run, "Postflight pending: the queue's worker delegates; the coordinator records");
+    return null;
+  },
+  check(run: Run, agentOutput: string) {
+    return checkRunResult(run, agentOutput);
+  },
+};

@@ -1,0 +1,42 @@
+import {
+  appendDelegationEvents,
+  emptyDelegationView,
+  observeFolders,
+  readDelegation,
+} from "../../state/index.js";
+import { checkRunResult } from "../gate-out/check-run-result.js";
+import type { Run } from "../prepare-run.js";
+import type { Delegation } from "./delegation.js";
+import { openRunMarker } from "./delegation.js";
+
+/**
+ * DELEGATE in a live session: the marker is opened and the model, not Baton, invokes the agent. The
+ * task folder's files as they are now are the delegation's baseline; from here on the hooks record who
+ * changes what, and GATE OUT accepts only what the delegated sub-agent wrote (and honours its
+ * TASK_ERROR, read from how it stopped).
+ */
+export const sessionHandOff: Delegation = {
+  async delegate(run) {
+    await openRunMarker(
+      run,
+      `Postflight pending: run baton gate-out ${run.operation} ${run.taskNumber} --session ${run.sessionId}`,
+    );
+    const internal = run.ctx.paths.internalDir;
+    const at = new Date().toISOString();
+    const baseline = observeFolders(
+      run.config.root,
+      [run.folder],
+      emptyDelegationView(),
+      "baseline",
+      "gate-in",
+      at,
+    );
+    appendDelegationEvents(internal, run.sessionId, baseline);
+    return null;
+  },
+  check(run: Run, agentOutput: string) {
+    const view = readDelegation(run.ctx.paths.internalDir, run.sessionId);
+    const output = [view.lastOutput, agentOutput].filter(Boolean).join("\n");
+    return checkRunResult(run, output, { view, agent: run.route.agent.name });
+  },
+};

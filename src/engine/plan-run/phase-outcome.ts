@@ -1,0 +1,102 @@
+import type { PhaseId } from "../../plan/index.js";
+import type {
+  PhaseOutcome,
+  PhaseState,
+  PhaseVerdict,
+  PlanEffect,
+  PlanRunEvent,
+  PlanRunState,
+} from "./plan-run-types.js";
+
+/** Whitespace differences are not progress: "Lemma 3 open" and "Lemma 3  open\n" are the same remaining work. */
+export function normaliseRemaining(text: string): string {
+  return text.trim().replace(/\s+/g, " ");
+}
+
+export function withPhase(state: PlanRunState, id: PhaseId, phase: PhaseState): PlanRunState {
+  return { ...state, phases: { ...state.phases, [id]: phase } };
+}
+
+export function finishPhase(state: PlanRunState, id: PhaseId, verdict: PhaseVerdict): PlanRunState {
+  return withPhase(state, id, { status: "finished", verdict });
+}
+
+/**
+ * What one call of a phase decides: the phase finished (its verdict; the caller advances the plan), or it
+ * runs again (the next iteration, with what it must do), the state and effect returned as they are.
+ */
+export function settlePhaseRun(
+  state: PlanRunState,
+  event: Extract<PlanRunEvent, { type: "phase_ran" }>,
+): PlanRunState | [PlanRunState, PlanEffect[]] {
+  const phase = state.phases[event.id];
+  if (phase?.status !== "running") return [state, []];
+  const { outcome } = event;
+  const iterations = phase.iteration;
+  if (outcome.kind === "complete") return finishPhase(state, event.id, { kind: "complete", iterations });
+  if (outcome.kind === "retry") return retryPhase(state, event.id, phase, outcome);
+  if (outcome.kind === "blocked" || outcome.kind === "failed") {
+    const { kind, code, message } = outcome;
+    return finishPhase(state, event.id, { kind, code, message, iterations });
+  }
+  return continuePhase(state, event.id, phase, outcome.remaining);
+}
+
+/** A call the barrier refused: called again with the refusal, unless the iterations are spent or the run stops. */
+function retryPhase(
+  state: PlanRunState,
+  id: PhaseId,
+  phase: Extract<PhaseState, { status: "running" }>,
+  outcome: Extract<PhaseOutcome, { kind: "retry" }>,
+): PlanRunState | [PlanRunState, PlanEffect[]] {
+  const iterations = phase.iteration;
+  if (iterations >= state.maxIterations || state.stopping) {
+    const after = `after ${iterations} iteration${iterations === 1 ? "" : "s"}`;
+    return finishPhase(state, id, {
+      kind: "failed",
+      code: outcome.code,
+      message: `${outcome.message}\n(${after}${state.stopping ? ", stopped" : ", the maximum"})`,
+      iterations,
+    });
+  }
+  const iteration = iterations + 1;
+  const continuation = `The previous iteration was refused; fix this and finish the phase:\n${outcome.message}`;
+  const next = withPhase(state, id, {
+    status: "running",
+    iteration,
+    remaining: phase.remaining,
+    unchanged: 0,
+  });
+  return [next, [{ type: "run_phase", id, iteration, continuation }]];
+}
+
+/** A call that left work: called again with it, unless it is stuck, the iterations are spent or the run stops. */
+function continuePhase(
+  state: PlanRunState,
+  id: PhaseId,
+  phase: Extract<PhaseState, { status: "running" }>,
+  reported: string,
+): PlanRunState | [PlanRunState, PlanEffect[]] {
+  const iterations = phase.iteration;
+  const remaining = normaliseRemaining(reported);
+  const unchanged = phase.remaining === remaining ? phase.unchanged + 1 : 0;
+  const partial = (reason: "stuck" | "max_iterations" | "stopped", message: string) =>
+    finishPhase(state, id, { kind: "partial", reason, message, iterations });
+  if (unchanged >= 2) {
+    return partial(
+      "stuck",
+      `stuck: the remaining work was reported unchanged ${unchanged + 1} times in a row: ${remaining}`,
+    );
+  }
+  if (iterations >= state.maxIterations) {
+    return partial(
+      "max_iterations",
+      `work remains after ${iterations} iteration${iterations === 1 ? "" : "s"} (the maximum): ${remaining}`,
+    );
+  }
+  if (state.stopping)
+    return partial("stopped", `stopped after iteration ${iterations}; remaining: ${remaining}`);
+  const iteration = iterations + 1;
+  const next = withPhase(state, id, { status: "running", iteration, remaining, unchanged });
+  return [next, [{ type: "run_phase", id, iteration, continuation: remaining }]];
+}

@@ -1,0 +1,181 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { BatonConfig } from "../../config/index.js";
+import { writeEvidence } from "../../evidence/index.js";
+// The process-group primitives are not in shared/index.js, for the same start-up reason as the process helper.
+import { groupAlive, signalGroup } from "../../shared/process-group.js";
+import {
+  appendError,
+  applyStatus,
+  checkpointPath,
+  mutateStore,
+  type OpenCheckpoint,
+  type Operation,
+  readDelegation,
+  readStore,
+  requireTask,
+  type StoreContext,
+  storeContext,
+  type TaskEntry,
+  taskFolderPath,
+} from "../../state/index.js";
+import { commitTaskChanges } from "../commit/git-commit.js";
+import { closePostflight, METADATA_FILE } from "../delegate/postflight-marker.js";
+import { gateOutInput } from "../gate-out/check-run-result.js";
+import { type GateOutVerdict, runGateOut } from "../gate-out/index.js";
+import { recordResult } from "../gate-out/record-result.js";
+import {
+  type Checkpoint,
+  type JournalRecord,
+  lastStep,
+  readJournal,
+  SessionJournal,
+  sessionJournalPath,
+} from "../session-journal.js";
+import { settlePlanRun } from "./settle-plan-run.js";
+
+const CHECKPOINT_STEPS = new Set<string>(["GATE_IN", "DELEGATE", "GATE_OUT", "COMMIT"]);
+
+/** A run whose process died with its checkpoint open, as recovery reads it from the store and its journal. */
+export interface DeadRun {
+  config: BatonConfig;
+  ctx: StoreContext;
+  checkpoint: OpenCheckpoint;
+  operation: Operation;
+  task: TaskEntry | undefined;
+  folder: string | null;
+  journal: SessionJournal;
+  records: JournalRecord[];
+  reached: ReturnType<typeof lastStep>;
+  /** Where it died, in words ("DELEGATE began"). */
+  where: string;
+}
+
+/** Reads the dead run, stops every agent of it still alive (a plan run may have had several), journals the recovery. */
+export async function openDeadRun(config: BatonConfig, checkpoint: OpenCheckpoint): Promise<DeadRun> {
+  const ctx = storeContext(config);
+  const task = readStore(ctx).state.tasks.find((t) => t.project_number === checkpoint.taskNumber);
+  const journal = new SessionJournal(sessionJournalPath(ctx.paths.internalDir, checkpoint.sessionId));
+  const records = readJournal(journal.path);
+  // Where the run died is told by the checkpoints; the other records are bookkeeping.
+  const reached = lastStep(records.filter((r) => CHECKPOINT_STEPS.has(r.step)));
+  const agentPids = records
+    .map((r) => r.detail?.["agentPid"])
+    .filter((p): p is number => typeof p === "number");
+  for (const agentPid of new Set(agentPids)) {
+    if (!groupAlive(agentPid)) continue;
+    signalGroup(agentPid, "SIGKILL");
+    for (let i = 0; i < 50 && groupAlive(agentPid); i++) await new Promise((r) => setTimeout(r, 20));
+  }
+  const where = reached ? `${reached.step} ${reached.ended ? "ended" : "began"}` : "no journal";
+  journal.begin("RUN", { recover: true, reached: where });
+  const folder = task ? taskFolderPath(ctx.paths.dir, task, config.artifactNaming) : null;
+  const operation = checkpoint.operation as Operation;
+  return { config, ctx, checkpoint, operation, task, folder, journal, records, reached, where };
+}
+
+/** GATE OUT on what the dead run left; an in-session result only if the delegated sub-agent wrote it. */
+export async function verifyDeadResult(dead: DeadRun): Promise<GateOutVerdict | null> {
+  const { config, ctx, checkpoint, folder } = dead;
+  if (!folder || !existsSync(folder)) return null;
+  const view =
+    checkpoint.mode === "session" ? readDelegation(ctx.paths.internalDir, checkpoint.sessionId) : null;
+  return runGateOut(
+    gateOutInput({
+      config,
+      operation: dead.operation,
+      sessionId: checkpoint.sessionId,
+      task: dead.task ?? null,
+      folder,
+      metadataPath: join(folder, METADATA_FILE),
+      agentOutput: view?.lastOutput ?? "",
+      baseline: checkpoint.baseline ?? null,
+      provenance: view
+        ? { view, agent: checkpoint.agent ?? view.agentType ?? "the delegated agent" }
+        : undefined,
+    }),
+  );
+}
+
+/** The dead run's verified result recorded, with its evidence, and committed; whether the commit landed. */
+export async function recordDeadResult(
+  dead: DeadRun,
+  verdict: Extract<GateOutVerdict, { ok: true }>,
+): Promise<boolean> {
+  const { config, ctx, checkpoint, folder, operation } = dead;
+  await mutateStore(ctx, { command: "baton recover" }, (tx) => {
+    const { outcome, metadata, artifacts } = verdict;
+    recordResult(tx, { taskNumber: checkpoint.taskNumber, operation, outcome, metadata, artifacts });
+    if (!folder) return;
+    closePostflight(tx, folder, { metadata: true });
+    writeEvidence(tx, {
+      root: config.root,
+      folder,
+      session: checkpoint.sessionId,
+      task: checkpoint.taskNumber,
+      operation,
+      agent: checkpoint.agent ?? verdict.metadata.metadata.agent_type,
+      base: checkpoint.baseline?.commit ?? null,
+      from: checkpoint.previousStatus,
+      to: requireTask(tx, checkpoint.taskNumber).status,
+      outcome: verdict.outcome,
+      artifacts: verdict.artifacts,
+      changes: verdict.changes,
+      checks: verdict.checkRuns,
+    });
+  });
+  const commit = config.commit
+    ? await commitTaskChanges({
+        root: config.root,
+        paths: [ctx.paths.state, ctx.paths.todo],
+        taskFolder: folder,
+        subject: `task ${checkpoint.taskNumber}: complete ${operation} (recovered)`,
+        sessionId: checkpoint.sessionId,
+      })
+    : { ok: true as const, committed: false as const, reason: "commit disabled" };
+  dead.journal.end("RUN", true, { recover: "recorded" });
+  return commit.ok && commit.committed;
+}
+
+/**
+ * No verified result: the task goes back to its status before GATE IN (or `partial` when a plan run completed
+ * and committed phases before it died), errors.json says why, and the checkpoint closes.
+ */
+export async function rollBackDeadRun(
+  dead: DeadRun,
+  verdict: GateOutVerdict | null,
+): Promise<{ detail: string; status: string }> {
+  const { config, ctx, checkpoint, folder, operation, task } = dead;
+  const planRun =
+    task && folder ? await settlePlanRun(config, task, folder, checkpoint.sessionId, dead.records) : null;
+  const why = planRun
+    ? `${planRun.completed.length} phase(s) completed before it died${planRun.completed.length > 0 ? ` (${planRun.completed.join(", ")})` : ""}; markers of unfinished phases restored`
+    : verdict && !verdict.ok
+      ? `${verdict.code}: ${verdict.message}`
+      : "the task folder has no result";
+  // Phases completed and committed before the crash stay done: the task resumes from the first open phase.
+  const status = planRun && planRun.completed.length > 0 ? "partial" : checkpoint.previousStatus;
+  await mutateStore(ctx, { command: "baton recover" }, (tx) => {
+    if (tx.findTask(checkpoint.taskNumber)) {
+      const restored = requireTask(tx, checkpoint.taskNumber);
+      if (checkpoint.previousSessionId === undefined) delete restored.session_id;
+      else restored.session_id = checkpoint.previousSessionId;
+      applyStatus(tx, restored, status, true);
+    }
+    if (planRun?.planPath && planRun.planText !== null) tx.writeFile(planRun.planPath, planRun.planText);
+    appendError(tx, {
+      type: "delegation_interrupted",
+      severity: "high",
+      message: `the ${operation} run died at ${dead.where}; ${why}; task set to ${status}`,
+      sessionId: checkpoint.sessionId,
+      command: operation,
+      task: checkpoint.taskNumber,
+      checkpoint: dead.reached ? (dead.reached.step as Checkpoint) : "DELEGATE",
+      suggestedAction: `run \`baton ${operation} ${checkpoint.taskNumber}\` again`,
+    });
+    tx.deleteFile(checkpointPath(ctx.paths.internalDir, checkpoint.taskNumber));
+    if (folder) closePostflight(tx, folder, { metadata: false });
+  });
+  dead.journal.end("RUN", true, { recover: "rolled_back" });
+  return { detail: `the run died at ${dead.where}; ${why}`, status };
+}
