@@ -9,6 +9,7 @@ const BENCHES = [
   "scale.mjs",
   "waves.mjs",
   "hooks.mjs",
+  "sandbox.mjs",
   "lint.mjs",
   "evidence.mjs",
   "ui.mjs",

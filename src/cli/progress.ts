@@ -12,6 +12,15 @@ function elapsed(since: number): string {
  * Live progress: on a terminal one redrawn line (checkpoint, elapsed time, the agent's current tool or
  * step); otherwise plain lines, so logs and CI output stay readable.
  */
+/** Files a commit left out because they changed after GATE OUT saw them: the user decides what they are. */
+export function leftOutLines(leftOut: readonly string[] | undefined): string[] {
+  if (!leftOut || leftOut.length === 0) return [];
+  return [
+    `  left out of the commit (changed after the agent's result was checked, not by the agent): ${leftOut.join(", ")}`,
+    "    their bytes as checked are committed; the later change stays in the work tree (git diff shows it)",
+  ];
+}
+
 export function progressReporter(stream: NodeJS.WriteStream): {
   onProgress: (e: ProgressEvent) => void;
   stop: () => void;
@@ -138,6 +147,7 @@ export function formatOperation(report: OperationReport): string {
   if (result.ok)
     lines.push(
       `  commit: ${result.committed ? "committed" : `none (${result.commitError ?? "nothing to commit"})`}`,
+      ...leftOutLines(result.leftOut),
     );
   const u = report.usage;
   if (u) {

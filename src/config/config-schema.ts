@@ -129,6 +129,11 @@ export const BatonConfigFile = z.strictObject({
   research: z.optional(z.strictObject({ sections: z.optional(z.array(z.string().check(z.minLength(1)))) })),
   lint: z.optional(LintConfig),
   budgets: z.optional(BudgetsConfig),
+  /**
+   * Where headless agents run: in a bubblewrap sandbox (the default; a run refuses to start when it cannot
+   * run) or, on purpose, not at all (`off`; the evidence says so and `baton verify` lists such results apart).
+   */
+  sandbox: z.optional(z.enum(["bubblewrap", "off"])),
 });
 export type BatonConfigFile = z.infer<typeof BatonConfigFile>;
 
@@ -160,4 +165,5 @@ export interface BatonConfig {
   research: { sections: string[] };
   lint: { disable: string[] };
   budgets: BudgetsConfig;
+  sandbox: "bubblewrap" | "off";
 }

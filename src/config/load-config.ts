@@ -158,5 +158,6 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
     research: { sections: file.research?.sections ?? [] },
     lint: { disable: file.lint?.disable ?? [] },
     budgets: file.budgets ?? {},
+    sandbox: file.sandbox ?? "bubblewrap",
   };
 }

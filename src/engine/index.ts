@@ -1,5 +1,6 @@
 /** The checkpoint engine: operations through GATE IN → DELEGATE → GATE OUT → COMMIT, and recovery. */
 
+export { protectedPaths, sandboxPolicy } from "./delegate/sandbox-policy.js";
 export { changedSince, readBaseline, staleIndexLock } from "./gate-in/work-tree-baseline.js";
 export { type GateOutVerdict, runGateOut } from "./gate-out/index.js";
 export { type CheckRun, checksFor, runChecks } from "./gate-out/project-checks.js";

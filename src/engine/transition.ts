@@ -32,7 +32,14 @@ export type FailureCode =
   | Extract<GateOutVerdict, { ok: false }>["code"];
 
 export type RunResult =
-  | { ok: true; outcome: "done" | "partial"; committed: boolean; commitError?: string }
+  | {
+      ok: true;
+      outcome: "done" | "partial";
+      committed: boolean;
+      commitError?: string;
+      /** Work files that changed after GATE OUT saw them: committed as seen, their later bytes left in the tree. */
+      leftOut?: string[];
+    }
   | { ok: false; checkpoint: Checkpoint; code: FailureCode; message: string };
 
 export interface RunState {
@@ -53,7 +60,7 @@ export type RunEvent =
   | { type: "gate_out_checked"; verdict: GateOutVerdict }
   | { type: "recorded" }
   /** `failed` only when git refused; a disabled commit or nothing to commit is not a failure. */
-  | { type: "commit_finished"; committed: boolean; error?: string; failed?: boolean };
+  | { type: "commit_finished"; committed: boolean; error?: string; failed?: boolean; leftOut?: string[] };
 
 export type Effect =
   | {
@@ -141,7 +148,11 @@ function commitFinished(
   }
   const result: RunResult = { ok: true, outcome: state.outcome ?? "done", committed: event.committed };
   if (event.error !== undefined) result.commitError = event.error;
-  const detail = event.error ? { error: event.error } : {};
+  if (event.leftOut && event.leftOut.length > 0) result.leftOut = event.leftOut;
+  const detail = {
+    ...(event.error ? { error: event.error } : {}),
+    ...(result.leftOut ? { leftOut: result.leftOut } : {}),
+  };
   return [
     { ...state, phase: "finished", result },
     [{ type: "journal", step: "COMMIT", phase: "end", ok: true, detail }],

@@ -39,6 +39,8 @@ export const Evidence = z.object({
     }),
   ),
   usage: z.optional(z.record(z.string(), z.number())),
+  /** Where the agent ran: Baton's sandbox, none on purpose (`--sandbox off`), or a live session's host. */
+  sandbox: z.optional(z.enum(["bubblewrap", "off", "session"])),
   recordedAt: z.string(),
 });
 export type Evidence = z.infer<typeof Evidence>;
@@ -78,6 +80,7 @@ export interface EvidenceInput {
   changes?: ChangeEvidence | undefined;
   checks?: readonly CheckRun[] | undefined;
   usage?: RunUsage | undefined;
+  sandbox?: Evidence["sandbox"];
 }
 
 /** Writes the evidence file in the store write that records the result (so it is in the same commit). */
@@ -102,6 +105,7 @@ export function writeEvidence(tx: Transaction, input: EvidenceInput): string {
       durationMs: c.durationMs,
     })),
     ...(input.usage ? { usage: input.usage as Record<string, number> } : {}),
+    ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     recordedAt: tx.timestamp,
   };
   const path = evidencePath(input.folder, input.session, input.operation, input.phase);

@@ -1,3 +1,4 @@
+import { constants as osConstants } from "node:os";
 import { type ProcessResult, runProcess } from "../shared/process.js";
 import type {
   RunFailureReason,
@@ -7,6 +8,7 @@ import type {
   RunOutcome,
   RunUsage,
 } from "./runner-types.js";
+import { sandboxed } from "./sandbox.js";
 import { parseStepMarker, parseUsageMarker } from "./step-marker.js";
 
 /**
@@ -79,9 +81,13 @@ export async function runAgentProcess(
 ): Promise<RunOutcome> {
   const { onEvent } = options;
   const interpreter = spec.interpreter ?? plainTextOutput();
+  // Every runner's agent goes through here: the sandbox, when the run has one, wraps each of them alike.
+  const launched = options.sandbox
+    ? sandboxed(options.sandbox, spec.command, spec.args)
+    : { command: spec.command, args: spec.args };
   const result = await runProcess({
-    command: spec.command,
-    args: spec.args,
+    command: launched.command,
+    args: launched.args,
     cwd: spec.cwd,
     env: spec.env,
     timeoutMs: options.timeoutMs,
@@ -93,7 +99,7 @@ export async function runAgentProcess(
     onStderrLine: (line) => onEvent({ type: "output", stream: "stderr", line }),
   });
   const interpreted = interpreter.result?.() ?? {};
-  let outcome = toOutcome(result, interpreted.usage ?? spec.usage);
+  let outcome = toOutcome(options.sandbox ? unwrapSignal(result) : result, interpreted.usage ?? spec.usage);
   if (interpreted.output !== undefined) outcome.output = interpreted.output;
   const { failure } = interpreted;
   if (failure && (outcome.ok || outcome.reason === "exit")) {
@@ -156,4 +162,18 @@ function toOutcome(result: ProcessResult, usage: RunUsage | undefined): RunOutco
   };
   if (result.ok) return { ok: true, ...record };
   return { ok: false, reason: REASONS[result.reason], message: result.message, ...record };
+}
+
+/**
+ * The sandbox exits with 128 + N when the agent died of signal N: read back as the signal, so a crashed
+ * agent is a crash (RUNNER_CRASHED) sandboxed or not.
+ */
+function unwrapSignal(result: ProcessResult): ProcessResult {
+  if (result.ok || result.reason !== "exit" || result.exitCode === null) return result;
+  const number = result.exitCode - 128;
+  const name = Object.entries(osConstants.signals).find(([, n]) => n === number)?.[0] as
+    | NodeJS.Signals
+    | undefined;
+  if (number <= 0 || !name) return result;
+  return { ...result, reason: "signal", signal: name, exitCode: null, message: `killed by ${name}` };
 }

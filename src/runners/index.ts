@@ -39,6 +39,7 @@ export {
   type RunRequest,
   RunUsage,
 } from "./runner-types.js";
+export { probeSandbox, type SandboxPolicy, type SandboxProbe, sandboxed } from "./sandbox.js";
 export { PhaseScript, parseScript, Script, ScriptStep, selectSteps } from "./script.js";
 export {
   findPackageRoot,

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import type { SandboxPolicy } from "./sandbox.js";
 
 /** The plan phase a delegation implements, when `baton implement` runs a plan phase by phase. */
 export const PhaseContext = z.object({
@@ -149,6 +150,8 @@ export type RunnerEvent =
 export interface RunOptions {
   signal: AbortSignal;
   timeoutMs: number;
+  /** The OS sandbox the agent runs in (runners/sandbox.ts); none: it runs as Baton's own child. */
+  sandbox?: SandboxPolicy | undefined;
   /** Called synchronously from the output stream; it must not throw (an exception stops the agent and rejects run). */
   onEvent: (event: RunnerEvent) => void;
 }

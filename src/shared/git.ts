@@ -32,6 +32,8 @@ const REPO_ENV = [
 export interface GitOptions {
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** Written to git's stdin (`hash-object --stdin`, `update-index --index-info`). */
+  stdin?: string;
 }
 
 export async function runGit(cwd: string, args: string[], options: GitOptions = {}) {
@@ -44,6 +46,7 @@ export async function runGit(cwd: string, args: string[], options: GitOptions = 
     env: { ...env, ...options.env },
     timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
     tailBytes: OUTPUT_LIMIT,
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
   });
   // File lists must arrive whole: a truncated one would silently skip files.
   if (result.ok && result.truncated.stdout) {

@@ -68,6 +68,7 @@ export {
   resealFile,
   restoreSealed,
   SealManifest,
+  sealedContent,
   sealedFiles,
 } from "./seal.js";
 export { applyStatus, autoCompleteExpanded, changeStatus, type StatusChange } from "./status-changes.js";

@@ -19,6 +19,11 @@ import { isProcessAlive } from "./lock.js";
 export const GitBaseline = z.object({
   commit: z.nullable(z.string()),
   dirty: z.record(z.string(), z.nullable(z.string())),
+  /** Every ref and its commit, and the branch HEAD was on: history the agent may not change. */
+  refs: z.optional(z.record(z.string(), z.string())),
+  headRef: z.optional(z.nullable(z.string())),
+  /** What the index held that HEAD does not (`<blob> <path>`): staging the agent does is history in the making. */
+  staged: z.optional(z.array(z.string())),
 });
 export type GitBaseline = z.infer<typeof GitBaseline>;
 

@@ -140,6 +140,18 @@ export function resealFile(paths: SpecsPaths, path: string): void {
   writeFileAtomic(manifestPath(paths), `${JSON.stringify(seal, null, 2)}\n`);
 }
 
+/**
+ * Baton's last write of a sealed file, as the seal keeps it: what a Baton commit carries, whatever the
+ * file holds now. Null when there is no seal of it (or its copy does not match its hash).
+ */
+export function sealedContent(paths: SpecsPaths, path: string): string | null {
+  const key = keyOf(paths, path);
+  const sealed = readSeal(paths)?.files[key];
+  const copy = sealed ? readBytes(copyPath(paths, key)) : null;
+  if (!sealed || copy === null || copy.length !== sealed.size || hashOf(copy) !== sealed.hash) return null;
+  return copy.toString("utf8");
+}
+
 /** Puts Baton's last write of each changed file back (through a symlink, atomically). */
 export function restoreSealed(paths: SpecsPaths, changes: readonly ForeignChange[]): ForeignChange[] {
   const restored: ForeignChange[] = [];

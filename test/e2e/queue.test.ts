@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -181,7 +181,10 @@ describe.skipIf(missing !== null)("baton run --queue (PostgreSQL, pg-boss)", () 
     const w1 = startWorker(dir, "machine-a", script);
     const w2 = startWorker(dir, "machine-b", script);
     const run = await coordinator(dir, ["--all-ready", "--until", "completed", "--concurrency", "2"]);
-    expect(run.code, `${run.out}\n${w1.log()}\n${w2.log()}`).toBe(0);
+    expect(
+      run.code,
+      `${run.out}\n${w1.log()}\n${w2.log()}\n${existsSync(join(dir, "specs/errors.json")) ? readFileSync(join(dir, "specs/errors.json"), "utf8") : ""}`,
+    ).toBe(0);
     expect(statuses(dir)).toEqual(["completed", "completed"]);
     const log = subjects(dir);
     for (const n of [1, 2]) {

@@ -130,10 +130,17 @@ describe("diff evidence at the phase barrier", () => {
   });
 });
 
+/**
+ * These agents write into .git — to leave a note for the test, or to leave git locked as a git process killed
+ * mid-commit would — which the sandbox forbids (test/e2e/sandbox.test.ts): they run unsandboxed on purpose.
+ */
+const UNSANDBOXED = ["--sandbox", "off"];
+
 describe("the project's checks", () => {
   const flag = { checks: [{ name: "flag", run: "grep -qx on src/feature.txt" }] };
   const writes = (value: string) => [
     { write: "src/feature.txt", content: `${value}\n` },
+    // Into .git, where the test can read it and the work tree's diff does not see it: only unsandboxed.
     { write: ".git/prompt-{iteration}.txt", content: "{prompt}" },
     summaryStep,
     metadata(["src/feature.txt"]),
@@ -142,7 +149,7 @@ describe("the project's checks", () => {
   it("refuses a phase that breaks a check, and the next iteration, given the failure, fixes it", () => {
     const dir = plannedTask(1, flag);
     const agent = script(dir, { phases: { "*": { iterations: [writes("off"), writes("on")] } } });
-    const result = runBaton(dir, ["implement", "1", "--script", agent]);
+    const result = runBaton(dir, ["implement", "1", "--script", agent, ...UNSANDBOXED]);
     expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
     const second = readFileSync(join(dir, ".git", "prompt-2.txt"), "utf8");
     expect(second).toContain('check "flag" (`grep -qx on src/feature.txt`) failed: exit code 1');
@@ -162,6 +169,7 @@ describe("the project's checks", () => {
       "1",
       "--script",
       script(dir, { phases: { "*": { steps: writes("off") } } }),
+      ...UNSANDBOXED,
     ]);
     const shown = `${result.stdout}\n${result.stderr}`;
     expect(result.status, shown).toBe(1);
@@ -184,6 +192,7 @@ describe("the project's checks", () => {
       "1",
       "--script",
       script(dir, { phases: { "*": { steps: writes("on") } } }),
+      ...UNSANDBOXED,
     ]);
     expect(result.status).toBe(1);
     expect(`${result.stdout}${result.stderr}`).toMatch(/check "slow" .* failed: .*time/);
@@ -207,7 +216,7 @@ describe("a record never runs ahead of its commit", () => {
         agent,
         JSON.stringify({ steps: [...GOOD_RESEARCH, { write: ".git/index.lock", content: "" }] }),
       );
-      const run = runBatonAsync(dir, ["research", "1", "--script", agent]);
+      const run = runBatonAsync(dir, ["research", "1", "--script", agent, ...UNSANDBOXED]);
       let released = 0;
       const releaser = setInterval(() => {
         if (existsSync(lock)) {
@@ -245,7 +254,7 @@ describe("a record never runs ahead of its commit", () => {
       agent,
       JSON.stringify({ steps: [...GOOD_RESEARCH, { write: ".git/index.lock", content: "" }] }),
     );
-    const result = runBaton(dir, ["research", "1", "--script", agent]);
+    const result = runBaton(dir, ["research", "1", "--script", agent, ...UNSANDBOXED]);
     expect(result.status, result.stdout).toBe(1);
     expect(result.stdout).toContain("[COMMIT_FAILED]");
     expect(result.stdout).toContain("baton recover 1");
@@ -267,7 +276,7 @@ describe("a record never runs ahead of its commit", () => {
     const dir = plannedTask(2);
     const locking = [...phaseScriptSteps(), { write: ".git/index.lock", content: "" }];
     const agent = script(dir, { phases: { "1": { steps: locking }, "*": { steps: phaseScriptSteps() } } });
-    const result = runBaton(dir, ["implement", "1", "--script", agent]);
+    const result = runBaton(dir, ["implement", "1", "--script", agent, ...UNSANDBOXED]);
     expect(result.status).toBe(1);
     expect(`${result.stdout}${result.stderr}`).toContain("COMMIT_FAILED");
     expect(plan(dir)).not.toMatch(/### Phase 1: .*\[COMPLETED\]/);

@@ -22,6 +22,8 @@ export const DelegateJob = z.object({
   context: z.record(z.string(), z.unknown()),
   agent: z.record(z.string(), z.unknown()),
   timeoutMs: z.number(),
+  /** The repository-relative paths the worker's sandbox keeps read-only; null: the run is unsandboxed on purpose. */
+  protect: z.optional(z.nullable(z.array(z.string()))),
 });
 export type DelegateJob = z.infer<typeof DelegateJob>;
 

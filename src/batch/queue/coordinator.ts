@@ -153,6 +153,7 @@ async function delegateThroughQueue(
       context: gate.context,
       agent: gate.agent,
       timeoutMs: gate.timeoutMs,
+      protect: gate.protect,
     },
     {
       singletonKey: gate.sessionId,

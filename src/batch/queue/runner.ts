@@ -89,6 +89,7 @@ export class QueueRunner implements Runner {
         context,
         agent: request.agent ?? { name: "agent" },
         timeoutMs: options.timeoutMs,
+        protect: options.sandbox ? [...(options.sandbox.protect ?? [])] : null,
       },
       {
         singletonKey: key,

@@ -4,12 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type PgBoss from "pg-boss";
+import { sandboxPolicy } from "../../engine/index.js";
 import {
   type AgentDefinition,
   createRunner,
   type DelegationContext,
+  probeSandbox,
   type RunnerConfig,
   type RunOutcome,
+  type SandboxPolicy,
 } from "../../runners/index.js";
 import { git } from "./apply.js";
 import {
@@ -146,6 +149,7 @@ async function delegate(
   await git(request.repo, ["worktree", "add", "-q", "--detach", tree, data.base]);
   try {
     const runner = createRunner(request.runner, { baseDir: request.repo });
+    const sandbox = await workerSandbox(request.repo, data, tree);
     const outcome: RunOutcome = await runner.run(
       {
         context: data.context as DelegationContext,
@@ -153,7 +157,7 @@ async function delegate(
         cwd: tree,
         agent: data.agent as AgentDefinition,
       },
-      { signal: request.signal, timeoutMs: data.timeoutMs, onEvent: () => undefined },
+      { signal: request.signal, timeoutMs: data.timeoutMs, onEvent: () => undefined, sandbox },
     );
     await git(tree, ["add", "-A"]);
     await git(tree, [
@@ -185,4 +189,20 @@ async function delegate(
     await git(request.repo, ["worktree", "remove", "--force", tree]).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The sandbox the coordinator asked for, made on this machine around the worker's tree; a worker that
+ * cannot make one fails the job with the reason rather than run the agent unguarded.
+ */
+async function workerSandbox(
+  repo: string,
+  data: DelegateJob,
+  tree: string,
+): Promise<SandboxPolicy | undefined> {
+  if (data.protect === null) return undefined;
+  const probe = probeSandbox();
+  if (!probe.ok)
+    throw new Error(`the agent's sandbox cannot start on this worker: ${probe.reason}; ${probe.fix}`);
+  return sandboxPolicy(repo, data.protect ?? [], tree);
 }

@@ -9,6 +9,7 @@ import { agentFileReaders, sessionHostNamed } from "../../hosts/index.js";
 import { installedBin } from "../../init/index.js";
 import { UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
+import { leftOutLines } from "../progress.js";
 import { parseTaskNumber } from "./task.js";
 
 const OPERATIONS: readonly Operation[] = ["research", "plan", "implement", "revise"];
@@ -113,5 +114,6 @@ export function formatGateOut(result: SessionGateOut): string {
   return [
     `GATE OUT passed: task ${result.taskNumber} ${result.operation} ${result.outcome === "partial" ? "partly done" : "done"} → ${result.status} (${result.sessionId}), ${commit}.`,
     ...result.artifacts.map((a) => `  artifact: ${a}`),
+    ...leftOutLines(result.leftOut),
   ].join("\n");
 }

@@ -31,6 +31,7 @@ export interface OperateOptions {
   maxIterations?: string | undefined;
   isolate?: string | undefined;
   maxCost?: string | undefined;
+  sandbox?: string | undefined;
 }
 
 function usd(value: string | undefined): number | undefined {
@@ -49,6 +50,12 @@ function positiveInteger(value: string | undefined, flag: string, max: number): 
     throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got "${value}"`);
   }
   return n;
+}
+
+/** `--sandbox`: where the agent runs; `off` only on purpose (the evidence says so). */
+export function sandboxMode(value: string | undefined): "bubblewrap" | "off" | undefined {
+  if (value === undefined || value === "bubblewrap" || value === "off") return value;
+  throw new UsageError(`--sandbox must be "bubblewrap" or "off", got "${value}"`);
 }
 
 function isolateMode(value: string | undefined): "none" | "worktree" | undefined {
@@ -92,6 +99,7 @@ async function setUp(operation: Operation, options: OperateOptions) {
       throw new UsageError(`--timeout must be a number of seconds, got "${options.timeout}"`);
     config = { ...loaded, timeoutsMs: { ...loaded.timeoutsMs, [operation]: Math.round(seconds * 1000) } };
   }
+  config = { ...config, sandbox: sandboxMode(options.sandbox) ?? config.sandbox };
   const settings = runnerConfig(config.runner, options);
   const runner = createRunner(settings, { baseDir: config.root });
   return {

@@ -11,7 +11,7 @@ import {
 } from "../../batch/index.js";
 import { loadConfig } from "../../config/index.js";
 import { UsageError } from "../../shared/index.js";
-import { runnerConfig } from "./operate.js";
+import { runnerConfig, sandboxMode } from "./operate.js";
 
 export interface RunManyOptions {
   repo: string;
@@ -25,6 +25,7 @@ export interface RunManyOptions {
   runner?: string | undefined;
   script?: string | undefined;
   timeout?: string | undefined;
+  sandbox?: string | undefined;
   queue?: string | undefined;
   remote?: string | undefined;
 }
@@ -77,9 +78,10 @@ async function runConfig(options: RunManyOptions) {
     throw new UsageError(`--timeout must be a number of seconds, got "${options.timeout}"`);
   }
   const ms = seconds === undefined ? undefined : Math.round(seconds * 1000);
+  const sandbox = sandboxMode(options.sandbox) ?? loaded.sandbox;
   return ms === undefined
-    ? loaded
-    : { ...loaded, timeoutsMs: { research: ms, plan: ms, implement: ms, revise: ms } };
+    ? { ...loaded, sandbox }
+    : { ...loaded, sandbox, timeoutsMs: { research: ms, plan: ms, implement: ms, revise: ms } };
 }
 
 /** `baton run`: options checked, then the batch (see src/batch). */
@@ -101,6 +103,7 @@ export async function runMany(
     // Runs start in the repository root: a path given here is made absolute first.
     ...(options.script ? ["--script", resolve(options.script)] : []),
     ...(options.timeout ? ["--timeout", options.timeout] : []),
+    ...(options.sandbox ? ["--sandbox", options.sandbox] : []),
   ];
   const selection = {
     tasks,

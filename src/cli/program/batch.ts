@@ -21,6 +21,7 @@ function defineRun(program: Command): void {
       .option("--runner <type>", "claude | opencode | codex | command | scripted, for every run")
       .option("--script <file>", "a scripted agent for every run (its `operations` steps per operation)")
       .option("--timeout <seconds>", "each agent's timeout")
+      .option("--sandbox <mode>", "bubblewrap (default) | off: where each agent runs")
       .option(
         "--queue <url>",
         "delegate through PostgreSQL (postgres://…) to `baton worker`s on other machines",

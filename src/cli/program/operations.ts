@@ -25,6 +25,10 @@ export function defineOperations(program: Command): void {
       )
       .option("--script <file>", "run a scripted agent from this JSON script (dry runs, demos, tests)")
       .option("--timeout <seconds>", "kill the agent's whole process group after this long")
+      .option(
+        "--sandbox <mode>",
+        "bubblewrap (default: the agent cannot touch history, the store or Baton's files) | off",
+      )
       .option("--no-commit", "leave the result uncommitted")
       .option("--max-cost <usd>", "stop before this run spends more than this many US dollars");
     if (operation === "implement") {

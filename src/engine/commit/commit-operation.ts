@@ -1,8 +1,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { evidencePath } from "../../evidence/index.js";
 import type { Operation } from "../../state/index.js";
-import { appendError, type HeldStore, type StoreContext } from "../../state/index.js";
-import { commitTaskChanges } from "./git-commit.js";
+import { appendError, type HeldStore, type StoreContext, sealedContent } from "../../state/index.js";
+import type { WorkSnapshot } from "../gate-out/result-snapshot.js";
+import { type BatonFile, commitTaskChanges } from "./git-commit.js";
 
 const COMMIT_SUBJECT: Record<Operation, [string, string]> = {
   research: ["complete research", "partial research"],
@@ -11,7 +13,20 @@ const COMMIT_SUBJECT: Record<Operation, [string, string]> = {
   implement: ["complete implementation", "partial implementation"],
 };
 
-export type CommitStepResult = { committed: boolean; error?: string; failed?: boolean };
+export type CommitStepResult = { committed: boolean; error?: string; failed?: boolean; leftOut?: string[] };
+
+/**
+ * Baton's files in an operation's commit: state.json and TODO.md as Baton last wrote them (the seal's
+ * copies), errors.json and the run's evidence as they are under the lock Baton holds.
+ */
+export function storeFiles(ctx: StoreContext, evidence: string | null): BatonFile[] {
+  return [
+    { path: ctx.paths.state, content: sealedContent(ctx.paths, ctx.paths.state) },
+    { path: ctx.paths.todo, content: sealedContent(ctx.paths, ctx.paths.todo) },
+    { path: ctx.paths.errors },
+    ...(evidence && existsSync(evidence) ? [{ path: evidence }] : []),
+  ];
+}
 
 /**
  * COMMIT of an operation's recorded result: the task folder and state files with the session trailer,
@@ -33,6 +48,8 @@ export async function commitOperation(request: {
   partialDetail?: string | undefined;
   /** Repository-relative files the work changed (an implementation's verified files_changed). */
   files?: readonly string[] | undefined;
+  /** The work as GATE OUT accepted it: committed as seen, whatever changed since. */
+  seen?: WorkSnapshot | undefined;
 }): Promise<CommitStepResult> {
   const { ctx, operation, taskNumber, sessionId } = request;
   const [done, partial] = COMMIT_SUBJECT[operation];
@@ -44,17 +61,21 @@ export async function commitOperation(request: {
         : partial;
   const result = await commitTaskChanges({
     root: ctx.config.root,
-    paths: [
-      ctx.paths.state,
-      ctx.paths.todo,
-      ctx.paths.errors,
-      ...(request.files ?? []).map((f) => join(ctx.config.root, f)),
-    ],
-    taskFolder: existsSync(request.folder) ? request.folder : null,
+    baton: storeFiles(ctx, evidencePath(request.folder, sessionId, operation)),
+    work: {
+      paths: (request.files ?? []).map((f) => join(ctx.config.root, f)),
+      taskFolder: existsSync(request.folder) ? request.folder : null,
+      seen: request.seen,
+    },
     subject: `task ${taskNumber}: ${subject}`,
     sessionId,
   });
-  if (result.ok) return result.committed ? { committed: true } : { committed: false, error: result.reason };
+  if (result.ok) {
+    const { leftOut } = result;
+    return result.committed
+      ? { committed: true, leftOut }
+      : { committed: false, error: result.reason, leftOut };
+  }
   await request.store.mutate({}, (tx) => {
     appendError(tx, {
       type: "commit_failed",

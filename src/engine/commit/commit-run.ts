@@ -28,6 +28,7 @@ export async function commitRun(ctx: DriveContext, outcome: "done" | "partial"):
       delegationPath: run.delegationPath,
       partialDetail: delegation.partialDetail?.(),
       files: committedFiles(driven.verdict),
+      seen: driven.verdict?.snapshot,
     });
     if (!result.failed) await held.mutate({}, (tx) => closeCheckpoint(tx, run.taskNumber));
     return { type: "commit_finished", ...result };

@@ -1,25 +1,37 @@
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
-import { CONTROL_FILE_GLOBS, TEMP_FILE_GLOB } from "../../shared/baton-paths.js";
-import { runGit, runGitWaitingForLock } from "../../shared/git.js";
-
-/** Control files live in task folders while a run is open; they are never part of a commit. */
-const CONTROL_FILES = CONTROL_FILE_GLOBS;
-
-/**
- * Temp files of Baton's atomic writes (`.<name>.baton-<pid>-<hex>.tmp`): one left by a write that was
- * killed is never staged, wherever it lies.
- */
-export const TEMP_FILE_EXCLUDE = `:(exclude,glob)**/${TEMP_FILE_GLOB}`;
+import { runGit } from "../../shared/git.js";
+import {
+  changedSinceSnapshot,
+  snapshotWork,
+  type WorkPaths,
+  type WorkSnapshot,
+  workPathspecs,
+} from "../gate-out/result-snapshot.js";
+import { commitEntries } from "./commit-index.js";
 
 export type CommitResult =
-  | { ok: true; committed: true; sha: string }
-  | { ok: true; committed: false; reason: string }
+  | { ok: true; committed: true; sha: string; leftOut: string[] }
+  | { ok: true; committed: false; reason: string; leftOut: string[] }
   | { ok: false; reason: string };
 
-const git = (root: string, args: string[]) => runGit(root, args, { timeoutMs: 60_000 });
-// add and commit take the index lock: a concurrent `git status` (an editor, Claude Code) is waited out.
-const gitWrite = (root: string, args: string[]) => runGitWaitingForLock(root, args, { timeoutMs: 60_000 });
+/** One of Baton's own files in a commit: `content` is Baton's last write of it (the store's seal); without it, read now under the lock Baton holds. */
+export interface BatonFile {
+  path: string;
+  content?: string | null | undefined;
+}
+
+export interface CommitRequest {
+  root: string;
+  subject: string;
+  sessionId: string;
+  baton: readonly BatonFile[];
+  /** The work: files and a task folder (its control and temp files excluded), committed as `seen` when given. */
+  work: WorkPaths & { seen?: WorkSnapshot | undefined };
+}
+
+const git = (root: string, args: string[], stdin?: string) =>
+  runGit(root, args, { timeoutMs: 60_000, ...(stdin === undefined ? {} : { stdin }) });
 
 /** Subjects of the commits that carry this session's trailer (null without git), newest first. */
 export async function sessionCommitSubjects(root: string, sessionId: string): Promise<string[] | null> {
@@ -27,55 +39,51 @@ export async function sessionCommitSubjects(root: string, sessionId: string): Pr
   return log.ok ? log.stdout.split("\n").filter((s) => s !== "") : null;
 }
 
-/** Paths that exist, or that git tracks (a deletion to commit); anything else would fail `git add`. */
-async function existingOrTracked(root: string, paths: string[]): Promise<string[]> {
-  const missing = paths.filter((p) => !existsSync(join(root, p)));
-  if (missing.length === 0) return paths;
-  const tracked = await git(root, ["ls-files", "-z", "--", ...missing]);
-  const known = new Set(tracked.ok ? tracked.stdout.split("\0").filter((p) => p !== "") : []);
-  return paths.filter((p) => !missing.includes(p) || known.has(p));
+/**
+ * COMMIT: the work as GATE OUT saw it and Baton's files as Baton wrote them, with the session trailer,
+ * and nothing else (never `git add -A`, which let concurrent agents commit each other's files; never the
+ * bytes a background process wrote after the agent ended). A work file that differs now from what was
+ * seen, or changed without being seen, is left out and named. Nothing to commit means no commit at all.
+ */
+export async function commitTaskChanges(request: CommitRequest): Promise<CommitResult> {
+  const { root } = request;
+  if (!existsSync(join(root, ".git"))) {
+    const inside = await git(root, ["rev-parse", "--is-inside-work-tree"]);
+    if (!inside.ok) return { ok: true, committed: false, reason: "not a git repository", leftOut: [] };
+  }
+  const batonRel = request.baton.map((f) => relative(root, f.path));
+  const now = await snapshotWork(root, workPathspecs(root, request.work, batonRel));
+  if (!now.ok) return { ok: false, reason: now.reason };
+  const seen = request.work.seen;
+  const entries: WorkSnapshot = seen ? { ...seen } : { ...now.snapshot };
+  const leftOut = seen ? changedSinceSnapshot(seen, now.snapshot) : [];
+  const baton = await batonEntries(root, request.baton);
+  if (!baton.ok) return { ok: false, reason: baton.reason };
+  Object.assign(entries, baton.entries);
+  leftOut.push(...baton.changed);
+  const message = `${request.subject}\n\nSession: ${request.sessionId}\n`;
+  const result = await commitEntries(root, entries, message);
+  return result.ok ? { ...result, leftOut: leftOut.sort() } : result;
 }
 
-/**
- * COMMIT: stage only the task folder and the state files (never `git add -A`, which let concurrent
- * agents commit each other's files), then commit with the session trailer. Nothing staged means no
- * commit at all, never an empty one.
- */
-export async function commitTaskChanges(request: {
-  root: string;
-  paths: string[];
-  taskFolder: string | null;
-  subject: string;
-  sessionId: string;
-}): Promise<CommitResult> {
-  if (!existsSync(join(request.root, ".git"))) {
-    const inside = await git(request.root, ["rev-parse", "--is-inside-work-tree"]);
-    if (!inside.ok) return { ok: true, committed: false, reason: "not a git repository" };
+/** Baton's files as entries: its own bytes where it keeps them, and which of those differ in the work tree now. */
+async function batonEntries(
+  root: string,
+  files: readonly BatonFile[],
+): Promise<{ ok: true; entries: WorkSnapshot; changed: string[] } | { ok: false; reason: string }> {
+  const rel = files.map((f) => relative(root, f.path));
+  const now = await snapshotWork(root, rel.length > 0 ? rel.map((p) => `:(literal)${p}`) : []);
+  if (!now.ok) return now;
+  const entries: WorkSnapshot = { ...now.snapshot };
+  const changed: string[] = [];
+  for (const [i, file] of files.entries()) {
+    const path = rel[i]!;
+    if (file.content === undefined || file.content === null) continue;
+    const blob = await git(root, ["hash-object", "-w", `--path=${path}`, "--stdin"], file.content);
+    if (!blob.ok) return { ok: false, reason: `git hash-object failed for ${path}: ${blob.stderr.trim()}` };
+    const id = blob.stdout.trim();
+    if (now.snapshot[path]?.blob !== id) changed.push(path);
+    entries[path] = { mode: now.snapshot[path]?.mode ?? "100644", blob: id };
   }
-  const pathspecs = await existingOrTracked(
-    request.root,
-    request.paths.map((p) => relative(request.root, p)),
-  );
-  if (request.taskFolder && existsSync(request.taskFolder)) {
-    const folder = relative(request.root, request.taskFolder);
-    pathspecs.push(folder, ...CONTROL_FILES.map((f) => `:(exclude)${folder}/${f}`));
-  }
-  const included = pathspecs.filter((p) => !p.startsWith(":("));
-  // Only exclusions would make `git add --all` take the whole tree.
-  if (included.length === 0) return { ok: true, committed: false, reason: "nothing to commit" };
-  pathspecs.push(TEMP_FILE_EXCLUDE);
-  const add = await gitWrite(request.root, ["add", "--all", "--", ...pathspecs]);
-  if (!add.ok) return { ok: false, reason: `git add failed: ${add.stderr.trim() || add.message}` };
-  const message = `${request.subject}\n\nSession: ${request.sessionId}\n`;
-  const commit = await gitWrite(request.root, ["commit", "--quiet", "-m", message, "--", ...included]);
-  if (!commit.ok) {
-    // Nothing staged under these paths is not a failure: there is no commit, never an empty one.
-    const said = `${commit.stdout}\n${commit.stderr}`;
-    if (/nothing (added )?to commit|no changes added to commit/.test(said)) {
-      return { ok: true, committed: false, reason: "nothing to commit" };
-    }
-    return { ok: false, reason: `git commit failed: ${commit.stderr.trim() || commit.message}` };
-  }
-  const head = await git(request.root, ["rev-parse", "HEAD"]);
-  return { ok: true, committed: true, sha: head.stdout.trim() };
+  return { ok: true, entries, changed };
 }

@@ -31,4 +31,6 @@ export interface Delegation {
   partialDetail?(): string | undefined;
   /** What the agent reported it used, for the evidence. */
   usage?: RunUsage | undefined;
+  /** Where the agent runs, for the evidence: Baton's sandbox, none on purpose, or a live session's host. */
+  sandbox(run: Run): "bubblewrap" | "off" | "session";
 }

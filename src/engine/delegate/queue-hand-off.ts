@@ -8,6 +8,7 @@ import { openRunMarker } from "./delegation.js";
  * back is the worker's commit, so GATE OUT asks for no hook provenance (every other gate holds).
  */
 export const queueHandOff: Delegation = {
+  sandbox: (run) => run.config.sandbox,
   async delegate(run) {
     await openRunMarker(run, "Postflight pending: the queue's worker delegates; the coordinator records");
     return null;

@@ -13,6 +13,7 @@ import type { DelegationOutcome, RunEvent } from "../transition.js";
 import type { BudgetGuard } from "./budget-guard.js";
 import type { Delegation } from "./delegation.js";
 import { openRunMarker } from "./delegation.js";
+import { runSandbox } from "./sandbox-policy.js";
 
 const REASONS: Record<
   Extract<RunOutcome, { ok: false }>["reason"],
@@ -52,6 +53,10 @@ export class HeadlessDelegation implements Delegation {
 
   constructor(private readonly options: HeadlessOptions) {}
 
+  sandbox(run: Run): "bubblewrap" | "off" {
+    return run.config.sandbox;
+  }
+
   async delegate(run: Run, artifactPath: string): Promise<RunEvent> {
     await openRunMarker(run, "Postflight pending: status update, artifact linking, git commit");
     if (run.plan) return this.runPlan(run);
@@ -73,6 +78,7 @@ export class HeadlessDelegation implements Delegation {
       {
         signal,
         timeoutMs: run.config.timeoutsMs[run.operation],
+        sandbox: await runSandbox(run),
         onEvent: (event) => {
           if (event.type === "usage" && budget.onUsage("agent", event.usage)) overBudget.abort();
           if (event.type === "output" && /^\s*(TASK_ERROR|ERROR_CONTEXT):/.test(event.line))

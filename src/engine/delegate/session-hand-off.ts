@@ -16,6 +16,7 @@ import { openRunMarker } from "./delegation.js";
  * TASK_ERROR, read from how it stopped).
  */
 export const sessionHandOff: Delegation = {
+  sandbox: () => "session",
   async delegate(run) {
     await openRunMarker(
       run,

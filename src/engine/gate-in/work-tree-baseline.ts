@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { gitBlobId, gitLockWaitMs, runGit } from "../../shared/git.js";
 import type { GitBaseline } from "../../state/index.js";
+import { readRefs } from "./git-history.js";
 
 const git = (root: string, args: string[]) => runGit(root, args, { env: { GIT_OPTIONAL_LOCKS: "0" } });
 
@@ -71,7 +72,12 @@ export async function readBaseline(root: string): Promise<GitBaseline | null> {
   if (status === null) return null;
   const dirty: Record<string, string | null> = {};
   for (const path of status.paths) dirty[path] = blobId(join(root, path));
-  return { commit: status.head, dirty };
+  const refs = await readRefs(root);
+  return {
+    commit: status.head,
+    dirty,
+    ...(refs ? { refs: refs.refs, headRef: refs.head, staged: refs.staged } : {}),
+  };
 }
 
 /**

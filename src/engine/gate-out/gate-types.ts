@@ -4,6 +4,7 @@ import type { ConfiguredCheck } from "./project-checks.js";
 
 export type { ChangeEvidence, VerifiedArtifact };
 
+import type { WorkSnapshot } from "./result-snapshot.js";
 import type { ReturnMetadata } from "./return-metadata.js";
 
 /** Every way GATE OUT can refuse an agent's result; each has its entry in docs/errors.md. */
@@ -38,7 +39,8 @@ export type GateOutCode =
   | "WORK_REMAINING_MISSING"
   | "PHASES_FAILED"
   | "AGENT_NOT_RUN"
-  | "NOT_WRITTEN_BY_AGENT";
+  | "NOT_WRITTEN_BY_AGENT"
+  | "HISTORY_CHANGED";
 
 /** What GATE OUT knows when it runs: the run it checks, never the agent's word for it. */
 export interface GateOutInput {
@@ -89,6 +91,8 @@ export interface GateOutContext extends GateOutInput {
   artifacts?: VerifiedArtifact[];
   changes?: ChangeEvidence;
   checkRuns?: CheckRun[];
+  /** The accepted work as the agent left it (the last gate takes it); what COMMIT commits. */
+  snapshot?: WorkSnapshot;
   signals: AgentSignal[];
 }
 

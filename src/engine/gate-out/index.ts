@@ -1,6 +1,7 @@
 import { checkAgentSignals } from "./agent-signals.js";
 import { checkArtifacts } from "./check-artifacts.js";
 import { checkChanges } from "./check-changes.js";
+import { checkHistory } from "./check-history.js";
 import { checkProject } from "./check-project.js";
 import { checkProvenance } from "./check-provenance.js";
 import { checkSession, checkStatus, refuseUnfinishedStatus } from "./check-status.js";
@@ -15,10 +16,12 @@ import type {
 } from "./gate-types.js";
 import type { CheckRun } from "./project-checks.js";
 import { readReturnMetadata } from "./read-metadata.js";
+import { snapshotResult, type WorkSnapshot } from "./result-snapshot.js";
 import type { ReturnMetadata } from "./return-metadata.js";
 
 /** GATE OUT, in order: what the agent printed, then its metadata, then what it claims to have written. */
 export const GATE_OUT: readonly Gate[] = [
+  checkHistory,
   checkAgentSignals,
   readReturnMetadata,
   checkSession,
@@ -29,6 +32,7 @@ export const GATE_OUT: readonly Gate[] = [
   checkChanges,
   checkProvenance,
   checkProject,
+  snapshotResult,
 ];
 
 export type GateOutVerdict =
@@ -40,6 +44,7 @@ export type GateOutVerdict =
       artifacts: VerifiedArtifact[];
       changes?: ChangeEvidence;
       checkRuns?: CheckRun[];
+      snapshot?: WorkSnapshot;
       signals: GateOutContext["signals"];
     }
   | GateOutFailure;
@@ -61,6 +66,7 @@ export async function runGateOut(
     artifacts: ctx.artifacts ?? [],
     ...(ctx.changes ? { changes: ctx.changes } : {}),
     ...(ctx.checkRuns ? { checkRuns: ctx.checkRuns } : {}),
+    ...(ctx.snapshot ? { snapshot: ctx.snapshot } : {}),
     signals: ctx.signals,
   };
 }

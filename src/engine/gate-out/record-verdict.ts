@@ -50,6 +50,7 @@ export async function recordVerdict(
       changes: verdict.changes,
       checks: verdict.checkRuns,
       usage: delegation.usage,
+      sandbox: delegation.sandbox(run),
     });
     return to;
   });

@@ -2,11 +2,18 @@ import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { Route } from "../../agents/index.js";
 import type { Phase, Plan } from "../../plan/index.js";
-import type { DelegationContext, Runner, RunnerEvent, RunOutcome } from "../../runners/index.js";
+import type {
+  DelegationContext,
+  Runner,
+  RunnerEvent,
+  RunOutcome,
+  SandboxPolicy,
+} from "../../runners/index.js";
 import { phaseMetadataFile } from "../../shared/baton-paths.js";
 import type { GitBaseline } from "../../state/index.js";
 import { checkAgentSignals } from "../gate-out/agent-signals.js";
 import { checkChanges } from "../gate-out/check-changes.js";
+import { checkHistory } from "../gate-out/check-history.js";
 import { checkProject } from "../gate-out/check-project.js";
 import { checkSession, refuseUnfinishedStatus } from "../gate-out/check-status.js";
 import type { ChangeEvidence, Gate } from "../gate-out/gate-types.js";
@@ -19,6 +26,7 @@ import type { PhaseOutcome } from "./plan-run-types.js";
 
 /** The hard barrier after one call of a phase agent: the GATE OUT gates, with the phase summary for artifacts. */
 export const PHASE_BARRIER: readonly Gate[] = [
+  checkHistory,
   checkAgentSignals,
   readReturnMetadata,
   checkSession,
@@ -67,6 +75,8 @@ export interface PhaseCall {
   signal: AbortSignal;
   timeoutMs: number;
   onEvent: (event: RunnerEvent) => void;
+  /** The OS sandbox the phase's agent runs in; none with `--sandbox off`. */
+  sandbox: SandboxPolicy | undefined;
 }
 
 export interface PhaseCallResult {
@@ -163,7 +173,7 @@ export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
   const { folder, summaryPath, metadataPath, context, summaryDigestBefore } = phaseCallSetup(call);
   const outcome = await call.runner.run(
     { context, prompt: phasePrompt(call, context), cwd: workRoot, agent: call.route.agent },
-    { signal: call.signal, timeoutMs: call.timeoutMs, onEvent: call.onEvent },
+    { signal: call.signal, timeoutMs: call.timeoutMs, onEvent: call.onEvent, sandbox: call.sandbox },
   );
   if (!outcome.ok) {
     // The agent's own account of why it stopped says more than an exit code.

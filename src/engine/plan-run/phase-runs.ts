@@ -5,6 +5,7 @@ import type { PhaseId } from "../../plan/index.js";
 import { setPhaseMarker } from "../../plan/index.js";
 import { addUsage, type RunnerEvent, type RunUsage } from "../../runners/index.js";
 import { type GitBaseline, mutateStore, storePrefix } from "../../state/index.js";
+import { runSandbox } from "../delegate/sandbox-policy.js";
 import { readBaseline } from "../gate-in/work-tree-baseline.js";
 import type { VerifiedArtifact } from "../gate-out/gate-types.js";
 import { checksFor } from "../gate-out/project-checks.js";
@@ -152,7 +153,7 @@ export class PhaseRuns {
     return result.outcome;
   }
 
-  private callAgent(
+  private async callAgent(
     id: PhaseId,
     iteration: number,
     continuation: string | null,
@@ -180,6 +181,7 @@ export class PhaseRuns {
       runner: this.input.runner,
       signal: budget?.active ? AbortSignal.any([signal, overBudget.signal]) : signal,
       timeoutMs: run.config.timeoutsMs.implement,
+      sandbox: await runSandbox(run, this.workRoot(id)),
       onEvent: (event: RunnerEvent) => {
         if (event.type === "usage" && budget?.onUsage(key, event.usage)) overBudget.abort();
         if (event.type === "started") {
@@ -200,7 +202,8 @@ export class PhaseRuns {
     }
     if (result.evidence) {
       const base = this.baselines.get(id)?.commit ?? null;
-      this.evidence.set(id, { ...result.evidence, base, agent: route.agent.name });
+      const sandbox = this.input.run.config.sandbox;
+      this.evidence.set(id, { ...result.evidence, base, agent: route.agent.name, sandbox });
     }
     const completion = result.metadata?.completion_data?.completion_summary;
     if (result.outcome.kind === "complete" && completion)

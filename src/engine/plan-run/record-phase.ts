@@ -35,6 +35,8 @@ export interface PhaseEvidence {
   checkRuns?: CheckRun[] | undefined;
   base: string | null;
   agent: string;
+  /** Where the phase's agent ran. */
+  sandbox?: "bubblewrap" | "off" | undefined;
 }
 
 export type { PhaseRecord } from "./plan-run-types.js";
@@ -189,6 +191,7 @@ function writePhaseRecord(
     ],
     changes: details.evidence?.changes,
     checks: details.evidence?.checkRuns,
+    sandbox: details.evidence?.sandbox,
   });
 }
 
@@ -203,14 +206,10 @@ async function commitPhase(
   const summary = join(rc.root, rc.taskFolder, "summaries", phaseSummaryName(phase.id));
   const result = await commitTaskChanges({
     root: rc.root,
-    paths: [
-      rc.planPath,
-      rc.ctx.paths.errors,
-      summary,
-      ...(evidencePath ? [evidencePath] : []),
-      ...settled.files.map((f) => join(rc.root, f)),
-    ],
-    taskFolder: null,
+    baton: [rc.planPath, rc.ctx.paths.errors, ...(evidencePath ? [evidencePath] : [])].map((path) => ({
+      path,
+    })),
+    work: { paths: [summary, ...settled.files.map((f) => join(rc.root, f))], taskFolder: null },
     subject,
     sessionId: rc.sessionId,
   });

@@ -19,6 +19,7 @@ import {
   type TaskEntry,
   taskFolderPath,
 } from "../../state/index.js";
+import { storeFiles } from "../commit/commit-operation.js";
 import { commitTaskChanges } from "../commit/git-commit.js";
 import { closePostflight, METADATA_FILE } from "../delegate/postflight-marker.js";
 import { gateOutInput } from "../gate-out/check-run-result.js";
@@ -122,13 +123,14 @@ export async function recordDeadResult(
       artifacts: verdict.artifacts,
       changes: verdict.changes,
       checks: verdict.checkRuns,
+      sandbox: checkpoint.mode === "session" ? "session" : config.sandbox,
     });
   });
   const commit = config.commit
     ? await commitTaskChanges({
         root: config.root,
-        paths: [ctx.paths.state, ctx.paths.todo],
-        taskFolder: folder,
+        baton: storeFiles(ctx, null),
+        work: { paths: [], taskFolder: folder },
         subject: `task ${checkpoint.taskNumber}: complete ${operation} (recovered)`,
         sessionId: checkpoint.sessionId,
       })

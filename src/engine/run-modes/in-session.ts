@@ -44,6 +44,7 @@ export type SessionGateOut =
       artifacts: string[];
       committed: boolean;
       commitError?: string;
+      leftOut?: string[];
     }
   | {
       ok: false;
@@ -172,5 +173,6 @@ export async function closeSessionGate(request: {
   };
   if (result.commitError !== undefined && result.commitError !== "commit disabled")
     report.commitError = result.commitError;
+  if (result.leftOut) report.leftOut = result.leftOut;
   return report;
 }

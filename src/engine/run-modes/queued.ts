@@ -5,6 +5,7 @@ import { UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { queueHandOff } from "../delegate/queue-hand-off.js";
+import { protectedPaths } from "../delegate/sandbox-policy.js";
 import { finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
 import { type Delegation, drive } from "../executor.js";
 import { prepareOpenRun, prepareRun, runContext, runJournal, runPrompt } from "../prepare-run.js";
@@ -25,6 +26,8 @@ export type QueuedGateIn =
       prompt: string;
       agent: AgentDefinition;
       timeoutMs: number;
+      /** What the worker's sandbox keeps read-only, repository-relative; null with `--sandbox off`. */
+      protect: string[] | null;
     }
   | { ok: false; reason: string };
 
@@ -55,6 +58,7 @@ export async function openQueuedGate(request: {
     prompt: runPrompt(run, driven.artifactPath),
     agent: run.route.agent,
     timeoutMs: run.config.timeoutsMs[run.operation],
+    protect: run.config.sandbox === "off" ? null : protectedPaths(run),
   };
 }
 

@@ -1,0 +1,92 @@
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { resolve } from "node:path";
+import { runGit, runGitWaitingForLock } from "../../shared/git.js";
+import { staleIndexLock } from "../gate-in/work-tree-baseline.js";
+import type { WorkSnapshot } from "../gate-out/result-snapshot.js";
+
+const git = (root: string, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) =>
+  runGit(root, args, { timeoutMs: 60_000, ...options });
+
+export type IndexCommit =
+  | { ok: true; committed: true; sha: string }
+  | { ok: true; committed: false; reason: string }
+  | { ok: false; reason: string };
+
+const failed = (what: string, result: { stderr: string; message?: string }) => ({
+  ok: false as const,
+  reason: `${what} failed: ${result.stderr.trim() || result.message || "no message"}`,
+});
+
+/**
+ * Commits exactly `entries` on top of HEAD, through an index of its own: what is committed is these
+ * bytes, never what the work tree or the shared index hold at that moment. The user's hooks and signing
+ * run as for any `git commit`. The shared index then takes the committed paths from HEAD, so `git status`
+ * shows a change made after the snapshot as the change it is.
+ */
+export async function commitEntries(
+  root: string,
+  entries: WorkSnapshot,
+  message: string,
+): Promise<IndexCommit> {
+  const prefixed = await git(root, [
+    "rev-parse",
+    "--show-prefix",
+    "--git-path",
+    `baton-index-${randomBytes(6).toString("hex")}`,
+  ]);
+  if (!prefixed.ok) return failed("git rev-parse", prefixed);
+  const [prefix = "", indexPath = ""] = prefixed.stdout.split("\n");
+  const env = { GIT_INDEX_FILE: resolve(root, indexPath) };
+  try {
+    const head = await git(root, ["rev-parse", "-q", "--verify", "HEAD"]);
+    const read = await git(root, head.ok ? ["read-tree", "HEAD"] : ["read-tree", "--empty"], { env });
+    if (!read.ok) return failed("git read-tree", read);
+    const paths = Object.keys(entries).sort();
+    const present = paths.filter((p) => entries[p] !== null);
+    const removed = paths.filter((p) => entries[p] === null);
+    if (present.length > 0) {
+      const info = present.map((p) => `${entries[p]!.mode} ${entries[p]!.blob}\t${prefix}${p}\0`).join("");
+      const added = await git(root, ["update-index", "-z", "--add", "--index-info"], { env, stdin: info });
+      if (!added.ok) return failed("git update-index", added);
+    }
+    if (removed.length > 0) {
+      const gone = await git(root, ["update-index", "-z", "--force-remove", "--stdin"], {
+        env,
+        stdin: removed.map((p) => `${p}\0`).join(""),
+      });
+      if (!gone.ok) return failed("git update-index", gone);
+    }
+    const same = head.ok
+      ? (await git(root, ["diff-index", "--cached", "--quiet", "HEAD"], { env })).ok
+      : (await git(root, ["ls-files", "-z"], { env })).stdout === "";
+    if (same) return { ok: true, committed: false, reason: "nothing to commit" };
+    // The shared index must take the commit afterwards: a lock nobody releases fails the commit before it lands.
+    const lock = await staleIndexLock(root);
+    if (lock)
+      return {
+        ok: false,
+        reason: `git's index is locked (${lock}): remove it when no git process is running`,
+      };
+    const commit = await runGitWaitingForLock(root, ["commit", "--quiet", "-m", message], {
+      timeoutMs: 60_000,
+      env,
+    });
+    if (!commit.ok) return failed("git commit", commit);
+    await syncSharedIndex(root, paths);
+    const sha = await git(root, ["rev-parse", "HEAD"]);
+    return { ok: true, committed: true, sha: sha.stdout.trim() };
+  } finally {
+    rmSync(env.GIT_INDEX_FILE, { force: true });
+    rmSync(`${env.GIT_INDEX_FILE}.lock`, { force: true });
+  }
+}
+
+/** The shared index takes the committed paths from HEAD; a failure here leaves only `git status` stale. */
+async function syncSharedIndex(root: string, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  await runGitWaitingForLock(root, ["reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul", "HEAD"], {
+    timeoutMs: 60_000,
+    stdin: paths.map((p) => `:(literal)${p}\0`).join(""),
+  });
+}

@@ -1,0 +1,74 @@
+import { join, relative } from "node:path";
+import type { SandboxPolicy } from "../../runners/index.js";
+import { BATON_DIR, batonKeyDir, MARKER_FILE } from "../../shared/baton-paths.js";
+import { runGit } from "../../shared/git.js";
+import type { Run } from "../prepare-run.js";
+
+const CONFIG_FILES = ["baton.config.json", "baton.config.yaml", "baton.config.yml"];
+/** The hosts' settings hold Baton's hooks: an agent that could rewrite them could switch the hooks off. */
+const HOST_SETTINGS = [
+  ".claude/settings.json",
+  ".claude/settings.local.json",
+  ".codex/hooks.json",
+  "opencode.json",
+  "opencode.jsonc",
+  ".opencode/plugin",
+];
+
+/**
+ * What no agent of this run may change, repository-relative: the task store (state, TODO, errors, the
+ * archive, its internal folder), Baton's folder and configuration, the hosts' hook settings, and the
+ * run's postflight marker.
+ */
+export function protectedPaths(run: Run): string[] {
+  const { root } = run.config;
+  const { paths } = run.ctx;
+  const store = [paths.state, paths.todo, paths.errors, paths.archiveDir, paths.internalDir];
+  return [
+    ...store.map((p) => relative(root, p)),
+    BATON_DIR,
+    ...CONFIG_FILES,
+    ...HOST_SETTINGS,
+    relative(root, join(run.folder, MARKER_FILE)),
+  ];
+}
+
+/** The git directories of a work tree: its own (a worktree's lives inside the main one) and the common one. */
+async function gitDirs(workRoot: string): Promise<string[]> {
+  const dirs = await runGit(workRoot, [
+    "rev-parse",
+    "--path-format=absolute",
+    "--git-dir",
+    "--git-common-dir",
+  ]);
+  if (!dirs.ok) return [];
+  // A worktree's `.git` is a file naming its git dir: bound read-only as well, so it cannot be pointed elsewhere.
+  return [...dirs.stdout.split("\n").filter((d) => d !== ""), join(workRoot, ".git")];
+}
+
+/**
+ * The sandbox of an agent working in `workRoot` (the repository, a phase's worktree, a worker's tree):
+ * git history and the protected paths read-only, in the repository and in the work tree alike, and
+ * Baton's keys not there at all.
+ */
+export async function sandboxPolicy(
+  root: string,
+  protectedRelative: readonly string[],
+  workRoot: string = root,
+): Promise<SandboxPolicy> {
+  const roots = workRoot === root ? [root] : [root, workRoot];
+  const readOnly = [
+    ...(await gitDirs(root)),
+    ...(workRoot === root ? [] : await gitDirs(workRoot)),
+    ...roots.flatMap((r) => protectedRelative.map((p) => join(r, p))),
+  ];
+  // A phase's worktree lives inside git's common folder: writable for its agent, its own git files not.
+  const writable = workRoot === root ? [] : [workRoot];
+  return { readOnly, writable, hidden: [batonKeyDir()], protect: protectedRelative };
+}
+
+/** The sandbox of an agent of this run, or none when the run was told `--sandbox off`. */
+export async function runSandbox(run: Run, workRoot?: string): Promise<SandboxPolicy | undefined> {
+  if (run.config.sandbox === "off") return undefined;
+  return sandboxPolicy(run.config.root, protectedPaths(run), workRoot);
+}

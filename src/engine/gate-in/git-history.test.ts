@@ -1,0 +1,61 @@
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { git, tempGitRepo } from "../../../test/support/cli.js";
+import { historyChanges } from "./git-history.js";
+import { readBaseline } from "./work-tree-baseline.js";
+
+let repo: { dir: string; cleanup: () => void };
+const TRAILER = "\n\nSession: sess_1700000000_abcdef\n";
+
+beforeEach(() => {
+  repo = tempGitRepo("baton-history-");
+  writeFileSync(join(repo.dir, "a.txt"), "a\n");
+  git(repo.dir, ["add", "-A"]);
+  git(repo.dir, ["commit", "-qm", "base"]);
+});
+afterEach(() => repo.cleanup());
+
+/** A Baton-style commit made through an index of its own, the shared index not yet brought up to it. */
+function batonCommitNotYetSynced(file: string, text: string): void {
+  writeFileSync(join(repo.dir, file), text);
+  const env = { ...process.env, GIT_INDEX_FILE: join(repo.dir, ".git", "baton-index-test") };
+  execFileSync("git", ["read-tree", "HEAD"], { cwd: repo.dir, env });
+  execFileSync("git", ["add", file], { cwd: repo.dir, env });
+  execFileSync("git", ["commit", "-qm", `task 1: done${TRAILER}`], { cwd: repo.dir, env });
+}
+
+describe("history changes since the baseline", () => {
+  it("sees nothing while the shared index only lags behind Baton's own commits", async () => {
+    const baseline = (await readBaseline(repo.dir))!;
+    batonCommitNotYetSynced("a.txt", "changed by Baton\n");
+    batonCommitNotYetSynced("new.txt", "added by Baton\n");
+    expect(git(repo.dir, ["diff", "--cached", "--name-only"]).trim().split("\n")).toEqual([
+      "a.txt",
+      "new.txt",
+    ]);
+    expect(await historyChanges(repo.dir, baseline)).toEqual([]);
+  });
+
+  it("names a file someone staged, a commit without a trailer, a tag and an amended baseline", async () => {
+    const baseline = (await readBaseline(repo.dir))!;
+    writeFileSync(join(repo.dir, "b.txt"), "b\n");
+    git(repo.dir, ["add", "b.txt"]);
+    git(repo.dir, ["tag", "v1"]);
+    expect(await historyChanges(repo.dir, baseline)).toEqual([
+      "ref refs/tags/v1 was created",
+      "the index changed: b.txt was staged",
+    ]);
+    git(repo.dir, ["commit", "-qm", "sneaky"]);
+    expect((await historyChanges(repo.dir, baseline))[0]).toMatch(
+      /^commit [0-9a-f]{12} \("sneaky"\) is not Baton's$/,
+    );
+    git(repo.dir, ["commit", "-q", "--amend", "-m", `amended${TRAILER}`]);
+    git(repo.dir, ["reset", "-q", "--hard", "HEAD~1"]);
+    git(repo.dir, ["commit", "-q", "--amend", "-m", `base rewritten${TRAILER}`]);
+    expect((await historyChanges(repo.dir, baseline))[0]).toMatch(
+      /no longer contains the baseline commit .* \(amended or reset\)$/,
+    );
+  });
+});

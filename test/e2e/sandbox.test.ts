@@ -1,0 +1,146 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { git, oneTaskRepo, RESEARCH_REPORT, readJson, runBaton } from "./helpers.js";
+
+/**
+ * Every agent Baton starts runs in a bubblewrap sandbox: the store, git history and Baton's own files are
+ * read-only for it, Baton's keys are not there, and nothing it starts outlives it. The agents here are
+ * shell scripts run by the command runner, each trying what a hostile model tried.
+ */
+const FOLDER = "specs/1_study_the_lexer";
+
+/** A command-runner agent: the hostile part first, then an honest report and its metadata. */
+function shellAgent(dir: string, hostile: string): void {
+  const metadata = JSON.stringify({
+    status: "researched",
+    summary: "found it",
+    artifacts: [{ type: "research", path: `${FOLDER}/reports/research-001.md` }],
+    metadata: { session_id: "SESSION", agent_type: "shell" },
+  });
+  const script = [
+    "set +e",
+    hostile,
+    `mkdir -p ${FOLDER}/reports`,
+    `printf '%s' '${RESEARCH_REPORT.replace(/'/g, "")}' > ${FOLDER}/reports/research-001.md`,
+    `printf '%s' '${metadata}' | sed "s/SESSION/$BATON_SESSION_ID/" > "$BATON_METADATA_FILE"`,
+  ].join("\n");
+  writeFileSync(join(dir, ".git", "agent.sh"), script);
+  writeFileSync(
+    join(dir, "baton.config.json"),
+    JSON.stringify({ runner: { type: "command", command: "sh", args: [join(dir, ".git", "agent.sh")] } }),
+  );
+  git(dir, ["add", "baton.config.json"]);
+  git(dir, ["commit", "-qm", "agent"]);
+}
+
+/** The evidence file the run committed for task 1. */
+function evidence(dir: string) {
+  const folder = join(dir, FOLDER, "evidence");
+  const name = readdirSync(folder).find((n) => n.endsWith(".json"))!;
+  return JSON.parse(readFileSync(join(folder, name), "utf8"));
+}
+
+describe("the agent's sandbox", () => {
+  it("keeps the store, git history and Baton's files read-only, and the keys out of sight", () => {
+    const dir = oneTaskRepo();
+    const keys = mkdtempSync(join(tmpdir(), "baton-keys-"));
+    writeFileSync(join(keys, "signing.key"), "SECRET");
+    const head = git(dir, ["rev-parse", "HEAD"]).trim();
+    shellAgent(
+      dir,
+      [
+        "echo '{}' > specs/state.json",
+        "echo hacked >> specs/TODO.md",
+        "rm -f specs/TODO.md",
+        "mkdir -p specs/.baton && echo x > specs/.baton/forged",
+        "git commit -q --allow-empty -m 'agent commit' 2>/dev/null",
+        "echo forged > .baton/init.json",
+        'echo "{}" > baton.config.json',
+        `cat ${join(keys, "signing.key")} > ${FOLDER}.key 2>/dev/null`,
+        `ls ${keys} > ${FOLDER}.keys 2>/dev/null`,
+      ].join("\n"),
+    );
+    const state = readFileSync(join(dir, "specs", "state.json"), "utf8");
+    const run = runBaton(dir, ["research", "1", "--json"], { BATON_KEY_DIR: keys });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("researched");
+    // None of it reached the files: state.json moved only by Baton, TODO.md kept, no agent commit.
+    expect(readFileSync(join(dir, "specs", "TODO.md"), "utf8")).not.toContain("hacked");
+    expect(readFileSync(join(dir, "specs", "state.json"), "utf8")).not.toBe("{}\n");
+    expect(state).not.toBe(readFileSync(join(dir, "specs", "state.json"), "utf8"));
+    expect(git(dir, ["log", "--format=%s", `${head}..HEAD`])).not.toContain("agent commit");
+    expect(existsSync(join(dir, "specs", ".baton", "forged"))).toBe(false);
+    expect(readFileSync(join(dir, "baton.config.json"), "utf8")).toContain('"command"');
+    // The key folder is there but empty inside the sandbox.
+    expect(
+      existsSync(join(dir, `${FOLDER}.key`)) ? readFileSync(join(dir, `${FOLDER}.key`), "utf8") : "",
+    ).toBe("");
+    expect(readFileSync(join(dir, `${FOLDER}.keys`), "utf8")).toBe("");
+    expect(evidence(dir).sandbox).toBe("bubblewrap");
+  });
+
+  it("ends every process the agent started with it: a setsid child and a double-forked daemon", async () => {
+    const dir = oneTaskRepo();
+    shellAgent(
+      dir,
+      [
+        "setsid sh -c 'sleep 1; echo late > late-setsid.txt' >/dev/null 2>&1 < /dev/null &",
+        "( sh -c 'sleep 1; echo late > late-daemon.txt' >/dev/null 2>&1 < /dev/null & ) &",
+        "nohup sh -c 'sleep 1; echo late > late-nohup.txt' >/dev/null 2>&1 &",
+      ].join("\n"),
+    );
+    const run = runBaton(dir, ["research", "1"]);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    for (const name of ["late-setsid.txt", "late-daemon.txt", "late-nohup.txt"]) {
+      expect(existsSync(join(dir, name)), name).toBe(false);
+    }
+  });
+
+  it("refuses to start an agent it cannot sandbox, naming the cause and the fix; --sandbox off runs it and says so", () => {
+    const dir = oneTaskRepo();
+    shellAgent(dir, "true");
+    const missing = { BATON_BWRAP: "/nonexistent/bwrap" };
+    const refused = runBaton(dir, ["research", "1"], missing);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout + refused.stderr).toContain("the agent's sandbox cannot start: bubblewrap");
+    expect(refused.stdout + refused.stderr).toContain("apt-get install bubblewrap");
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("not_started");
+    const unsandboxed = runBaton(dir, ["research", "1", "--sandbox", "off"], missing);
+    expect(unsandboxed.status, unsandboxed.stdout + unsandboxed.stderr).toBe(0);
+    expect(evidence(dir).sandbox).toBe("off");
+  });
+});
+
+describe("history the agent may not write (HISTORY_CHANGED), checked with the sandbox off", () => {
+  const attempts: Array<[string, string]> = [
+    ["a commit of its own", "git add -A && git commit -q -m 'agent: done' 2>/dev/null"],
+    ["an amended baseline commit", "git commit -q --amend -m 'init, amended' 2>/dev/null"],
+    ["a tag", "git tag agent-was-here"],
+    ["a branch", "git branch agent-branch"],
+    ["staging a file", "echo staged > staged.txt && git add staged.txt"],
+  ];
+  for (const [what, command] of attempts) {
+    it(`refuses a result after ${what}`, () => {
+      const dir = oneTaskRepo();
+      shellAgent(dir, command);
+      const run = runBaton(dir, ["research", "1", "--sandbox", "off"]);
+      expect(run.status).toBe(1);
+      expect(run.stdout).toContain("[HISTORY_CHANGED]");
+      expect(readJson(dir, "state.json").active_projects[0].status).toBe("researching");
+    });
+  }
+
+  it("accepts history that only Baton's own commits moved, and leaves what the user staged before staged", () => {
+    const dir = oneTaskRepo();
+    shellAgent(dir, "git status --short > /dev/null");
+    writeFileSync(join(dir, "mine.txt"), "the user's own staged change\n");
+    git(dir, ["add", "mine.txt"]);
+    const run = runBaton(dir, ["research", "1", "--sandbox", "off"]);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(git(dir, ["show", "--name-only", "--format=", "HEAD"])).not.toContain("mine.txt");
+    expect(git(dir, ["status", "--porcelain"])).toBe("A  mine.txt\n");
+  });
+});
