@@ -53,6 +53,16 @@ function show(file) {
 try {
   execFileSync("git", ["init", "-q", "-b", "main"], { cwd: dir });
   process.stdout.write(`Demo repository: ${dir}\n`);
+  // Every agent runs in bubblewrap; a machine without it still sees the lifecycle, unsandboxed and saying so.
+  if (spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "--", "true"]).status !== 0) {
+    writeFileSync(join(dir, "baton.config.json"), `${JSON.stringify({ sandbox: "off" })}\n`);
+    process.stdout.write(
+      color(
+        "33",
+        "bubblewrap cannot run here (apt-get install bubblewrap): the demo's agents run unsandboxed\n",
+      ),
+    );
+  }
 
   step("Create tasks: numbers, slugs and both files come from one write");
   expectSuccess(

@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import type { RunUsage } from "../runners/index.js";
-import { EVIDENCE_DIR } from "../shared/baton-paths.js";
+import { EVIDENCE_DIR, publicKeyFile } from "../shared/baton-paths.js";
 import { gitBlobId } from "../shared/git.js";
 import type { Transaction } from "../state/index.js";
 import type { ChangeEvidence, CheckRun, VerifiedArtifact } from "./evidence-types.js";
+import { canonicalJson, signBytes, signingKey } from "./signing.js";
 
 /**
  * The evidence of one checkpoint, committed in the task folder by the same commit that records it, so
@@ -16,7 +17,8 @@ import type { ChangeEvidence, CheckRun, VerifiedArtifact } from "./evidence-type
 export { EVIDENCE_DIR };
 
 export const Evidence = z.object({
-  version: z.literal(1),
+  /** 1: unsigned, from Baton before signing; 2: signed. */
+  version: z.union([z.literal(1), z.literal(2)]),
   session: z.string(),
   task: z.number(),
   operation: z.string(),
@@ -41,9 +43,22 @@ export const Evidence = z.object({
   usage: z.optional(z.record(z.string(), z.number())),
   /** Where the agent ran: Baton's sandbox, none on purpose (`--sandbox off`), or a live session's host. */
   sandbox: z.optional(z.enum(["bubblewrap", "off", "session"])),
+  /**
+   * The work the commit carries besides Baton's files: each path the accepted result changed from HEAD,
+   * with git's object id of its bytes (null: deleted). `baton verify` holds the commit to exactly this.
+   */
+  work: z.optional(z.record(z.string(), z.nullable(z.string()))),
   recordedAt: z.string(),
+  /** Ed25519 over the canonical JSON of every other field, by the key `.baton/keys/<key>.pub` holds. */
+  signature: z.optional(z.object({ key: z.string(), value: z.string() })),
 });
 export type Evidence = z.infer<typeof Evidence>;
+
+/** The bytes an evidence record's signature covers: every field but the signature, canonically. */
+export function signedBytes(evidence: Evidence): string {
+  const { signature: _signature, ...body } = evidence;
+  return canonicalJson(body);
+}
 
 /** `specs/N_slug/evidence/<session>-<operation>[-phase-<id>].json` */
 export function evidencePath(folder: string, sessionId: string, operation: string, phase?: string): string {
@@ -81,12 +96,19 @@ export interface EvidenceInput {
   checks?: readonly CheckRun[] | undefined;
   usage?: RunUsage | undefined;
   sandbox?: Evidence["sandbox"];
+  work?: Evidence["work"];
+}
+
+/** Where this account's public key is committed in a repository: a Baton file of every commit with evidence. */
+export function publishedKeyPath(root: string): string {
+  return join(root, publicKeyFile(signingKey().fingerprint));
 }
 
 /** Writes the evidence file in the store write that records the result (so it is in the same commit). */
 export function writeEvidence(tx: Transaction, input: EvidenceInput): string {
+  const key = signingKey();
   const evidence: Evidence = {
-    version: 1,
+    version: 2,
     session: input.session,
     task: input.task,
     operation: input.operation,
@@ -106,9 +128,14 @@ export function writeEvidence(tx: Transaction, input: EvidenceInput): string {
     })),
     ...(input.usage ? { usage: input.usage as Record<string, number> } : {}),
     ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+    ...(input.work ? { work: input.work } : {}),
     recordedAt: tx.timestamp,
   };
+  evidence.signature = signBytes(signedBytes(evidence), key);
   const path = evidencePath(input.folder, input.session, input.operation, input.phase);
   tx.writeFile(path, `${JSON.stringify(evidence, null, 2)}\n`);
+  // The public half goes into the repository with the first evidence it signs (adoption, or a new machine).
+  const published = publishedKeyPath(input.root);
+  if (!existsSync(published)) tx.writeFile(published, key.publicPem);
   return path;
 }

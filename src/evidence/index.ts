@@ -4,8 +4,20 @@ export {
   Evidence,
   type EvidenceInput,
   evidencePath,
+  publishedKeyPath,
   sha256Of,
+  signedBytes,
   writeEvidence,
 } from "./evidence-record.js";
 export type { ChangeEvidence, CheckRun, VerifiedArtifact } from "./evidence-types.js";
+export { type KeyTrust, keyTrust, makeVouch, type Vouch } from "./key-trust.js";
+export {
+  canonicalJson,
+  fingerprintOf,
+  type Signature,
+  type SigningKey,
+  signatureValid,
+  signBytes,
+  signingKey,
+} from "./signing.js";
 export { type Completion, DONE_STATUSES, type VerifyReport, verifyHistory } from "./verify-history.js";

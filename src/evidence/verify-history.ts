@@ -2,11 +2,12 @@ import type { BatonConfig } from "../config/index.js";
 import { INIT_MANIFEST } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
 import { storePrefix } from "../state/index.js";
-import { EVIDENCE_DIR, Evidence } from "./evidence-record.js";
+import { EVIDENCE_DIR } from "./evidence-record.js";
+import { judgeCompletion } from "./judge-completion.js";
+import { type KeyTrust, keyTrust } from "./key-trust.js";
 
 /** Statuses that say work is done; reaching one must be backed by a Baton commit with evidence. */
 export const DONE_STATUSES = new Set(["researched", "planned", "implemented", "completed"]);
-const SESSION_ID = /^sess_\d{10}_[0-9a-f]{6}$/;
 
 export interface Completion {
   commit: string;
@@ -24,6 +25,10 @@ export interface VerifyReport {
   phantoms: Array<Completion & { reasons: string[] }>;
   /** Completions before Baton was adopted: listed, never failures. */
   beforeAdoption: Completion[];
+  /** Verified completions whose agent ran without Baton's sandbox (`--sandbox off`): listed apart. */
+  unsandboxed: Completion[];
+  /** The evidence keys: the roots trusted (adoption's, or pinned), and keys no trusted key vouches for. */
+  keys: { roots: KeyTrust["roots"]; unvouched: KeyTrust["unvouched"] };
 }
 
 async function git(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
@@ -83,82 +88,6 @@ function sessionOf(message: string): string | null {
   return match ? match[1]! : null;
 }
 
-/** The evidence file the completion's commit adds for its session and task (not a phase's), if any. */
-async function addedEvidence(
-  root: string,
-  prefix: string,
-  completion: Completion,
-  session: string,
-): Promise<Evidence | null> {
-  const added = await git(root, [
-    "diff-tree",
-    "--no-commit-id",
-    "--name-only",
-    "-r",
-    "--diff-filter=A",
-    "--root",
-    completion.commit,
-  ]);
-  const candidates = added.out
-    .split("\n")
-    .filter(
-      (p) => p.startsWith(`${prefix}/`) && p.includes(`/${EVIDENCE_DIR}/${session}-`) && p.endsWith(".json"),
-    );
-  for (const path of candidates) {
-    const shown = await git(root, ["show", `${completion.commit}:${path}`]);
-    try {
-      const parsed = Evidence.safeParse(JSON.parse(shown.out));
-      if (parsed.success && parsed.data.task === completion.task && parsed.data.phase === undefined)
-        return parsed.data;
-    } catch {
-      // unreadable evidence is no evidence
-    }
-  }
-  return null;
-}
-
-/** Each artifact the evidence names, against the blob the commit's tree holds at its path. */
-async function artifactProblems(root: string, commit: string, evidence: Evidence): Promise<string[]> {
-  if (evidence.artifacts.length === 0) return [];
-  const tree = await git(root, ["ls-tree", "-r", commit, "--", ...evidence.artifacts.map((a) => a.path)]);
-  const blobs = new Map(
-    tree.out
-      .split("\n")
-      .map((line) => /^\d+ blob ([0-9a-f]+)\t(.*)$/.exec(line))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => [m[2]!, m[1]!]),
-  );
-  const problems: string[] = [];
-  for (const artifact of evidence.artifacts) {
-    const blob = blobs.get(artifact.path);
-    if (blob === undefined) problems.push(`artifact ${artifact.path} is not in the commit`);
-    else if (blob !== artifact.blob) problems.push(`artifact ${artifact.path} differs from its evidence`);
-  }
-  return problems;
-}
-
-/** Why a completion is not backed by Baton: no trailer, no evidence added by the commit, or evidence that does not match its tree. */
-async function judge(root: string, prefix: string, completion: Completion): Promise<string[]> {
-  const reasons: string[] = [];
-  const session = completion.session;
-  if (session === null) return ["the commit has no Session: trailer"];
-  if (!SESSION_ID.test(session)) reasons.push(`"${session}" is not a Baton session id`);
-  const evidence = await addedEvidence(root, prefix, completion, session);
-  if (!evidence)
-    return [...reasons, `the commit adds no evidence of session ${session} for task ${completion.task}`];
-  if (evidence.session !== session) reasons.push(`its evidence names session ${evidence.session}`);
-  if (evidence.status.to !== completion.to) {
-    reasons.push(
-      `its evidence records ${evidence.status.from} → ${evidence.status.to}, but state.json says ${completion.to}`,
-    );
-  }
-  reasons.push(...(await artifactProblems(root, completion.commit, evidence)));
-  for (const check of evidence.checks) {
-    if (!check.ok) reasons.push(`check "${check.name}" did not pass (exit ${check.exitCode})`);
-  }
-  return reasons;
-}
-
 /**
  * `baton verify`: every task that reached a done status since Baton was adopted has the Baton commit
  * that moved it — a Session trailer naming the session, the evidence that session committed, and
@@ -166,7 +95,7 @@ async function judge(root: string, prefix: string, completion: Completion): Prom
  */
 export async function verifyHistory(
   config: BatonConfig,
-  options: { tasks?: number[]; since?: string } = {},
+  options: { tasks?: number[]; since?: string; trust?: string[] } = {},
 ): Promise<VerifyReport> {
   const root = config.root;
   const prefix = storePrefix(root, config.specsDir);
@@ -174,7 +103,15 @@ export async function verifyHistory(
   const from = options.since ?? (await adoptionCommit(root, prefix));
   const after = from === null ? new Set<string>() : await afterSet(root, from, options.since === undefined);
   const log = await git(root, ["log", "--reverse", "--format=%H%x00%P%x00%B%x01", "--", statePath]);
-  const report: VerifyReport = { from, verified: [], phantoms: [], beforeAdoption: [] };
+  const trust = await keyTrust(root, options.trust);
+  const report: VerifyReport = {
+    from,
+    verified: [],
+    phantoms: [],
+    beforeAdoption: [],
+    unsandboxed: [],
+    keys: { roots: trust.roots, unvouched: trust.unvouched },
+  };
   // A commit's state.json is read once, whether as a commit or as the next one's parent.
   const seen = new Map<string, Promise<Map<number, string>>>();
   const statuses = (rev: string) => {
@@ -205,9 +142,10 @@ export async function verifyHistory(
         report.beforeAdoption.push(completion);
         continue;
       }
-      const reasons = await judge(root, prefix, completion);
-      if (reasons.length === 0) report.verified.push(completion);
-      else report.phantoms.push({ ...completion, reasons });
+      const { reasons, evidence } = await judgeCompletion(root, prefix, completion, trust);
+      if (reasons.length > 0) report.phantoms.push({ ...completion, reasons });
+      else if (evidence?.sandbox === "off") report.unsandboxed.push(completion);
+      else report.verified.push(completion);
     }
   }
   return report;

@@ -16,7 +16,7 @@ describe("hook log", () => {
     const entry = { ts: "2026-11-22T00:00:00Z", event: "stop", decision: "allow", ms: 0.1 };
     appendHookLog(root, entry, 200);
     appendHookLog(root, { ...entry, decision: "block" }, 200);
-    expect(readFileSync(join(root, ".baton", ".gitignore"), "utf8")).toBe("*\n!init.json\n");
+    expect(readFileSync(join(root, ".baton", ".gitignore"), "utf8")).toBe("*\n!init.json\n!keys/\n!keys/*\n");
     expect(readFileSync(hookLogPath(root), "utf8").trim().split("\n")).toHaveLength(2);
     appendHookLog(root, { ...entry, decision: "deny" }, 200);
     expect(

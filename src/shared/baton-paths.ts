@@ -10,10 +10,20 @@ import { join } from "node:path";
 export const BATON_DIR = ".baton";
 
 /** In `<root>/.baton/`: per machine and never committed, except the init manifest. */
-export const BATON_GITIGNORE = "*\n!init.json\n";
+export const BATON_GITIGNORE = "*\n!init.json\n!keys/\n!keys/*\n";
 
 /** `baton init`'s manifest, repository-relative with `/`: the one file of `.baton/` that is committed. */
 export const INIT_MANIFEST = `${BATON_DIR}/init.json`;
+
+/**
+ * The public keys that sign evidence, committed (`<fingerprint>.pub`), and the vouches that bring a new
+ * machine's key in (`<fingerprint>.vouch`, signed by a key already trusted). Repository-relative with `/`.
+ */
+export const REPO_KEYS_DIR = `${BATON_DIR}/keys`;
+export const publicKeyFile = (fingerprint: string) => `${REPO_KEYS_DIR}/${fingerprint}.pub`;
+export const vouchFile = (fingerprint: string) => `${REPO_KEYS_DIR}/${fingerprint}.vouch`;
+/** In the key folder (batonKeyDir): this machine's private signing key. */
+export const SIGNING_KEY_FILE = "evidence-signing-key.pem";
 
 /** Where each of Baton's files of a repository lives, from its root. */
 export function batonPaths(root: string) {

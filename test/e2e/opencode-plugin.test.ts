@@ -316,9 +316,12 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
     };
     const session = await post("/session", { title: "baton serve test" });
     await post(`/session/${session.id}/command`, { command: "research", arguments: "1" });
+    // The record lands first and its commit right after, in the gate-out the plugin runs.
     await until(
-      () => readJson(dir, "state.json").active_projects[0].status === "researched",
-      `task 1 researched\n${seen(api)}`,
+      () =>
+        readJson(dir, "state.json").active_projects[0].status === "researched" &&
+        /Session: sess_/.test(git(dir, ["log", "-1", "--format=%B"])),
+      `task 1 researched and committed\n${seen(api)}`,
     );
     const main = api.messageRequests().filter((r) => r.conversation === "main");
     expect(JSON.stringify(main[2]?.body?.messages.at(-1))).toContain(

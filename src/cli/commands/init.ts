@@ -1,10 +1,12 @@
-import { existsSync, statSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { existsSync, mkdirSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import * as z from "zod/mini";
 import { findRepoRoot, loadConfig } from "../../config/index.js";
+import { publishedKeyPath, signingKey } from "../../evidence/index.js";
 import { hostNamed, runInit } from "../../hosts/index.js";
 import type { InitResult } from "../../init/index.js";
 import { INIT_MANIFEST } from "../../shared/baton-paths.js";
+import { runGit } from "../../shared/git.js";
 import { UsageError } from "../../shared/index.js";
 
 const InitArgs = z.object({
@@ -63,7 +65,8 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
       });
     }
   }
-  return runInit({
+  const unpublished = options.uninstall && !options.dryRun ? await unpublishEvidenceKey(root) : null;
+  const result = await runInit({
     root,
     bin: options.bin,
     hooks: args.data.hooks,
@@ -75,6 +78,41 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
     dryRun: options.dryRun,
     uninstall: options.uninstall,
   });
+  if (result.written && !options.uninstall) publishEvidenceKey(root, result);
+  if (unpublished) result.changes.push({ action: "delete", path: unpublished });
+  return result;
+}
+
+/**
+ * Uninstalling takes back the public key init put there, unless git already tracks it: committed
+ * evidence names it, and `baton verify` on any clone needs it.
+ */
+async function unpublishEvidenceKey(root: string): Promise<string | null> {
+  const path = publishedKeyPath(root);
+  const rel = relative(root, path).split(sep).join("/");
+  if (!existsSync(path)) return null;
+  if ((await runGit(root, ["ls-files", "--error-unmatch", "--", rel])).ok) return null;
+  rmSync(path);
+  for (const dir of [dirname(path), dirname(dirname(path))]) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      break;
+    }
+  }
+  return rel;
+}
+
+/**
+ * Adoption commits this account's public evidence key with the hooks, so the history names the key it
+ * trusts from its first Baton commit on (the private key stays in batonKeyDir, outside the repository).
+ */
+function publishEvidenceKey(root: string, result: InitResult): void {
+  const path = publishedKeyPath(root);
+  if (existsSync(path)) return;
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, signingKey().publicPem);
+  result.changes.push({ action: "create", path: relative(root, path).split(sep).join("/") });
 }
 
 /** The store folder as opencode's path rules need it: relative to the root, `/`-separated. */

@@ -4,6 +4,7 @@ import { collect, described, print, repoOf } from "./io.js";
 export function defineMaintenance(program: Command): void {
   defineRecover(program);
   defineVerify(program);
+  defineKey(program);
   defineArchive(program);
   defineErrors(program);
   defineStatus(program);
@@ -46,16 +47,49 @@ function defineVerify(program: Command): void {
       )
       .argument("[numbers...]", "only these tasks (12, 14-16)")
       .option("--since <rev>", "check completions after this revision (default: since Baton was adopted)")
+      .option(
+        "--trust <fingerprints...>",
+        "the evidence keys to trust as roots (default: the keys committed at adoption; BATON_TRUSTED_KEYS)",
+      )
       .option("--json", "print JSON")
       .action(async (numbers: string[], opts, cmd: Command) => {
         const { formatVerify, verify } = await import("../commands/verify.js");
-        const report = await verify({ repo: repoOf(cmd), numbers, since: opts.since });
+        const trust: string[] =
+          opts.trust ?? process.env["BATON_TRUSTED_KEYS"]?.split(/[\s,]+/).filter(Boolean) ?? [];
+        const report = await verify({ repo: repoOf(cmd), numbers, since: opts.since, trust });
         print(report, opts, () => formatVerify(report));
         if (report.phantoms.length > 0) process.exitCode = 1;
       }),
     "maintenance",
     "verify",
   );
+}
+
+function defineKey(program: Command): void {
+  const key = program
+    .command("key")
+    .description("this account's evidence signing key: its fingerprint, and whether the repository trusts it")
+    .option("--json", "print JSON")
+    .action(async (opts, cmd: Command) => {
+      const { formatKey, showKey } = await import("../commands/key.js");
+      const report = await showKey({ repo: repoOf(cmd) });
+      print(report, opts, () => formatKey(report));
+    });
+  described(key, "maintenance", "key");
+  const vouch = key
+    .command("vouch")
+    .description("vouch for another machine's committed evidence key, so `baton verify` trusts what it signs")
+    .argument(
+      "<fingerprint>",
+      "the key's fingerprint (`baton key` on its machine, or `baton verify` lists it)",
+    )
+    .option("--json", "print JSON")
+    .action(async (fingerprint: string, opts, cmd: Command) => {
+      const { vouchKey } = await import("../commands/key.js");
+      const result = await vouchKey({ repo: repoOf(cmd), fingerprint });
+      print(result, opts, () => `Wrote ${result.vouch}; commit it so every clone trusts key ${fingerprint}.`);
+    });
+  described(vouch, null, "key vouch");
 }
 
 function defineArchive(program: Command): void {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { evidencePath } from "../../evidence/index.js";
+import { evidencePath, publishedKeyPath } from "../../evidence/index.js";
 import type { Operation } from "../../state/index.js";
 import { appendError, type HeldStore, type StoreContext, sealedContent } from "../../state/index.js";
 import type { WorkSnapshot } from "../gate-out/result-snapshot.js";
@@ -19,12 +19,19 @@ export type CommitStepResult = { committed: boolean; error?: string; failed?: bo
  * Baton's files in an operation's commit: state.json and TODO.md as Baton last wrote them (the seal's
  * copies), errors.json and the run's evidence as they are under the lock Baton holds.
  */
+/** This account's public key, when the repository has it (written with the first evidence it signs). */
+export function publishedKey(root: string): BatonFile[] {
+  const path = publishedKeyPath(root);
+  return existsSync(path) ? [{ path }] : [];
+}
+
 export function storeFiles(ctx: StoreContext, evidence: string | null): BatonFile[] {
   return [
     { path: ctx.paths.state, content: sealedContent(ctx.paths, ctx.paths.state) },
     { path: ctx.paths.todo, content: sealedContent(ctx.paths, ctx.paths.todo) },
     { path: ctx.paths.errors },
     ...(evidence && existsSync(evidence) ? [{ path: evidence }] : []),
+    ...publishedKey(ctx.config.root),
   ];
 }
 

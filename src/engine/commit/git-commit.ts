@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { runGit } from "../../shared/git.js";
 import {
   changedSinceSnapshot,
@@ -66,24 +66,34 @@ export async function commitTaskChanges(request: CommitRequest): Promise<CommitR
   return result.ok ? { ...result, leftOut: leftOut.sort() } : result;
 }
 
-/** Baton's files as entries: its own bytes where it keeps them, and which of those differ in the work tree now. */
+/**
+ * Baton's files as entries, committed even where a .gitignore would hide them (Baton names its own paths):
+ * its own bytes where it keeps them, else the file as it is under the lock Baton holds; and which of the
+ * kept ones differ in the work tree now.
+ */
 async function batonEntries(
   root: string,
   files: readonly BatonFile[],
 ): Promise<{ ok: true; entries: WorkSnapshot; changed: string[] } | { ok: false; reason: string }> {
-  const rel = files.map((f) => relative(root, f.path));
-  const now = await snapshotWork(root, rel.length > 0 ? rel.map((p) => `:(literal)${p}`) : []);
-  if (!now.ok) return now;
-  const entries: WorkSnapshot = { ...now.snapshot };
+  const entries: WorkSnapshot = {};
   const changed: string[] = [];
-  for (const [i, file] of files.entries()) {
-    const path = rel[i]!;
-    if (file.content === undefined || file.content === null) continue;
-    const blob = await git(root, ["hash-object", "-w", `--path=${path}`, "--stdin"], file.content);
-    if (!blob.ok) return { ok: false, reason: `git hash-object failed for ${path}: ${blob.stderr.trim()}` };
-    const id = blob.stdout.trim();
-    if (now.snapshot[path]?.blob !== id) changed.push(path);
-    entries[path] = { mode: now.snapshot[path]?.mode ?? "100644", blob: id };
+  const hash = async (path: string, content: string) => {
+    const blob = await git(root, ["hash-object", "-w", `--path=${path}`, "--stdin"], content);
+    return blob.ok ? blob.stdout.trim() : null;
+  };
+  for (const file of files) {
+    const path = relative(root, file.path).split(sep).join("/");
+    const onDisk = existsSync(file.path) ? readFileSync(file.path, "utf8") : null;
+    const content = file.content ?? onDisk;
+    if (content === null) {
+      const tracked = await git(root, ["ls-files", "-z", "--", `:(literal)${path}`]);
+      if (tracked.ok && tracked.stdout !== "") entries[path] = null;
+      continue;
+    }
+    const blob = await hash(path, content);
+    if (blob === null) return { ok: false, reason: `git hash-object failed for ${path}` };
+    entries[path] = { mode: "100644", blob };
+    if (file.content != null && onDisk !== file.content) changed.push(path);
   }
   return { ok: true, entries, changed };
 }

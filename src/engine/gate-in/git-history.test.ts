@@ -38,6 +38,21 @@ describe("history changes since the baseline", () => {
     expect(await historyChanges(repo.dir, baseline)).toEqual([]);
   });
 
+  it("lets another branch move forward by Baton's commits (a phase's worktree sees main move), not by others", async () => {
+    git(repo.dir, ["checkout", "-q", "-b", "baton/phase-1"]);
+    const baseline = (await readBaseline(repo.dir))!;
+    git(repo.dir, ["checkout", "-q", "main"]);
+    writeFileSync(join(repo.dir, "c.txt"), "c\n");
+    git(repo.dir, ["add", "c.txt"]);
+    git(repo.dir, ["commit", "-qm", `task 2: complete research${TRAILER}`]);
+    git(repo.dir, ["checkout", "-q", "baton/phase-1"]);
+    expect(await historyChanges(repo.dir, baseline)).toEqual([]);
+    git(repo.dir, ["checkout", "-q", "main"]);
+    git(repo.dir, ["commit", "-q", "--allow-empty", "-m", "by hand"]);
+    git(repo.dir, ["checkout", "-q", "baton/phase-1"]);
+    expect(await historyChanges(repo.dir, baseline)).toEqual(["ref refs/heads/main moved"]);
+  });
+
   it("names a file someone staged, a commit without a trailer, a tag and an amended baseline", async () => {
     const baseline = (await readBaseline(repo.dir))!;
     writeFileSync(join(repo.dir, "b.txt"), "b\n");

@@ -54,29 +54,39 @@ export async function historyChanges(root: string, baseline: GitBaseline): Promi
       `HEAD no longer contains the baseline commit ${baseline.commit.slice(0, 12)} (amended or reset)`,
     );
   } else {
-    const log = await git(root, ["log", "--format=%H%x00%B%x1e", `${baseline.commit}..HEAD`]);
-    for (const entry of log.stdout.split("\x1e")) {
-      const [sha = "", body = ""] = entry.trim().split("\0");
-      if (sha !== "" && !/^Session: sess_\d{10}_[0-9a-f]{6}\s*$/m.test(body)) {
-        problems.push(`commit ${sha.slice(0, 12)} ("${body.split("\n")[0]}") is not Baton's`);
-      }
-    }
+    problems.push(...(await foreignCommits(root, `${baseline.commit}..HEAD`)));
   }
   const now = await readRefs(root);
-  if (now)
-    problems.push(
-      ...refChanges(baseline.refs, baseline, now),
-      ...(await stagedChanges(root, baseline, now.staged)),
-    );
+  if (now) {
+    problems.push(...(await refChanges(root, baseline.refs, baseline, now)));
+    problems.push(...(await stagedChanges(root, baseline, now.staged)));
+  }
   return problems;
 }
 
-/** Refs made, moved or deleted beside Baton's own since the baseline. */
-function refChanges(
+/** The commits of a range that do not carry a Baton Session trailer, described. */
+async function foreignCommits(root: string, range: string): Promise<string[]> {
+  const log = await git(root, ["log", "--format=%H%x00%B%x1e", range]);
+  const problems: string[] = [];
+  for (const entry of log.stdout.split("\x1e")) {
+    const [sha = "", body = ""] = entry.trim().split("\0");
+    if (sha !== "" && !/^Session: sess_\d{10}_[0-9a-f]{6}\s*$/m.test(body)) {
+      problems.push(`commit ${sha.slice(0, 12)} ("${body.split("\n")[0]}") is not Baton's`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Refs made, moved or deleted beside Baton's own since the baseline. A branch that only moved forward by
+ * Baton's commits (another run's, seen from a phase's worktree, whose HEAD is a branch of its own) is Baton's.
+ */
+async function refChanges(
+  root: string,
   refs: Record<string, string>,
   baseline: GitBaseline,
   now: NonNullable<Awaited<ReturnType<typeof readRefs>>>,
-): string[] {
+): Promise<string[]> {
   const problems: string[] = [];
   const names = new Set([...Object.keys(refs), ...Object.keys(now.refs)]);
   for (const name of [...names].sort()) {
@@ -84,6 +94,7 @@ function refChanges(
     const before = refs[name];
     const after = now.refs[name];
     if (before === after) continue;
+    if (before !== undefined && after !== undefined && (await movedByBaton(root, before, after))) continue;
     problems.push(
       before === undefined
         ? `ref ${name} was created`
@@ -93,6 +104,11 @@ function refChanges(
     );
   }
   return problems;
+}
+
+async function movedByBaton(root: string, before: string, after: string): Promise<boolean> {
+  const forward = await git(root, ["merge-base", "--is-ancestor", before, after]);
+  return forward.ok && (await foreignCommits(root, `${before}..${after}`)).length === 0;
 }
 
 /**

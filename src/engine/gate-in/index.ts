@@ -6,6 +6,7 @@ import type { GateInContext, GateInStep } from "./gate-in-step.js";
 import { gateIn } from "./open-run.js";
 import { refuseStaleIndexLock } from "./refuse-stale-index-lock.js";
 import { requireSandbox } from "./require-sandbox.js";
+import { requireSigningKey } from "./require-signing-key.js";
 import { takeBaseline } from "./take-baseline.js";
 
 export { decideGateIn, type GateInDecision, readGateIn } from "./decide-gate-in.js";
@@ -18,7 +19,12 @@ export { changedSince, readBaseline, staleIndexLock } from "./work-tree-baseline
  * lifecycle table and the open checkpoint and writes the in-progress status, the session id and the
  * checkpoint together. A new check is a new file and one line here.
  */
-export const GATE_IN: readonly GateInStep[] = [requireSandbox, refuseStaleIndexLock, takeBaseline];
+export const GATE_IN: readonly GateInStep[] = [
+  requireSandbox,
+  requireSigningKey,
+  refuseStaleIndexLock,
+  takeBaseline,
+];
 
 export async function runGateIn(
   ctx: DriveContext,

@@ -1,4 +1,5 @@
 import { basename, isAbsolute, normalize, relative, sep } from "node:path";
+import { BATON_DIR } from "../../shared/baton-paths.js";
 import { isControlFile } from "../delegate/postflight-marker.js";
 import { changedSince } from "../gate-in/work-tree-baseline.js";
 import { type Gate, type GateOutContext, type GateResult, refuse } from "./gate-types.js";
@@ -49,8 +50,12 @@ export const checkChanges: Gate = async (ctx) => {
   if (ctx.operation !== "implement" || !ctx.baseline) return { ok: true };
   const meta = ctx.metadata!;
   const store = ctx.storePrefix;
+  // Baton's own folder (its hook log, its evidence keys) is never the agent's work.
   const ignore = (path: string) =>
-    path === store || path.startsWith(`${store}/`) || isControlFile(basename(path));
+    path === store ||
+    path.startsWith(`${store}/`) ||
+    path.startsWith(`${BATON_DIR}/`) ||
+    isControlFile(basename(path));
   const changed = await changedSince(ctx.repoRoot, ctx.baseline, ignore);
   const claimed = (meta.files_changed ?? []).map(
     (f) => (claimedPath(ctx.repoRoot, f) as { path: string }).path,

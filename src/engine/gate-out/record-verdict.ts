@@ -5,6 +5,7 @@ import type { DriveContext } from "../drive-context.js";
 import type { RunEvent } from "../transition.js";
 import type { GateOutVerdict } from "./index.js";
 import { recordResult } from "./record-result.js";
+import { snapshotDelta } from "./result-snapshot.js";
 
 /**
  * GATE OUT's write after an accepted verdict: the done (or partial) status, the artifacts' links and
@@ -20,6 +21,7 @@ export async function recordVerdict(
   const held = await holdStore(run.ctx, ctx.command);
   ctx.held = held;
   const resumePhase = delegation.resumePhase?.();
+  const work = verdict.snapshot ? await snapshotDelta(run.config.root, verdict.snapshot) : undefined;
   driven.status = await held.mutate({}, (tx) => {
     const open = readOpenCheckpoint(run.ctx.paths.internalDir, run.taskNumber);
     const from = open?.previousStatus ?? requireTask(tx, run.taskNumber).status;
@@ -51,6 +53,7 @@ export async function recordVerdict(
       checks: verdict.checkRuns,
       usage: delegation.usage,
       sandbox: delegation.sandbox(run),
+      work,
     });
     return to;
   });

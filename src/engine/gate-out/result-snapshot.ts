@@ -130,3 +130,27 @@ export const snapshotResult: Gate = async (ctx) => {
   if (taken.ok) ctx.snapshot = taken.snapshot;
   return { ok: true };
 };
+
+/**
+ * What of a snapshot differs from HEAD — what its commit will change — as path → object id (null:
+ * deleted). The evidence lists exactly this, and `baton verify` holds the commit to it.
+ */
+export async function snapshotDelta(
+  root: string,
+  snapshot: WorkSnapshot,
+): Promise<Record<string, string | null>> {
+  const paths = Object.keys(snapshot).sort();
+  if (paths.length === 0) return {};
+  const tree = await git(root, ["ls-tree", "-r", "-z", "HEAD", "--", ...paths]);
+  const head = new Map<string, string>();
+  for (const line of tree.ok ? nulList(tree.stdout) : []) {
+    const match = /^\d+ \w+ ([0-9a-f]+)\t(.*)$/s.exec(line);
+    if (match) head.set(match[2]!, match[1]!);
+  }
+  const delta: Record<string, string | null> = {};
+  for (const path of paths) {
+    const now = snapshot[path]?.blob ?? null;
+    if (now !== (head.get(path) ?? null)) delta[path] = now;
+  }
+  return delta;
+}

@@ -4,6 +4,7 @@ import { writeEvidence } from "../../evidence/index.js";
 import { doneMarker, type Plan, setPhaseMarker, tickPhaseCheckboxes } from "../../plan/index.js";
 import { CONTROL_FILE_GLOBS, TEMP_FILE_GLOB } from "../../shared/baton-paths.js";
 import { appendError, holdStore, type StoreContext, type Transaction } from "../../state/index.js";
+import { publishedKey } from "../commit/commit-operation.js";
 import { commitTaskChanges } from "../commit/git-commit.js";
 import type { ChangeEvidence } from "../gate-out/gate-types.js";
 import type { CheckRun } from "../gate-out/project-checks.js";
@@ -206,9 +207,12 @@ async function commitPhase(
   const summary = join(rc.root, rc.taskFolder, "summaries", phaseSummaryName(phase.id));
   const result = await commitTaskChanges({
     root: rc.root,
-    baton: [rc.planPath, rc.ctx.paths.errors, ...(evidencePath ? [evidencePath] : [])].map((path) => ({
-      path,
-    })),
+    baton: [
+      ...[rc.planPath, rc.ctx.paths.errors, ...(evidencePath ? [evidencePath] : [])].map((path) => ({
+        path,
+      })),
+      ...publishedKey(rc.root),
+    ],
     work: { paths: [summary, ...settled.files.map((f) => join(rc.root, f))], taskFolder: null },
     subject,
     sessionId: rc.sessionId,
