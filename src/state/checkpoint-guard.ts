@@ -1,6 +1,12 @@
 import { TransitionError } from "../shared/index.js";
 import { recordAudit } from "./audit.js";
-import { checkpointPath, isCheckpointProcessAlive, readOpenCheckpoint } from "./open-checkpoint.js";
+import {
+  checkpointPath,
+  isCheckpointProcessAlive,
+  readOpenCheckpoint,
+  sessionActive,
+  sessionCheckpoint,
+} from "./open-checkpoint.js";
 import type { Transaction } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
 
@@ -25,12 +31,18 @@ export function guardOpenCheckpoint(
 ): void {
   const n = task.project_number;
   const open = readOpenCheckpoint(tx.paths.internalDir, n);
-  if (!open) return;
+  if (!open) {
+    if (options.force) refuseForceInSession(tx, n, action);
+    return;
+  }
+  // "Inside a session" is what the repository says (an open in-session checkpoint), never only what the
+  // caller's environment says: a model can drop CLAUDE_CODE_SESSION_ID, and opencode sets nothing.
+  const insideSession = options.insideSession || sessionActive(tx.paths);
   const inSession = open.mode === "session";
   const holder = inSession
     ? `${open.operation} run ${open.sessionId}, opened by gate-in in a Claude Code session`
     : `${open.operation} run ${open.sessionId} (pid ${open.pid} on ${open.hostname})`;
-  if (!options.force || options.insideSession) {
+  if (!options.force || insideSession) {
     const alive = isCheckpointProcessAlive(open);
     const closes = inSession
       ? `It closes when the delegated agent's result passes \`baton gate-out ${open.operation} ${n} --session ${open.sessionId}\`.`
@@ -38,7 +50,7 @@ export function guardOpenCheckpoint(
         ? `Its process is gone: \`baton recover ${n}\` records its result if it verifies, else rolls the task back.`
         : "It closes when that run finishes.";
     throw new TransitionError(`task ${n}: cannot ${action} while the ${holder} holds it`, {
-      hint: options.insideSession
+      hint: insideSession
         ? `${closes} Inside a Claude Code session the task is changed only through its gate; nothing was written.`
         : `${closes} A person outside the session may take the task back with --force (audited); nothing was written.`,
     });
@@ -51,4 +63,19 @@ export function guardOpenCheckpoint(
     to: task.status,
     note: `gave up the open checkpoint of ${holder}`,
   });
+}
+
+/**
+ * `--force` goes past the lifecycle table, so while a session holds any checkpoint in this repository
+ * it is refused on every task: whoever runs it there may be the model, whatever its environment says.
+ */
+export function refuseForceInSession(tx: Transaction, n: number, action: string): void {
+  const holder = sessionCheckpoint(tx.paths.internalDir);
+  if (!holder) return;
+  throw new TransitionError(
+    `task ${n}: cannot ${action} with --force while a Claude Code or opencode session holds task ${holder.taskNumber}'s ${holder.operation} (${holder.sessionId})`,
+    {
+      hint: "Inside a session tasks change only through their gates. A person takes a task back after the session, or gives up its checkpoint with `baton recover N --force`; nothing was written.",
+    },
+  );
 }

@@ -3,6 +3,7 @@ import { sweepTaskFolders } from "./archive-ops.js";
 import type { Finding } from "./doctor-checks.js";
 import { slugify } from "./naming.js";
 import { firstFreeNumber } from "./numbering.js";
+import { sessionActive } from "./open-checkpoint.js";
 import { mutateStore, type StoreContext } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
 import { requireTodoEntry } from "./task-lookup.js";
@@ -39,7 +40,7 @@ export async function fixFindings(ctx: StoreContext, findings: readonly Finding[
   const controlFiles = fixable.filter((f) => f.code === "STALE_MARKER" || f.code === "LEFTOVER_RETURN_META");
   if (storeFindings.length > 0 || controlFiles.length > 0) {
     // A person's --fix adopts their own edits to the store; inside a Claude Code session nothing is adopted.
-    const adopt = !process.env["CLAUDE_CODE_SESSION_ID"];
+    const adopt = !sessionActive(ctx.paths);
     await mutateStore(ctx, { command: "baton doctor --fix", rebuildTodo: true, adopt }, (tx) => {
       const codes = new Set(storeFindings.map((f) => f.code));
       if (codes.has("TODO_ENTRY_MISSING")) {

@@ -58,6 +58,8 @@ export {
   OpenCheckpoint,
   openCheckpointNumbers,
   readOpenCheckpoint,
+  sessionActive,
+  sessionCheckpoint,
 } from "./open-checkpoint.js";
 export { type SpecsPaths, specsPaths, storePrefix, TASK_FOLDER, taskFolderName } from "./paths.js";
 export {

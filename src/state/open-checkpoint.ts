@@ -97,14 +97,21 @@ export function isCheckpointProcessAlive(checkpoint: OpenCheckpoint): boolean | 
  */
 export function sessionActive(paths: { internalDir: string }): boolean {
   if (process.env["CLAUDE_CODE_SESSION_ID"]) return true;
+  return sessionCheckpoint(paths.internalDir) !== null;
+}
+
+/** An open checkpoint a session's gate-in opened, if any: the repository's own word that a session is at work. */
+export function sessionCheckpoint(internalDir: string): OpenCheckpoint | null {
   let names: string[];
   try {
-    names = readdirSync(storeInternalPaths(paths.internalDir).checkpoints);
+    names = readdirSync(storeInternalPaths(internalDir).checkpoints);
   } catch {
-    return false;
+    return null;
   }
-  return names.some((name) => {
+  for (const name of names) {
     const n = /^(\d+)\.json$/.exec(name)?.[1];
-    return n !== undefined && readOpenCheckpoint(paths.internalDir, Number(n))?.mode === "session";
-  });
+    const open = n === undefined ? null : readOpenCheckpoint(internalDir, Number(n));
+    if (open?.mode === "session") return open;
+  }
+  return null;
 }

@@ -1,6 +1,10 @@
 import { UsageError } from "../shared/index.js";
 import { recordAudit } from "./audit.js";
-import { type CheckpointGuardOptions, guardOpenCheckpoint } from "./checkpoint-guard.js";
+import {
+  type CheckpointGuardOptions,
+  guardOpenCheckpoint,
+  refuseForceInSession,
+} from "./checkpoint-guard.js";
 import { assertVerdict, checkManualTransition } from "./lifecycle.js";
 import type { Transaction } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
@@ -54,6 +58,7 @@ export function changeStatus(
   guardOpenCheckpoint(tx, task, `move it to ${target}`, options);
   const from = task.status;
   const { forced } = assertVerdict(checkManualTransition(from, target, options.force ?? false), number);
+  if (forced) refuseForceInSession(tx, number, `move it to ${target}`);
   const entry = requireTodoEntry(tx, task);
   if (from === "blocked" && typeof task["blocked_reason"] === "string") {
     // Only the reason Baton itself wrote is cleared; a hand-written "Blocked on" line stays as history.

@@ -140,13 +140,15 @@ describe("the sealed store", () => {
       expect(reply.reason).toContain("specs/1_study_the_lexer/.postflight-pending");
       expect(readFileSync(marker, "utf8")).toBe(before);
     }
-    // A person cannot adopt it either: doctor names it as Baton's own, and adopt puts it back.
+    // Nobody adopts it either: doctor names it as Baton's own, adopt is refused while the session's checkpoint
+    // is open, and the next Baton command puts it back.
     execFileSync("rm", [marker]);
     const doctor = JSON.parse(runBaton(dir, ["doctor", "--json"]).stdout) as {
       findings: Array<{ code: string; fix?: string; path?: string }>;
     };
     expect(doctor.findings.find((f) => f.path === marker)?.fix).toContain("a file only Baton writes");
-    ok(dir, ["adopt"]);
+    expect(runBaton(dir, ["adopt"]).status).toBe(2);
+    ok(dir, ["task", "list"]);
     expect(readFileSync(marker, "utf8")).toBe(before);
     // The gate that owns it closes it (here refusing a result that was never written), and then nothing
     // brings it back.

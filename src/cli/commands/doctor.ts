@@ -7,6 +7,7 @@ import {
   fixFindings,
   mutateStore,
   runDoctorChecks,
+  sessionActive,
   storeContext,
 } from "../../state/index.js";
 
@@ -48,12 +49,13 @@ export interface AdoptResult {
  * files as they are. Refused inside a Claude Code session, where such a change is undone instead.
  */
 export async function adopt(options: { repo: string; insideSession: boolean }): Promise<AdoptResult> {
-  if (options.insideSession) {
+  const ctx = storeContext(await loadConfig(options.repo));
+  // The repository's word (an open in-session checkpoint) counts, not only the caller's environment.
+  if (options.insideSession || sessionActive(ctx.paths)) {
     throw new UsageError("baton adopt is for a person outside a Claude Code session", {
       hint: "Inside a session Baton restores changes it did not make; change tasks through Baton's commands.",
     });
   }
-  const ctx = storeContext(await loadConfig(options.repo));
   const changes = findForeignChanges(ctx.paths);
   if (changes.length > 0) await mutateStore(ctx, { command: "baton adopt", adopt: true }, () => {});
   // A changed checkpoint is restored by that write, never adopted.
