@@ -9,23 +9,45 @@ function hookCounts(settings) {
   );
 }
 
+// The user's groups of one event, in their order, after init: every group init did not add. A group is
+// Baton's when each of its handlers calls Baton (the bin, the resident forwarder, or the hook server).
+function isBatonGroup(group, bin) {
+  const handlers = group.hooks ?? [];
+  return (
+    handlers.length > 0 &&
+    handlers.every(
+      (h) =>
+        (typeof h.command === "string" && (h.command.includes(bin) || h.command.includes("baton-hook"))) ||
+        (typeof h.url === "string" && /^http:\/\/127\.0\.0\.1:\d+\/hooks\//.test(h.url)),
+    )
+  );
+}
+
+function checkUserGroupsKept(before, installed, bin, p) {
+  for (const [event, groups] of Object.entries(before.hooks ?? {})) {
+    const after = installed.hooks?.[event] ?? [];
+    const users = after.filter((g) => !isBatonGroup(g, bin));
+    p.check(
+      JSON.stringify(users) === JSON.stringify(groups),
+      `${event}: ${groups.length} user hook group(s) before init, ${users.length} user group(s) after (of ${after.length}), or their content changed`,
+    );
+    p.check(
+      after.length - users.length <= 1,
+      `${event}: init added ${after.length - users.length} groups, expected at most 1`,
+    );
+  }
+}
+
 export function checkClaudeTree({ dir, baton, bin, h, p }) {
   const settingsPath = join(dir, ".claude", "settings.json");
   if (!existsSync(settingsPath)) return "no .claude/settings.json: skipped";
   const original = readFileSync(settingsPath, "utf8");
-  const before = hookCounts(JSON.parse(original));
   const lint = baton(["lint", "--json"], { codes: [0, 1] });
   const head = h.git(dir, "rev-parse", "HEAD").trim();
   baton(["init", "--force", "--bin", `node ${bin}`]);
   const installed = JSON.parse(readFileSync(settingsPath, "utf8"));
-  const after = hookCounts(installed);
-  for (const [event, n] of Object.entries(before)) {
-    const baton = ["PreToolUse", "PostToolUse", "Stop", "SubagentStop"].includes(event) ? 1 : 0;
-    p.check(
-      after[event] === n + baton,
-      `${event}: ${n} user hook group(s) before init, ${after[event]} after`,
-    );
-  }
+  checkUserGroupsKept(JSON.parse(original), installed, bin, p);
+  const before = hookCounts(JSON.parse(original));
   const inSession = baton(["lint", "--only", "frontmatter/,references/", "--json"], { codes: [0, 1] });
   const added = inSession.findings.filter((f) => /\.claude\/(agents\/baton-|commands\/)/.test(f.file));
   const baseline = lint.findings.filter((f) => /\.claude\/(agents\/baton-|commands\/)/.test(f.file));
