@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { CONFIG_FILE_NAMES } from "../shared/baton-paths.js";
 import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
 import {
   type BatonConfig,
@@ -12,7 +13,7 @@ import {
 } from "./config-schema.js";
 import { DEFAULT_LANGUAGES, DEFAULT_PHASE_ROUTING, DEFAULT_ROUTING } from "./defaults.js";
 
-export const CONFIG_FILE_NAMES = ["baton.config.json", "baton.config.yaml", "baton.config.yml"] as const;
+export { CONFIG_FILE_NAMES };
 
 /** The repository root: the nearest folder with a baton config, a `specs/` folder or a `.git`. */
 export function findRepoRoot(start: string): string {

@@ -2,6 +2,7 @@ import { isAbsolute, relative } from "node:path";
 import { findBashWrite } from "./bash-writes.js";
 import { bindCheckpoint } from "./bind.js";
 import { allow, type Decision, deny, updateInput } from "./decision.js";
+import { hostImpersonation } from "./hook-impersonation.js";
 import type { ToolHookInput } from "./hook-input-schema.js";
 import {
   batonCommand,
@@ -69,6 +70,8 @@ export function preToolUse(input: ToolHookInput, project: Project): Decision | P
   if (tool === "Bash") {
     const command = input.tool_input["command"];
     if (typeof command !== "string") return allow();
+    const impersonation = hostImpersonation(command);
+    if (impersonation !== null) return deny(impersonation);
     const hit = findBashWrite(command, input.cwd, project);
     return hit ? deny(denyReason(hit.file, hit.action)) : allow();
   }
@@ -85,6 +88,7 @@ async function agentCall(input: ToolHookInput, project: Project): Promise<Decisi
   const open = delegationsOf(project, input.session_id);
   if (open.length === 0) return allow();
   let bound: number | undefined;
+  let bindingPrompt: string | undefined;
   const target = input.tool_input["subagent_type"];
   if (input.agent_id === undefined) {
     const { recordLaunch } = await import("./provenance.js");
@@ -96,6 +100,8 @@ async function agentCall(input: ToolHookInput, project: Project): Promise<Decisi
         n,
       );
     }
+    bindingPrompt = launched?.bindingPrompt;
+    if (launched && bindingPrompt !== undefined) bound = launched.open.checkpoint.taskNumber;
   }
   if (input.agent_id === undefined && typeof target === "string") {
     const unbound = open.find(
@@ -104,15 +110,28 @@ async function agentCall(input: ToolHookInput, project: Project): Promise<Decisi
     if (unbound) bound = await bindCheckpoint(project, unbound.checkpoint.sessionId, input.session_id);
   }
   const task = bound ?? open[0]!.checkpoint.taskNumber;
-  if (input.tool_input["run_in_background"] === false) {
+  if (input.tool_input["run_in_background"] === false && bindingPrompt === undefined) {
     return bound === undefined ? allow() : allow("bound claude session", bound);
   }
-  return {
-    ...updateInput(
-      { ...input.tool_input, run_in_background: false },
-      `Baton runs task ${task}'s agent in the foreground, so its result returns to this turn`,
-      task,
-    ),
-    ...(bound === undefined ? {} : { note: "bound claude session" }),
-  };
+  return delegationRewrite(input, task, bindingPrompt, bound !== undefined);
+}
+
+/**
+ * The delegation call as Baton runs it: in the foreground, so its result returns to this turn, and with
+ * gate-in's prompt added when the model's prompt left out the session it delegates.
+ */
+function delegationRewrite(
+  input: ToolHookInput,
+  task: number,
+  bindingPrompt: string | undefined,
+  bound: boolean,
+): Decision {
+  const prompt = input.tool_input["prompt"];
+  const updated: Record<string, unknown> = { ...input.tool_input, run_in_background: false };
+  if (bindingPrompt !== undefined) updated["prompt"] = `${String(prompt)}\n\n${bindingPrompt}`;
+  const reason =
+    bindingPrompt === undefined
+      ? `Baton runs task ${task}'s agent in the foreground, so its result returns to this turn`
+      : `Baton added task ${task}'s delegation (the prompt \`baton gate-in\` printed) to the agent's prompt and runs it in the foreground`;
+  return { ...updateInput(updated, reason, task), ...(bound ? { note: "bound claude session" } : {}) };
 }

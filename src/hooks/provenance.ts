@@ -10,6 +10,7 @@ import {
 import type { OpenCheckpoint } from "../state/open-checkpoint.js";
 import type { StopHookInput, ToolHookInput } from "./hook-input-schema.js";
 import { type CheckpointFile, delegationsOf, listCheckpoints, type Project, taskFolders } from "./project.js";
+import { subagentTranscript } from "./stop-witness.js";
 
 const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
@@ -32,23 +33,40 @@ export interface Delegation {
 /**
  * PreToolUse of the Agent tool on the main thread: a prompt carrying a checkpoint's session launches that
  * delegation — when it calls the agent Baton named; a call of another agent is reported, not recorded.
+ * A prompt naming no open session (the model paraphrased gate-in's prompt) launches this session's oldest
+ * delegation to that agent not launched yet, and `bindingPrompt` is gate-in's prompt, which the hook adds
+ * to the call: the sub-agent's own transcript then names the session, so SubagentStart binds it.
  */
 export function recordLaunch(
   input: ToolHookInput,
   project: Project,
-): { open: CheckpointFile; accepted: boolean } | undefined {
+): { open: CheckpointFile; accepted: boolean; bindingPrompt?: string } | undefined {
   const prompt = input.tool_input["prompt"];
   const type = input.tool_input["subagent_type"];
   if (typeof prompt !== "string" || typeof type !== "string") return undefined;
   const ids = new Set(prompt.match(SESSION_ID) ?? []);
-  const open = delegationsOf(project, input.session_id).find((d) => ids.has(d.checkpoint.sessionId));
-  if (!open) return undefined;
-  const named = open.checkpoint.agent;
-  if (named !== undefined && named !== type) return { open, accepted: false };
+  const delegations = delegationsOf(project, input.session_id);
+  const named = delegations.find((d) => ids.has(d.checkpoint.sessionId));
+  if (named) {
+    if (named.checkpoint.agent !== undefined && named.checkpoint.agent !== type)
+      return { open: named, accepted: false };
+    launch(project, named, type);
+    return { open: named, accepted: true };
+  }
+  const unlaunched = delegations
+    .filter((d) => d.checkpoint.agent === type)
+    .map((d) => ({ d, view: readDelegation(internalDir(project), d.checkpoint.sessionId) }))
+    .filter(({ view }) => view.launchedAt === undefined && view.agentId === undefined && view.prompt)
+    .sort((a, b) => a.d.checkpoint.startedAt.localeCompare(b.d.checkpoint.startedAt))[0];
+  if (!unlaunched) return undefined;
+  launch(project, unlaunched.d, type);
+  return { open: unlaunched.d, accepted: true, bindingPrompt: unlaunched.view.prompt! };
+}
+
+function launch(project: Project, open: CheckpointFile, agentType: string): void {
   appendDelegationEvents(internalDir(project), open.checkpoint.sessionId, [
-    { type: "launch", at: new Date().toISOString(), agentType: type },
+    { type: "launch", at: new Date().toISOString(), agentType },
   ]);
-  return { open, accepted: true };
 }
 
 /**
@@ -99,18 +117,6 @@ export function bindByTranscript(
     checkpoint: found.checkpoint,
     view: readDelegation(internalDir(project), found.checkpoint.sessionId),
   };
-}
-
-/** Where Claude Code keeps a sub-agent's transcript: beside the session's, under `<session>/subagents/`. */
-function subagentTranscript(input: {
-  agent_id?: string | undefined;
-  [key: string]: unknown;
-}): string | undefined {
-  const given = input["agent_transcript_path"];
-  if (typeof given === "string" && given !== "") return given;
-  const main = input["transcript_path"];
-  if (typeof main !== "string" || !main.endsWith(".jsonl") || !input.agent_id) return undefined;
-  return join(main.slice(0, -".jsonl".length), "subagents", `agent-${input.agent_id}.jsonl`);
 }
 
 /** The first 64 KiB of a sub-agent's transcript: its prompt, which names Baton's session. */

@@ -156,7 +156,7 @@ describe("subagent-stop: one guard per agent", () => {
     await launch(d, "a1");
     writeFileSync(d.metadataPath, meta("researched"));
     await subStop("a1", { last_assistant_message: "TASK_ERROR: the sources are unreachable" });
-    expect(readDelegation(join(repo.dir, "specs", ".baton"), d.batonSession).lastOutput).toBe(
+    expect(readDelegation(join(repo.dir, "specs", ".baton"), d.batonSession).stopOutput).toBe(
       "TASK_ERROR: the sources are unreachable",
     );
   });

@@ -4,6 +4,7 @@ import type { OpenCheckpoint } from "../state/open-checkpoint.js";
 import { allow, block, type Decision } from "./decision.js";
 import type { StopHookInput } from "./hook-input-schema.js";
 import { delegationsOf, type Project, readJsonFile, taskFolders } from "./project.js";
+import { forgedLastWords } from "./stop-witness.js";
 
 /** Blocks of one sub-agent's stop before it is let go (Claude Code itself overrides the 9th). */
 export const LOOP_GUARD_LIMIT = 3;
@@ -58,6 +59,11 @@ export async function subagentStop(input: StopHookInput, project: Project): Prom
   if (!found) return allow();
   const { checkpoint, view } = found;
   const task = checkpoint.taskNumber;
+  const forged = forgedLastWords(input);
+  if (forged !== null) {
+    // Not the host's stop: nothing of it is recorded, and the hook log keeps the attempt.
+    return { ...allow("forged stop refused", task), reason: forged };
+  }
   const folder = taskFolders(project, task)[0];
   const metadataPath = folder ? join(folder, METADATA) : undefined;
   const problem = metadataPath ? metadataProblem(metadataPath) : "missing or not valid JSON";

@@ -15,6 +15,8 @@ export interface HostInstallContext {
   specsDir: string;
   /** What the last `baton init` recorded, if any. */
   previous: InitManifest | undefined;
+  /** Turn the host's own sandbox on, where it has one (Claude Code); off only when asked. */
+  hostSandbox: boolean;
 }
 
 /** A host's edit of its own settings file, and what the manifest records of it. */

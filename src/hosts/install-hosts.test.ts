@@ -133,7 +133,11 @@ describe("baton init: existing settings", () => {
     const s = JSON.parse(text);
     expect(s.model).toBe("opus");
     expect(s.env).toEqual({ FOO: "1" });
-    expect(s.permissions.deny).toEqual(["Read(.env)"]);
+    // The user's deny rule first, then Baton's: no file tool may touch its key.
+    expect(s.permissions.deny[0]).toBe("Read(.env)");
+    expect(s.permissions.deny.slice(1)).toEqual(
+      ["Read", "Edit", "Write"].map((t) => `${t}(~/.config/baton/keys/**)`),
+    );
     expect(s.permissions.allow[0]).toBe("Bash(npm test:*)");
     expect(s.hooks.PreToolUse[0]).toEqual({
       matcher: "Bash",
@@ -147,7 +151,7 @@ describe("baton init: existing settings", () => {
     expect(s.hooks.Stop[0].hooks[0].command).toBe("./notify.sh");
     // The user's own lines survive byte for byte.
     expect(text).toContain('    "model": "opus",\n');
-    expect(text).toContain('    "env": { "FOO": "1" }\n}\n');
+    expect(text).toContain('    "env": { "FOO": "1" }');
     expect(readManifest(root)!.manifest.settings.created).toBe(false);
 
     const before = tree(root);
@@ -291,5 +295,54 @@ describe("baton init: the hook server's port", () => {
     expect(portB).not.toBe(portA);
     // A plain re-run keeps the recorded port.
     expect((await runInit({ root: b })).upToDate).toBe(true);
+  });
+});
+
+describe("baton init: Claude Code's own sandbox", () => {
+  it("turns it on with Baton's commands the only exception, and uninstall takes back exactly that", async () => {
+    const root = tempRepo();
+    await runInit({ root, bin: TEST_BIN });
+    const { sandbox } = settings(root);
+    expect(sandbox).toMatchObject({
+      enabled: true,
+      failIfUnavailable: true,
+      allowUnsandboxedCommands: false,
+    });
+    expect(sandbox.excludedCommands).toContain(`${TEST_BIN} gate-out:*`);
+    expect(sandbox.excludedCommands.every((c: string) => c.startsWith(`${TEST_BIN} `))).toBe(true);
+    expect(sandbox.filesystem.denyWrite).toEqual(
+      expect.arrayContaining([
+        "./specs/state.json",
+        "./specs/TODO.md",
+        "./specs/.baton",
+        "./.git",
+        "./.baton",
+      ]),
+    );
+    expect(sandbox.filesystem.denyRead).toEqual(["~/.config/baton/keys"]);
+    await runInit({ root, uninstall: true });
+    expect(existsSync(join(root, ".claude/settings.json"))).toBe(false);
+  });
+
+  it("keeps a sandbox setting the user chose otherwise, says so, and leaves it on uninstall", async () => {
+    const root = tempRepo();
+    mkdirSync(join(root, ".claude"), { recursive: true });
+    const mine = `{\n  "sandbox": { "enabled": false, "excludedCommands": ["docker"] }\n}\n`;
+    writeFileSync(join(root, ".claude/settings.json"), mine);
+    const result = await runInit({ root, bin: TEST_BIN });
+    expect(settings(root).sandbox.enabled).toBe(false);
+    expect(settings(root).sandbox.excludedCommands[0]).toBe("docker");
+    expect(result.warnings.join("\n")).toContain("kept your sandbox.enabled is false, not true");
+    await runInit({ root, uninstall: true });
+    expect(readText(root, ".claude/settings.json")).toBe(mine);
+  });
+
+  it("--host-sandbox off leaves it as it is, and a re-run remembers", async () => {
+    const root = tempRepo();
+    await runInit({ root, bin: TEST_BIN, hostSandbox: "off" });
+    expect(settings(root).sandbox).toBeUndefined();
+    await runInit({ root });
+    expect(settings(root).sandbox).toBeUndefined();
+    expect(readManifest(root)?.manifest.hostSandbox).toBe("off");
   });
 });

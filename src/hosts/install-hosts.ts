@@ -32,6 +32,8 @@ export interface InstallOptions {
   /** The task store's folder relative to the root (opencode's deny rules name its files). */
   specsDir?: string | undefined;
   force?: boolean | undefined;
+  /** `off`: leave the host's own sandbox as the user has it. */
+  hostSandbox?: "on" | "off" | undefined;
 }
 
 /** Baton's own folder, whatever the hosts. */
@@ -127,6 +129,7 @@ export async function planInstall(options: InstallOptions, hosts: readonly Host[
     port: port ?? repositoryPort(root),
     specsDir: options.specsDir ?? "specs",
     previous: prev,
+    hostSandbox: (options.hostSandbox ?? prev?.hostSandbox ?? "on") === "on",
   };
   const wanted = new Set(options.hosts ?? []);
   const active = hosts.filter((h) => h.primary || wanted.has(h) || (prev && h.installer.installedIn(prev)));
@@ -145,6 +148,7 @@ export async function planInstall(options: InstallOptions, hosts: readonly Host[
     hooks,
     ...(port === undefined ? {} : { port }),
     ...(ci === undefined ? {} : { ci }),
+    ...(ctx.hostSandbox ? {} : { hostSandbox: "off" as const }),
     ...Object.assign({}, ...settings.map((s) => s.record)),
     files: files.records.map(({ backup, ...rest }) => (backup ? { ...rest, backup } : rest)),
     dirs: [...new Set([...(prev?.dirs ?? []), ...dirs.filter((d) => !existsSync(join(root, d)))])],

@@ -12,6 +12,7 @@ import {
 } from "../shared/index.js";
 import type { HookEntry, InitManifest } from "./manifest.js";
 import type { FileChange } from "./plan.js";
+import { applyValues, removeValues, type SettingValue } from "./settings-values.js";
 
 /**
  * A host's JSON settings file (Claude Code's settings.json, Codex's hooks.json) and Baton's entries in it:
@@ -110,29 +111,20 @@ export interface SettingsInstall {
   added: HookEntry[];
   removed: HookEntry[];
   permissionsAdded: string[];
+  valuesAdded: SettingValue[];
+  /** Values the user set otherwise: kept as they are, and said. */
+  conflicts: string[];
   record: ManifestSettings;
 }
 
-/**
- * Adds Baton's hook groups and permission rules beside the user's. An identical entry already present
- * and not recorded as Baton's is the user's: it is left alone and never recorded, so uninstall keeps it.
- * Entries Baton recorded earlier but no longer wants (another --bin or --hooks) are replaced.
- */
-export async function planSettingsInstall(
-  file: SettingsFile,
+/** Adds the hook groups and permission rules not there yet (in place); returns what is Baton's now. */
+function addEntries(
+  next: Json,
   hooks: HookEntry[],
   permissions: string[],
   previous: ManifestSettings | undefined,
-  rel: string,
-): Promise<SettingsInstall> {
-  const keys: string[][] = [...(previous?.keys ?? [])];
-  const cleaned = structuredClone(file.value);
-  const stale = removeRecorded(
-    cleaned,
-    (previous?.hooks ?? []).filter((h) => !hooks.some((d) => isDeepStrictEqual(d, h))),
-    (previous?.permissions ?? []).filter((p) => !permissions.includes(p)),
-  );
-  const next = structuredClone(cleaned);
+  keys: string[][],
+) {
   const ours = { hooks: [] as HookEntry[], permissions: [] as string[] };
   const added: HookEntry[] = [];
   const permissionsAdded: string[] = [];
@@ -155,6 +147,37 @@ export async function planSettingsInstall(
     }
     if (!present || previous?.permissions.includes(rule)) ours.permissions.push(rule);
   }
+  return { ours, added, permissionsAdded };
+}
+
+/**
+ * Adds Baton's hook groups, permission rules and other values beside the user's. An identical entry
+ * already present and not recorded as Baton's is the user's: it is left alone and never recorded, so
+ * uninstall keeps it. Entries Baton recorded earlier but no longer wants (another --bin or --hooks) are
+ * replaced.
+ */
+export async function planSettingsInstall(
+  file: SettingsFile,
+  hooks: HookEntry[],
+  permissions: string[],
+  previous: ManifestSettings | undefined,
+  rel: string,
+  values: SettingValue[] = [],
+): Promise<SettingsInstall> {
+  const keys: string[][] = [...(previous?.keys ?? [])];
+  const cleaned = structuredClone(file.value);
+  const stale = removeRecorded(
+    cleaned,
+    (previous?.hooks ?? []).filter((h) => !hooks.some((d) => isDeepStrictEqual(d, h))),
+    (previous?.permissions ?? []).filter((p) => !permissions.includes(p)),
+  );
+  removeValues(
+    cleaned,
+    (previous?.values ?? []).filter((v) => !values.some((w) => isDeepStrictEqual(v, w))),
+  );
+  const next = structuredClone(cleaned);
+  const { ours, added, permissionsAdded } = addEntries(next, hooks, permissions, previous, keys);
+  const set = applyValues(next, values, previous?.values ?? [], keys);
   const changed = !isDeepStrictEqual(next, file.value) || (file.exists && file.doc === null);
   const after = changed ? await renderSteps(file, [cleaned, next]) : (file.text ?? "");
   const uniqueKeys = keys.filter((k, i) => keys.findIndex((o) => o.join("\0") === k.join("\0")) === i);
@@ -164,12 +187,15 @@ export async function planSettingsInstall(
     added,
     removed: stale.removedHooks,
     permissionsAdded,
+    valuesAdded: set.added,
+    conflicts: set.conflicts,
     record: {
       path: rel,
       created: previous?.created ?? !file.exists,
       keys: uniqueKeys,
       hooks: ours.hooks,
       permissions: ours.permissions,
+      ...(set.ours.length > 0 ? { values: set.ours } : {}),
     },
   };
 }
@@ -187,6 +213,7 @@ export async function planSettingsUninstall(
 ): Promise<SettingsUninstall> {
   const next = structuredClone(file.value);
   const { removedHooks, removedPermissions } = removeRecorded(next, recorded.hooks, recorded.permissions);
+  removeValues(next, recorded.values ?? []);
   // Deepest first, so emptying ["hooks","Stop"] can leave ["hooks"] empty in turn.
   for (const path of [...recorded.keys].sort((a, b) => b.length - a.length)) {
     const node = lookup(next, path);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import * as z from "zod/mini";
 import { INIT_MANIFEST } from "../shared/baton-paths.js";
 import { FileFormatError, formatIssues, parseJsonDocument } from "../shared/index.js";
+import { SettingValue } from "./settings-values.js";
 
 export const MANIFEST_PATH = INIT_MANIFEST;
 
@@ -25,6 +26,8 @@ const SettingsRecord = z.object({
   keys: z.array(z.array(z.string())),
   hooks: z.array(HookEntry),
   permissions: z.array(z.string()),
+  /** Other values init set or added (Claude Code's sandbox), by value. */
+  values: z.optional(z.array(SettingValue)),
 });
 
 export const InitManifest = z.object({
@@ -33,6 +36,8 @@ export const InitManifest = z.object({
   hooks: z.enum(["command", "http", "resident"]),
   port: z.optional(z.number()),
   ci: z.optional(z.enum(["github"])),
+  /** `baton init --host-sandbox off`: the host's own sandbox left as the user has it. */
+  hostSandbox: z.optional(z.enum(["on", "off"])),
   files: z.array(
     z.object({
       path: z.string(),
@@ -84,7 +89,19 @@ export function readManifest(root: string): { manifest: InitManifest; text: stri
 }
 
 /** The manifest's keys in the order every Baton has written them; the hosts' records sit where they always did. */
-const KEY_ORDER = ["version", "bin", "hooks", "port", "ci", "codex", "opencode", "files", "dirs", "settings"];
+const KEY_ORDER = [
+  "version",
+  "bin",
+  "hooks",
+  "port",
+  "ci",
+  "hostSandbox",
+  "codex",
+  "opencode",
+  "files",
+  "dirs",
+  "settings",
+];
 
 /**
  * Stable text (no timestamps, keys in one order whichever host planned first), so a second `baton init`

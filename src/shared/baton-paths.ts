@@ -23,6 +23,18 @@ export const REPO_KEYS_DIR = `${BATON_DIR}/keys`;
 export const publicKeyFile = (fingerprint: string) => `${REPO_KEYS_DIR}/${fingerprint}.pub`;
 export const vouchFile = (fingerprint: string) => `${REPO_KEYS_DIR}/${fingerprint}.vouch`;
 /** In the key folder (batonKeyDir): this machine's private signing key. */
+/** Baton's configuration files at the repository root: one of them at most. */
+export const CONFIG_FILE_NAMES = ["baton.config.json", "baton.config.yaml", "baton.config.yml"] as const;
+/** The hosts' settings hold Baton's hooks: an agent that could rewrite them could switch the hooks off. */
+export const HOST_SETTINGS_FILES = [
+  ".claude/settings.json",
+  ".claude/settings.local.json",
+  ".codex/hooks.json",
+  "opencode.json",
+  "opencode.jsonc",
+  ".opencode/plugin",
+] as const;
+
 export const SIGNING_KEY_FILE = "evidence-signing-key.pem";
 
 /** Where each of Baton's files of a repository lives, from its root. */

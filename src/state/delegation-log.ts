@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from "
 import { dirname, join, relative, sep } from "node:path";
 import * as z from "zod/mini";
 import { MARKER_FILES, storeInternalPaths } from "../shared/baton-paths.js";
+import { logKey, openLine, sealLine } from "./log-seal.js";
 
 /**
  * What Baton learns about one in-session delegation while it is open, appended as JSON lines to
@@ -13,6 +14,8 @@ import { MARKER_FILES, storeInternalPaths } from "../shared/baton-paths.js";
  * Appends of one short line are atomic, so concurrent hook processes never lose each other's lines.
  */
 export const DelegationEvent = z.discriminatedUnion("type", [
+  /** What gate-in told the model to give the agent: added to a delegation call that leaves it out. */
+  z.object({ type: z.literal("prompt"), at: z.string(), agentType: z.string(), text: z.string() }),
   z.object({ type: z.literal("launch"), at: z.string(), agentType: z.string() }),
   z.object({
     type: z.literal("bind"),
@@ -53,15 +56,20 @@ export interface FileRecord {
 }
 
 export interface DelegationView {
+  /** gate-in's prompt for the agent, when it recorded one. */
+  prompt?: string;
   launches: string[];
   /** When the first Agent call carrying this delegation's prompt was made (FIFO binding). */
   launchedAt?: string;
   agentId?: string;
   agentType?: string;
   files: Map<string, FileRecord>;
-  lastOutput?: string;
+  /** What the bound agent said at each of its stops, in order (GATE OUT reads it for TASK_ERROR). */
+  stopOutput?: string;
   /** Consecutive blocked stops of the bound agent (reset by an allowed stop). */
   stopBlocks: number;
+  /** Lines whose seal is not Baton's: written by something that does not hold Baton's key. */
+  forged: string[];
 }
 
 export function delegationLogPath(internalDir: string, sessionId: string): string {
@@ -76,11 +84,12 @@ export function appendDelegationEvents(
   if (events.length === 0) return;
   const path = delegationLogPath(internalDir, sessionId);
   mkdirSync(dirname(path), { recursive: true });
-  appendFileSync(path, events.map((e) => `${JSON.stringify(e)}\n`).join(""));
+  const key = logKey();
+  appendFileSync(path, events.map((e) => `${sealLine(key, sessionId, JSON.stringify(e))}\n`).join(""));
 }
 
 export function emptyDelegationView(): DelegationView {
-  return { launches: [], files: new Map(), stopBlocks: 0 };
+  return { launches: [], files: new Map(), stopBlocks: 0, forged: [] };
 }
 
 /** The log folded into what it says now; a torn or foreign line is skipped. */
@@ -92,8 +101,14 @@ export function readDelegation(internalDir: string, sessionId: string): Delegati
   } catch {
     return view;
   }
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
+  const key = logKey();
+  for (const sealed of text.split("\n")) {
+    if (sealed === "") continue;
+    const line = openLine(key, sessionId, sealed);
+    if (line === null) {
+      view.forged.push(sealed.slice(0, 200));
+      continue;
+    }
     let parsed: ReturnType<typeof DelegationEvent.safeParse>;
     try {
       parsed = DelegationEvent.safeParse(JSON.parse(line));
@@ -102,7 +117,8 @@ export function readDelegation(internalDir: string, sessionId: string): Delegati
     }
     if (!parsed.success) continue;
     const e = parsed.data;
-    if (e.type === "launch") {
+    if (e.type === "prompt") view.prompt = e.text;
+    else if (e.type === "launch") {
       view.launches.push(e.agentType);
       view.launchedAt ??= e.at;
     } else if (e.type === "bind") {
@@ -117,7 +133,8 @@ export function readDelegation(internalDir: string, sessionId: string): Delegati
         tool: e.tool,
       });
     } else if (e.agentId === view.agentId) {
-      view.lastOutput = e.lastOutput;
+      // A later stop adds to what the agent said and never replaces it: a TASK_ERROR stays reported.
+      view.stopOutput = view.stopOutput === undefined ? e.lastOutput : `${view.stopOutput}\n${e.lastOutput}`;
       view.stopBlocks = e.blocked ? view.stopBlocks + 1 : 0;
     }
   }

@@ -289,7 +289,8 @@ describe.skipIf(located.path === null)(
     test("(j) the store damaged past PreToolUse, and a status move around the gate: restored, refused, never committed", {
       timeout: 120_000,
     }, async () => {
-      const dir = initialisedRepo();
+      // The layer behind the host's sandbox: with it off (a user's choice), writes reach the store.
+      const dir = initialisedRepo(["--host-sandbox", "off"]);
       const sealed = readFileSync(join(dir, "specs/state.json"), "utf8");
       const results: string[] = [];
       // What the model was told after each call: tool results and the hooks' messages beside them.

@@ -26,6 +26,7 @@ export interface InitCommandOptions {
   bin?: string | undefined;
   ci?: string | undefined;
   host?: string | undefined;
+  hostSandbox?: string | undefined;
 }
 
 /** `baton init [dir]`: installs (or removes) the slash commands, agents and hooks for Claude Code. */
@@ -54,6 +55,9 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
   if (options.uninstall && (options.hooks || options.bin !== undefined || options.force)) {
     throw new UsageError("--uninstall takes no --hooks, --port, --bin or --force");
   }
+  if (options.hostSandbox !== undefined && options.hostSandbox !== "on" && options.hostSandbox !== "off") {
+    throw new UsageError(`--host-sandbox must be "on" or "off", got "${options.hostSandbox}"`);
+  }
   if (options.bin !== undefined && options.bin.trim() === "") throw new UsageError("--bin must not be empty");
   let root: string;
   if (options.dir === undefined) root = findRepoRoot(options.repo);
@@ -75,6 +79,7 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
     hosts: host ? [host] : [],
     specsDir: host?.name === "opencode" ? await specsDirOf(root) : undefined,
     force: options.force,
+    hostSandbox: options.hostSandbox as "on" | "off" | undefined,
     dryRun: options.dryRun,
     uninstall: options.uninstall,
   });

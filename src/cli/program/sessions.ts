@@ -35,6 +35,10 @@ function defineInit(program: Command): void {
         "--host <host>",
         "also install for another agent CLI: codex (Baton's hooks in .codex/hooks.json) or opencode (commands, agents and a plugin in .opencode/)",
       )
+      .option(
+        "--host-sandbox <on|off>",
+        "on (default): turn Claude Code's own sandbox on for every Bash command, store, git and Baton's files read-only, Baton's key unreadable | off: leave it as it is",
+      )
       .option("--bin <command>", "how Claude Code runs Baton (default: baton if on PATH, else node <path>)")
       .option("--json", "print JSON")
       .action(async (dir: string | undefined, opts, cmd: Command) => {

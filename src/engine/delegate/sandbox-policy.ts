@@ -1,19 +1,14 @@
 import { join, relative } from "node:path";
 import type { SandboxPolicy } from "../../runners/index.js";
-import { BATON_DIR, batonKeyDir, MARKER_FILE } from "../../shared/baton-paths.js";
+import {
+  BATON_DIR,
+  batonKeyDir,
+  CONFIG_FILE_NAMES,
+  HOST_SETTINGS_FILES,
+  MARKER_FILE,
+} from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
 import type { Run } from "../prepare-run.js";
-
-const CONFIG_FILES = ["baton.config.json", "baton.config.yaml", "baton.config.yml"];
-/** The hosts' settings hold Baton's hooks: an agent that could rewrite them could switch the hooks off. */
-const HOST_SETTINGS = [
-  ".claude/settings.json",
-  ".claude/settings.local.json",
-  ".codex/hooks.json",
-  "opencode.json",
-  "opencode.jsonc",
-  ".opencode/plugin",
-];
 
 /**
  * What no agent of this run may change, repository-relative: the task store (state, TODO, errors, the
@@ -27,8 +22,8 @@ export function protectedPaths(run: Run): string[] {
   return [
     ...store.map((p) => relative(root, p)),
     BATON_DIR,
-    ...CONFIG_FILES,
-    ...HOST_SETTINGS,
+    ...CONFIG_FILE_NAMES,
+    ...HOST_SETTINGS_FILES,
     relative(root, join(run.folder, MARKER_FILE)),
   ];
 }

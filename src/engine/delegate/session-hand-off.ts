@@ -5,7 +5,7 @@ import {
   readDelegation,
 } from "../../state/index.js";
 import { checkRunResult } from "../gate-out/check-run-result.js";
-import type { Run } from "../prepare-run.js";
+import { type Run, runPrompt } from "../prepare-run.js";
 import type { Delegation } from "./delegation.js";
 import { openRunMarker } from "./delegation.js";
 
@@ -17,7 +17,7 @@ import { openRunMarker } from "./delegation.js";
  */
 export const sessionHandOff: Delegation = {
   sandbox: () => "session",
-  async delegate(run) {
+  async delegate(run, artifactPath) {
     await openRunMarker(
       run,
       `Postflight pending: run baton gate-out ${run.operation} ${run.taskNumber} --session ${run.sessionId}`,
@@ -32,12 +32,20 @@ export const sessionHandOff: Delegation = {
       "gate-in",
       at,
     );
-    appendDelegationEvents(internal, run.sessionId, baseline);
+    // The prompt gate-in tells the model to pass on: a delegation call that leaves it out (a paraphrase)
+    // gets it added by PreToolUse, so binding never rests on the model copying the session id.
+    const prompt = {
+      type: "prompt" as const,
+      at,
+      agentType: run.route.agent.name,
+      text: runPrompt(run, artifactPath),
+    };
+    appendDelegationEvents(internal, run.sessionId, [prompt, ...baseline]);
     return null;
   },
   check(run: Run, agentOutput: string) {
     const view = readDelegation(run.ctx.paths.internalDir, run.sessionId);
-    const output = [view.lastOutput, agentOutput].filter(Boolean).join("\n");
+    const output = [view.stopOutput, agentOutput].filter(Boolean).join("\n");
     return checkRunResult(run, output, { view, agent: run.route.agent.name });
   },
 };

@@ -12,6 +12,13 @@ import { type Gate, refuse } from "./gate-types.js";
 export const checkProvenance: Gate = (ctx) => {
   const p = ctx.provenance;
   if (!p) return { ok: true };
+  if (p.view.forged.length > 0) {
+    return refuse(
+      ctx,
+      "DELEGATION_LOG_FORGED",
+      `the delegation log has ${p.view.forged.length} line(s) Baton did not write (their seal is not Baton's key's), the first: ${p.view.forged[0]}; something other than Baton's hooks wrote it, so none of its record counts. Give the checkpoint up with baton recover --force and delegate again; nothing was recorded`,
+    );
+  }
   if (p.view.agentId === undefined) {
     const launched = p.view.launches.length > 0 ? ` (an Agent call named ${p.view.launches.join(", ")})` : "";
     return refuse(

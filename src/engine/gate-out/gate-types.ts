@@ -40,6 +40,7 @@ export type GateOutCode =
   | "PHASES_FAILED"
   | "AGENT_NOT_RUN"
   | "NOT_WRITTEN_BY_AGENT"
+  | "DELEGATION_LOG_FORGED"
   | "HISTORY_CHANGED";
 
 /** What GATE OUT knows when it runs: the run it checks, never the agent's word for it. */

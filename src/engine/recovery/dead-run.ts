@@ -89,7 +89,7 @@ export async function verifyDeadResult(dead: DeadRun): Promise<GateOutVerdict | 
       task: dead.task ?? null,
       folder,
       metadataPath: join(folder, METADATA_FILE),
-      agentOutput: view?.lastOutput ?? "",
+      agentOutput: view?.stopOutput ?? "",
       baseline: checkpoint.baseline ?? null,
       provenance: view
         ? { view, agent: checkpoint.agent ?? view.agentType ?? "the delegated agent" }

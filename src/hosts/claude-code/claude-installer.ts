@@ -9,6 +9,7 @@ import {
 import type { HostInstaller, HostSettingsPlan } from "../host.js";
 import { agentFiles, commandFiles, permissionRules } from "./command-files.js";
 import { hookEntries, SETTINGS_PATH } from "./hook-settings.js";
+import { missingSandboxTools, sandboxSettings } from "./sandbox-settings.js";
 
 /**
  * Claude Code's part of `baton init`: slash commands and Baton's agents in `.claude/`, and Baton's hooks
@@ -19,7 +20,7 @@ export const claudeInstaller: HostInstaller = {
   dirs: [".claude", ".claude/commands", ".claude/agents"],
   installedIn: () => true,
   files: ({ bin }) => [...commandFiles(bin), ...agentFiles()],
-  async settings({ root, bin, hooks, port, previous }): Promise<HostSettingsPlan> {
+  async settings({ root, bin, hooks, port, previous, specsDir, hostSandbox }): Promise<HostSettingsPlan> {
     const file = readSettings(root, SETTINGS_PATH);
     const planned = await planSettingsInstall(
       file,
@@ -27,6 +28,7 @@ export const claudeInstaller: HostInstaller = {
       permissionRules(bin),
       previous?.settings,
       SETTINGS_PATH,
+      hostSandbox ? sandboxSettings(bin, specsDir) : [],
     );
     return {
       write: settingsWrite(SETTINGS_PATH, file, planned.after, planned.changed),
@@ -38,7 +40,10 @@ export const claudeInstaller: HostInstaller = {
         permissionsAdded: planned.permissionsAdded,
         permissionsRemoved: [],
       },
-      warnings: hooks === "http" ? httpWarnings(file.value, port) : [],
+      warnings: [
+        ...(hooks === "http" ? httpWarnings(file.value, port) : []),
+        ...(hostSandbox ? sandboxWarnings(planned.conflicts) : []),
+      ],
     };
   },
   async uninstallSettings(root, manifest) {
@@ -59,6 +64,22 @@ export const claudeInstaller: HostInstaller = {
     };
   },
 };
+
+/** A sandbox setting the user chose otherwise, or a machine Claude Code's sandbox cannot run on. */
+function sandboxWarnings(conflicts: string[]): string[] {
+  const missing = missingSandboxTools();
+  return [
+    ...conflicts.map(
+      (c) =>
+        `${SETTINGS_PATH}: kept your ${c}; Baton's guarantees in a session assume Claude Code's sandbox as baton init sets it`,
+    ),
+    ...(missing.length > 0
+      ? [
+          `Claude Code's sandbox needs ${missing.join(" and ")}, missing here: sessions will refuse to start until you install them (Debian: apt install bubblewrap socat), or run baton init --host-sandbox off`,
+        ]
+      : []),
+  ];
+}
 
 /** `allowedHttpHookUrls` in the user's settings can silently disable the HTTP hooks; say so. */
 function httpWarnings(settings: Record<string, unknown>, port: number = DEFAULT_HOOK_PORT): string[] {

@@ -94,7 +94,10 @@ export function agentFiles(): TemplateFile[] {
   return defaultAgentFiles().map((file) => ({ path: `.claude/agents/${file.path}`, content: file.content }));
 }
 
+/** The Baton commands the slash commands run (each writes the store under its own checks). */
+export const BATON_COMMANDS = ["gate-in", "gate-out", "task", "archive", "errors"] as const;
+
 /** Permission rules for every Baton command the slash commands run, so gates are never prompted. */
 export function permissionRules(bin: string): string[] {
-  return ["gate-in", "gate-out", "task", "archive", "errors"].map((sub) => bashRule(bin, sub));
+  return BATON_COMMANDS.map((sub) => bashRule(bin, sub));
 }

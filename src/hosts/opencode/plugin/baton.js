@@ -195,6 +195,9 @@ async function guard(state, input, output) {
     }
     const specific = answer.reply.hookSpecificOutput;
     if (specific?.permissionDecision === "deny") throw new Error(specific.permissionDecisionReason);
+    // Baton adds the delegation's prompt to a task call whose prompt leaves out the session it delegates.
+    const updated = specific?.updatedInput;
+    if (input.tool === "task" && typeof updated?.prompt === "string") output.args.prompt = updated.prompt;
   }
 }
 
