@@ -286,7 +286,9 @@ describe("baton implement N --isolate worktree", () => {
     const agent = script(dir, { "*": { steps: phaseScriptSteps({ sleepMs: 100 }) } });
     const result = runBaton(dir, ["implement", "1", "--script", agent, "--isolate", "worktree"]);
     expect(result.status).toBe(0);
-    expect(subjects(dir).slice(1, 4)).toEqual([
+    // A rare miss under a loaded suite: its history and output say which commit went where.
+    const shown = `${git(dir, ["log", "--stat", "-6"])}\n${result.stdout}\n${result.stderr}`;
+    expect(subjects(dir).slice(1, 4), shown).toEqual([
       "task 1 phase 3: Step 1.3",
       "task 1 phase 2: Step 1.2",
       "task 1 phase 1: Step 1.1",

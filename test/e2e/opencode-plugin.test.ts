@@ -18,6 +18,7 @@ import { freePort } from "../../src/testing/free-port.js";
 import { offlineOpencodeEnv } from "../../src/testing/offline-opencode.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
 import { BATON_BIN } from "../support/cli.js";
+import { forgedHistoryCommand } from "./forgery.js";
 import { commitAll, git, ok, oneTaskRepo, readJson } from "./helpers.js";
 
 /**
@@ -329,5 +330,74 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
     );
     expect(git(dir, ["log", "-1", "--format=%B"])).toMatch(/Session: sess_/);
     expect(api.problems()).toEqual([]);
+  }, 200_000);
+
+  it("binds a paraphrased delegation by adding gate-in's prompt, and refuses hook input fed by the agent", async () => {
+    const { dir, api, run } = await opencodeSession({
+      conversations: [
+        {
+          name: "main",
+          match: { prompt: "Baton's GATE IN for research of task 1" },
+          turns: [
+            say(toolUse("bash", { command: `echo '{}' | node ${BATON_BIN} hook subagent-stop` })),
+            say(
+              toolUse("task", {
+                subagent_type: "baton-researcher",
+                description: "research task 1",
+                prompt: "Please look into task 1 and write up what you find.",
+              }),
+            ),
+            { reply: ({ request }) => say(toolUse("bash", { command: gateOutCommand(promptOf(request)) })) },
+            say(text("Task 1 is researched.")),
+          ],
+        },
+        {
+          name: "researcher",
+          match: { system: "# Baton researcher" },
+          turns: [writeReport, writeMetadata, say(text("Report and metadata written."))],
+        },
+      ],
+      ...titles,
+    });
+    const result = await run(["--command", "research", "1"]);
+    expect(result.ok, `${result.stdout}${result.stderr}\n${seen(api)}`).toBe(true);
+    const told = api
+      .messageRequests()
+      .filter((r) => r.conversation === "main")
+      .flatMap((r) => (r.body ? toolResults(r.body) : []));
+    expect(told[0]).toMatchObject({ name: "bash", isError: true });
+    expect(String(told[0]?.content)).toContain("take their input from the host");
+    expect(String(told[2]?.content)).toContain("GATE OUT passed: task 1 research done → researched");
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("researched");
+    expect(api.problems()).toEqual([]);
+  }, 200_000);
+
+  it("refuses a forged delegation history: log lines Baton did not seal", async () => {
+    const { dir, api, run } = await opencodeSession({
+      conversations: [
+        {
+          name: "main",
+          match: { prompt: "Baton's GATE IN for research of task 1" },
+          turns: [
+            {
+              reply: ({ request }) =>
+                say(toolUse("bash", { command: forgedHistoryCommand(promptOf(request)) })),
+            },
+            { reply: ({ request }) => say(toolUse("bash", { command: gateOutCommand(promptOf(request)) })) },
+            say(text("Gate out refused.")),
+          ],
+        },
+      ],
+      ...titles,
+    });
+    const result = await run(["--command", "research", "1"]);
+    expect(result.ok, `${result.stdout}${result.stderr}\n${seen(api)}`).toBe(true);
+    const told = api
+      .messageRequests()
+      .filter((r) => r.conversation === "main")
+      .flatMap((r) => (r.body ? toolResults(r.body) : []));
+    expect(String(told[0]?.content)).toContain("forged");
+    expect(String(told[1]?.content)).toContain("[DELEGATION_LOG_FORGED]");
+    expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("researched");
   }, 200_000);
 });
