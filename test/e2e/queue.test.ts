@@ -75,6 +75,11 @@ function coordinator(dir: string, args: string[]): Promise<{ code: number | null
   return new Promise((resolve) => child.once("exit", (code) => resolve({ code, out })));
 }
 
+async function waitFor(check: () => boolean, ms: number): Promise<void> {
+  for (const end = Date.now() + ms; !check() && Date.now() < end; )
+    await new Promise((r) => setTimeout(r, 100));
+}
+
 const statuses = (dir: string) => activeTasks(dir).map((t) => t.status);
 const subjects = (dir: string) => git(dir, ["log", "--format=%s"]).trim().split("\n");
 
@@ -83,6 +88,8 @@ describe.skipIf(missing !== null)("baton run --queue (PostgreSQL, pg-boss)", () 
     const { dir, script } = coordinatorRepo(4, wholeWayScript());
     const w1 = startWorker(dir, "machine-a", script);
     const w2 = startWorker(dir, "machine-b", script);
+    // Both on the queue before the jobs: on a loaded machine one worker could otherwise take them all.
+    for (const w of [w1, w2]) await waitFor(() => w.log().includes("waiting for jobs"), 30_000);
     const run = await coordinator(dir, ["--all-ready", "--until", "planned", "--concurrency", "4"]);
     expect(run.code, `${run.out}\n${w1.log()}\n${w2.log()}`).toBe(0);
     expect(statuses(dir)).toEqual(["planned", "planned", "planned", "planned"]);

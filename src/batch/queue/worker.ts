@@ -59,6 +59,7 @@ export async function runWorker(request: WorkerRequest): Promise<WorkerReport> {
     onError: (error) => say(`queue: ${error.message}`),
   });
   const report: WorkerReport = { machine, completed: 0, failed: 0, dropped: 0 };
+  say("connected to the queue, waiting for jobs");
   try {
     while (
       !request.signal.aborted &&
