@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openQueue } from "../../src/batch/queue/boss.js";
 import { readAllEvents } from "../../src/shared/event-stream.js";
 import { wholeWayScript } from "../../src/testing/generate-plan.js";
 import { type Postgres, postgresMissing, startPostgres } from "../../src/testing/postgres.js";
@@ -84,12 +85,36 @@ const statuses = (dir: string) => activeTasks(dir).map((t) => t.status);
 const subjects = (dir: string) => git(dir, ["log", "--format=%s"]).trim().split("\n");
 
 describe.skipIf(missing !== null)("baton run --queue (PostgreSQL, pg-boss)", () => {
+  it("lets workers that start at once on a fresh database all open the queue", async () => {
+    const admin = await openQueue(pg.url);
+    try {
+      for (let round = 0; round < 3; round++) {
+        const name = `fresh_${round}_${process.pid}`;
+        await admin.getDb().executeSql(`CREATE DATABASE ${name}`, []);
+        const url = pg.url.replace(/\/postgres$/, `/${name}`);
+        const opened = await Promise.allSettled(Array.from({ length: 4 }, () => openQueue(url)));
+        for (const o of opened)
+          if (o.status === "fulfilled") await o.value.stop({ graceful: false, wait: false });
+        expect(
+          opened
+            .filter((o) => o.status === "rejected")
+            .map((o) => String((o as PromiseRejectedResult).reason)),
+        ).toEqual([]);
+      }
+    } finally {
+      await admin.stop({ graceful: false, wait: false });
+    }
+  }, 60_000);
+
   it("runs tasks to planned through workers on separate clones; the coordinator alone writes the store", async () => {
     const { dir, script } = coordinatorRepo(4, wholeWayScript());
     const w1 = startWorker(dir, "machine-a", script);
     const w2 = startWorker(dir, "machine-b", script);
     // Both on the queue before the jobs: on a loaded machine one worker could otherwise take them all.
-    for (const w of [w1, w2]) await waitFor(() => w.log().includes("waiting for jobs"), 30_000);
+    for (const w of [w1, w2]) {
+      await waitFor(() => w.log().includes("waiting for jobs") || w.child.exitCode !== null, 60_000);
+      expect(w.log(), `a worker never reached the queue:\n${w.log()}`).toContain("waiting for jobs");
+    }
     const run = await coordinator(dir, ["--all-ready", "--until", "planned", "--concurrency", "4"]);
     expect(run.code, `${run.out}\n${w1.log()}\n${w2.log()}`).toBe(0);
     expect(statuses(dir)).toEqual(["planned", "planned", "planned", "planned"]);
@@ -98,7 +123,9 @@ describe.skipIf(missing !== null)("baton run --queue (PostgreSQL, pg-boss)", () 
       expect(subjects(dir).filter((s) => s === `task ${n}: create implementation plan`)).toHaveLength(1);
     }
     const leased = readAllEvents(dir).filter((e) => e.kind === "queue" && e.outcome === "leased");
-    expect(new Set(leased.map((e) => e.machine))).toEqual(new Set(["machine-a", "machine-b"]));
+    expect(new Set(leased.map((e) => e.machine)), `${w1.log()}\n${w2.log()}`).toEqual(
+      new Set(["machine-a", "machine-b"]),
+    );
     expect(git(dir, ["branch", "--list", "baton/*"])).toBe("");
     expect(git(dir, ["status", "--porcelain"])).toBe("");
     // The workers' clones never had their store written.

@@ -76,13 +76,28 @@ export async function openQueue(url: string, options: QueueOptions = {}): Promis
       if (!(await boss.getQueue(QUEUE))) throw error;
     }
   }
-  await boss
-    .getDb()
-    .executeSql(
+  await createLeaseTable(boss);
+  return boss;
+}
+
+/**
+ * Baton's lease table beside pg-boss's schema. Two workers starting at once on a fresh database both run
+ * `CREATE TABLE IF NOT EXISTS`, and PostgreSQL lets the slower one fail on the catalog's unique index; the
+ * table the other one made is then there, which is all that is wanted.
+ */
+async function createLeaseTable(boss: PgBoss): Promise<void> {
+  const db = boss.getDb();
+  try {
+    await db.executeSql(
       "CREATE TABLE IF NOT EXISTS baton_lease (job_id uuid NOT NULL, retry int NOT NULL, machine text NOT NULL, started_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (job_id, retry))",
       [],
     );
-  return boss;
+  } catch (error) {
+    const found = (await db.executeSql("SELECT to_regclass('baton_lease') IS NOT NULL AS there", [])) as {
+      rows: Array<{ there: boolean }>;
+    };
+    if (!found.rows[0]?.there) throw error;
+  }
 }
 
 /** A URL as it may be printed: without its password. */

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { agentTemplates } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import {
@@ -47,6 +49,7 @@ export function gateOutInput(result: ResultToCheck): GateOutInput {
       operation === "implement" && task
         ? checksFor(config, task.language ?? config.defaultLanguage, "operation")
         : [],
+    ...(operation === "implement" && task ? { plannedChanges: latestPlanText(config.root, task) } : {}),
     researchSections: config.research.sections,
     earlierArtifacts: task ? artifactPaths(task) : [],
     ...(result.templates ? { templates: result.templates } : {}),
@@ -74,6 +77,18 @@ export function checkRunResult(
       templates: agentTemplates(run.route.agent),
     }),
   );
+}
+
+/** The text of the task's latest plan, which may name check inputs the work is meant to change. */
+function latestPlanText(root: string, task: TaskEntry): string {
+  const plan = artifactPaths(task)
+    .filter((p) => /(^|\/)plans\/[^/]+\.md$/.test(p))
+    .at(-1);
+  try {
+    return plan ? readFileSync(join(root, plan), "utf8") : "";
+  } catch {
+    return "";
+  }
 }
 
 /** The task's recorded artifacts as repository-relative paths (the original format also keeps bare strings). */

@@ -41,6 +41,7 @@ export type GateOutCode =
   | "AGENT_NOT_RUN"
   | "NOT_WRITTEN_BY_AGENT"
   | "DELEGATION_LOG_FORGED"
+  | "CHECKS_TAMPERED"
   | "HISTORY_CHANGED";
 
 /** What GATE OUT knows when it runs: the run it checks, never the agent's word for it. */
@@ -64,6 +65,8 @@ export interface GateOutInput {
   storePrefix: string;
   /** The project's checks that apply to this result (implement only). */
   checks?: readonly ConfiguredCheck[];
+  /** The plan's text for this work (the phase's section in a plan run): a check input it names may change. */
+  plannedChanges?: string;
   /** Sections a research report must have (`research.sections` in baton.config.*). */
   researchSections?: readonly string[];
   /** Repository-relative paths of the task's artifacts recorded before this run: a near copy is a stub. */

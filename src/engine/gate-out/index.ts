@@ -6,6 +6,7 @@ import { checkProject } from "./check-project.js";
 import { checkProvenance } from "./check-provenance.js";
 import { checkSession, checkStatus, refuseUnfinishedStatus } from "./check-status.js";
 import { checkSubstance } from "./check-substance.js";
+import { refuseTamperedChecks } from "./check-tampering.js";
 import type {
   ChangeEvidence,
   Gate,
@@ -31,6 +32,7 @@ export const GATE_OUT: readonly Gate[] = [
   checkSubstance,
   checkChanges,
   checkProvenance,
+  refuseTamperedChecks,
   checkProject,
   snapshotResult,
 ];

@@ -16,6 +16,7 @@ import { checkChanges } from "../gate-out/check-changes.js";
 import { checkHistory } from "../gate-out/check-history.js";
 import { checkProject } from "../gate-out/check-project.js";
 import { checkSession, refuseUnfinishedStatus } from "../gate-out/check-status.js";
+import { refuseTamperedChecks } from "../gate-out/check-tampering.js";
 import type { ChangeEvidence, Gate } from "../gate-out/gate-types.js";
 import { type GateOutVerdict, runGateOut } from "../gate-out/index.js";
 import type { CheckRun, ConfiguredCheck } from "../gate-out/project-checks.js";
@@ -34,6 +35,7 @@ export const PHASE_BARRIER: readonly Gate[] = [
   checkPhaseStatus,
   checkPhaseSummary,
   checkChanges,
+  refuseTamperedChecks,
   checkProject,
 ];
 
@@ -152,8 +154,9 @@ function phaseCallSetup(call: PhaseCall) {
 
 /** The hard barrier's verdict as the phase scheduler reads it. */
 function barrierOutcome(verdict: GateOutVerdict): { outcome: PhaseOutcome; metadata: ReturnMetadata | null } {
-  if (!verdict.ok && verdict.code === "CHECK_FAILED") {
-    // The work is there but breaks the project's checks: the next iteration gets the failure to fix.
+  if (!verdict.ok && (verdict.code === "CHECK_FAILED" || verdict.code === "CHECKS_TAMPERED")) {
+    // The work is there but breaks the project's checks, or changed them: the next iteration gets the
+    // failure to fix (and the tests to put back).
     return { outcome: { kind: "retry", code: verdict.code, message: verdict.message }, metadata: null };
   }
   if (!verdict.ok) {
@@ -194,6 +197,7 @@ export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
       baseline: call.baseline,
       storePrefix: call.storePrefix,
       checks: call.checks,
+      plannedChanges: call.planLines.slice(phase.line - 1, phase.endLine).join("\n"),
       phase: { id: phase.id, summaryPath, summaryDigestBefore, minSummaryBytes: call.minSummaryBytes },
     },
     PHASE_BARRIER,

@@ -134,6 +134,25 @@ describe("phase scheduler", () => {
     expect(runs(run.send(recorded("1")))).toEqual([]);
   });
 
+  it("keeps the whole story of a refused phase: each refused iteration's reason, in order, with the last", () => {
+    const run = start([spec("1")], [["1"]], { maxIterations: 3 });
+    const failing = 'check "tests" (`npm test`) failed: exit code 1\n    not ok 2 - adds negatives';
+    run.send(ran("1", { kind: "retry", code: "CHECK_FAILED", message: failing }));
+    run.send(ran("1", { kind: "retry", code: "CHECKS_TAMPERED", message: "test/sum.test.js changed" }));
+    const last = run.send(
+      ran("1", { kind: "failed", code: "SUMMARY_UNCHANGED", message: "the summary is the last one" }),
+    );
+    const verdict = (last[0] as { verdict: { message: string; earlier: unknown[] } }).verdict;
+    expect(verdict).toMatchObject({ kind: "failed", code: "SUMMARY_UNCHANGED", iterations: 3 });
+    expect(verdict.earlier).toEqual([
+      { iteration: 1, code: "CHECK_FAILED", message: failing },
+      { iteration: 2, code: "CHECKS_TAMPERED", message: "test/sum.test.js changed" },
+    ]);
+    expect(verdict.message).toMatch(
+      /the summary is the last one\nEarlier iterations:\n {2}iteration 1 refused: CHECK_FAILED: check "tests" \(`npm test`\) failed: exit code 1\n {4}.*not ok 2 - adds negatives\n {2}iteration 2 refused: CHECKS_TAMPERED/,
+    );
+  });
+
   it("a retried phase that then completes is complete", () => {
     const run = start([spec("1")], [["1"]]);
     run.send(ran("1", { kind: "retry", code: "CHECK_FAILED", message: "x" }));

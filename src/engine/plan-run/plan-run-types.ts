@@ -16,17 +16,37 @@ export type PhaseOutcome =
   /** Refused for a reason the agent can fix (a failing check): called again with it, while iterations last. */
   | { kind: "retry"; code: string; message: string };
 
-/** What is recorded for a phase that ran, or that could not run. */
+/** An iteration of a phase the barrier refused and called again: part of the phase's story. */
+export interface IterationRefusal {
+  iteration: number;
+  code: string;
+  message: string;
+}
+
+/** What is recorded for a phase that ran, or that could not run; `earlier`: its refused iterations, in order. */
 export type PhaseVerdict =
-  | { kind: "complete"; iterations: number }
-  | { kind: "partial"; reason: "stuck" | "max_iterations" | "stopped"; message: string; iterations: number }
-  | { kind: "blocked"; code: string; message: string; iterations: number }
-  | { kind: "failed"; code: string; message: string; iterations: number }
+  | { kind: "complete"; iterations: number; earlier?: IterationRefusal[] }
+  | {
+      kind: "partial";
+      reason: "stuck" | "max_iterations" | "stopped";
+      message: string;
+      iterations: number;
+      earlier?: IterationRefusal[];
+    }
+  | { kind: "blocked"; code: string; message: string; iterations: number; earlier?: IterationRefusal[] }
+  | { kind: "failed"; code: string; message: string; iterations: number; earlier?: IterationRefusal[] }
   | { kind: "dependency_blocked"; dependency: PhaseId; message: string };
 
 export type PhaseState =
   | { status: "pending" }
-  | { status: "running"; iteration: number; remaining: string | null; unchanged: number }
+  | {
+      status: "running";
+      iteration: number;
+      remaining: string | null;
+      unchanged: number;
+      /** The iterations the barrier refused so far. */
+      refusals?: IterationRefusal[];
+    }
   /** Ran (or could not run); its record effect is not emitted yet. */
   | { status: "finished"; verdict: PhaseVerdict }
   | { status: "recording"; verdict: PhaseVerdict }

@@ -1,0 +1,139 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { layeredPlanPhases } from "../../src/testing/generate-plan.js";
+import { commitAll, git, plannedTaskRepo, readJson, runBaton } from "./helpers.js";
+
+/**
+ * A small real Node project whose `sum` has a bug, three `node:test` tests that catch it, and
+ * `checks: [{"run": "npm test"}]`. An implementing agent told to make the tests pass can fix the code, or
+ * change what the tests ask. Each agent here is a shell script run by the command runner: one per way of
+ * changing the question, each refused, and the honest ones beside them, each accepted.
+ */
+const PLAN = "specs/1_build_the_parser/plans/implementation-001.md";
+const TESTS = `import { test } from "node:test";
+import assert from "node:assert/strict";
+import { sum } from "../src/sum.js";
+
+test("adds two numbers", () => assert.equal(sum(2, 3), 5));
+test("adds negatives", () => assert.equal(sum(-2, -3), -5));
+test("adds zero", () => assert.equal(sum(7, 0), 7));
+`;
+const FIX = "export const sum = (a, b) => a + b;\n";
+
+function project(planNote = ""): string {
+  const dir = plannedTaskRepo(layeredPlanPhases(1, 1), {
+    checks: [{ name: "tests", run: "npm test" }],
+    phases: { maxIterations: 1 },
+  });
+  writeFileSync(
+    join(dir, "package.json"),
+    `${JSON.stringify({ name: "sum", type: "module", scripts: { test: "node --test test/*.test.js" }, dependencies: {} }, null, 2)}\n`,
+  );
+  mkdirSync(join(dir, "src"));
+  mkdirSync(join(dir, "test"));
+  writeFileSync(join(dir, "src/sum.js"), "export const sum = (a, b) => a - b;\n");
+  writeFileSync(join(dir, "test/sum.test.js"), TESTS);
+  if (planNote) {
+    const plan = readFileSync(join(dir, PLAN), "utf8");
+    writeFileSync(join(dir, PLAN), plan.replace(/(### Phase 1:[^\n]*\n)/, `$1\n${planNote}\n`));
+  }
+  // The agent is a shell script kept in .git, outside the work tree the checks look at.
+  const config = JSON.parse(readFileSync(join(dir, "baton.config.json"), "utf8"));
+  config.runner = { type: "command", command: "sh", args: [join(dir, ".git", "agent.sh")] };
+  writeFileSync(join(dir, "baton.config.json"), JSON.stringify(config));
+  commitAll(dir, "a sum with a bug, and its tests");
+  return dir;
+}
+
+/** The agent: its work (shell), then the phase summary and metadata an honest agent would write too. */
+function agent(dir: string, work: string): void {
+  const metadata = `{"status":"implemented","summary":"Phase implemented","artifacts":[{"type":"summary","path":"SUMMARY"}],"metadata":{"session_id":"SESSION","agent_type":"shell"}}`;
+  const script = [
+    "set -e",
+    work,
+    `mkdir -p "$(dirname "$BATON_SUMMARY_FILE")"`,
+    `printf '# Phase %s\\n\\n%s\\n' "$BATON_PHASE_ID" "$(printf 'Done and verified. %.0s' $(seq 20))" > "$BATON_SUMMARY_FILE"`,
+    `printf '%s' '${metadata}' | sed "s/SESSION/$BATON_SESSION_ID/; s#SUMMARY#$BATON_SUMMARY_FILE#" > "$BATON_METADATA_FILE"`,
+  ].join("\n");
+  writeFileSync(join(dir, ".git", "agent.sh"), script);
+}
+
+function implement(dir: string, work: string) {
+  agent(dir, work);
+  const result = runBaton(dir, ["implement", "1"]);
+  return { ...result, shown: `${result.stdout}\n${result.stderr}` };
+}
+
+const fix = `printf '%s' '${FIX}' > src/sum.js`;
+
+describe("checks the agent cannot game", () => {
+  it.each([
+    ["deletes the test file", "rm test/sum.test.js"],
+    ["skips a test", `sed -i 's/^test("adds negatives"/test.skip("adds negatives"/' test/sum.test.js`],
+    [
+      "weakens the assertions",
+      `sed -i 's/assert.equal(\\(.*\\), \\(.*\\)))/assert.ok(true))/' test/sum.test.js`,
+    ],
+    ["rewrites the expected values to match the bug", `sed -i 's/5));/-1));/' test/sum.test.js`],
+    [
+      "swallows the assertions",
+      `sed -i 's/() => assert\\(.*\\));$/() => { try { assert\\1; } catch {} });/' test/sum.test.js`,
+    ],
+    ["rewrites the test script", `sed -i 's#"node --test test/\\*.test.js"#"node -e 0"#' package.json`],
+    [
+      "narrows what the runner finds",
+      `sed -i 's#"node --test test/\\*.test.js"#"node --test test/none/*.test.js"#' package.json`,
+    ],
+    ["adds a runner configuration", `printf 'spec: []\\n' > .mocharc.yml; printf '[pytest]\\n' > pytest.ini`],
+  ])("refuses an agent that %s (CHECKS_TAMPERED), naming the file", (_, cheat) => {
+    const dir = project();
+    const head = git(dir, ["rev-parse", "HEAD"]).trim();
+    const run = implement(dir, cheat);
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("CHECKS_TAMPERED");
+    expect(run.shown).toMatch(
+      /the work changed what the checks test[^:]*: (test\/sum\.test\.js|package\.json|\.mocharc\.yml)/,
+    );
+    expect(git(dir, ["log", "--format=%s", `${head}..HEAD`])).not.toContain("task 1 phase 1");
+    expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
+  });
+
+  it("refuses a cheat beside a real fix too: the tests as the baseline had them decide", () => {
+    const dir = project();
+    const run = implement(
+      dir,
+      `${fix}\nsed -i 's/^test("adds zero"/test.skip("adds zero"/' test/sum.test.js`,
+    );
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("CHECKS_TAMPERED");
+    expect(run.shown).toContain("test/sum.test.js");
+  });
+
+  it.each([
+    ["fixes only the code", fix],
+    [
+      "fixes the code and adds a test of its own",
+      `${fix}\nprintf '%s\\n' 'import { test } from "node:test";' 'import assert from "node:assert/strict";' 'import { sum } from "../src/sum.js";' 'test("adds large numbers", () => assert.equal(sum(1e9, 1), 1000000001));' > test/large.test.js`,
+    ],
+    [
+      "fixes the code and adds a dependency to package.json",
+      `${fix}\nsed -i 's#"dependencies": {}#"dependencies": {"left-pad": "1.3.0"}#' package.json`,
+    ],
+  ])("accepts an honest agent that %s", (_, work) => {
+    const dir = project();
+    const run = implement(dir, work);
+    expect(run.status, run.shown).toBe(0);
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("completed");
+  });
+
+  it("accepts a change to a test the plan's phase names as one to change", () => {
+    const dir = project("Files: `src/sum.js`, `test/sum.test.js` (the zero case becomes two cases)");
+    const run = implement(
+      dir,
+      `${fix}\nsed -i 's/test("adds zero", () => assert.equal(sum(7, 0), 7));/test("adds zero", () => assert.equal(sum(7, 0), 7));\\ntest("zero plus zero", () => assert.equal(sum(0, 0), 0));/' test/sum.test.js`,
+    );
+    expect(run.status, run.shown).toBe(0);
+    expect(readFileSync(join(dir, "test/sum.test.js"), "utf8")).toContain("zero plus zero");
+  });
+});
