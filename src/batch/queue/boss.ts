@@ -52,18 +52,45 @@ export function machineName(): string {
   return process.env["BATON_MACHINE"] || `${hostname()}:${process.pid}`;
 }
 
+/**
+ * PostgreSQL's answers when several processes set up the same fresh database at once (pg-boss's schema,
+ * the queue, Baton's table): a deadlock, a catalog row or object the other process made first. Setting
+ * up again then finds everything there.
+ */
+const SETUP_RACES = new Set(["40P01", "23505", "42P07", "42710", "42P06"]);
+const SETUP_ATTEMPTS = 6;
+
+function isSetupRace(error: unknown): boolean {
+  return SETUP_RACES.has(String((error as { code?: unknown })?.code ?? ""));
+}
+
 export async function openQueue(url: string, options: QueueOptions = {}): Promise<PgBoss> {
-  const boss = new PgBoss({
-    connectionString: url,
-    application_name: "baton",
-    maintenanceIntervalSeconds: options.maintenanceSeconds ?? 60,
-    schedule: false,
-  });
-  // pg-boss reports a lost connection as an event; unhandled, it would end the process.
-  boss.on("error", (error) => options.onError?.(error));
+  for (let attempt = 1; ; attempt++) {
+    const boss = new PgBoss({
+      connectionString: url,
+      application_name: "baton",
+      maintenanceIntervalSeconds: options.maintenanceSeconds ?? 60,
+      schedule: false,
+    });
+    // pg-boss reports a lost connection as an event; unhandled, it would end the process.
+    boss.on("error", (error) => options.onError?.(error));
+    try {
+      await setUpQueue(boss, url);
+      return boss;
+    } catch (error) {
+      await boss.stop({ graceful: false, wait: false }).catch(() => undefined);
+      const race = isSetupRace(error) || isSetupRace((error as { cause?: unknown }).cause);
+      if (!race || attempt >= SETUP_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+    }
+  }
+}
+
+async function setUpQueue(boss: PgBoss, url: string): Promise<void> {
   try {
     await boss.start();
   } catch (error) {
+    if (isSetupRace(error)) throw error;
     throw new IoError(`cannot open the queue at ${redact(url)}: ${(error as Error).message}`, {
       cause: error,
       hint: "Check that PostgreSQL runs there and the URL's user may create tables (pg-boss keeps its own schema).",
@@ -77,7 +104,6 @@ export async function openQueue(url: string, options: QueueOptions = {}): Promis
     }
   }
   await createLeaseTable(boss);
-  return boss;
 }
 
 /**
