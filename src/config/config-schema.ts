@@ -95,6 +95,11 @@ export const CheckConfig = z.strictObject({
   languages: z.optional(z.array(z.string().check(z.minLength(1)))),
   /** After each phase of a plan, after a whole implement operation, or both (default). */
   when: z.optional(z.enum(["phase", "operation", "both"])),
+  /**
+   * The JUnit XML file the check's runner writes (relative to the work tree), for runners Baton cannot ask
+   * through the environment (vitest, jest, go-junit-report …); node --test and pytest need none.
+   */
+  report: z.optional(z.string().check(z.minLength(1))),
 });
 export type CheckConfig = z.infer<typeof CheckConfig>;
 
@@ -161,7 +166,12 @@ export interface BatonConfig {
     implementers: { lean: string; software: string };
     routing: PhaseRoutingRule[];
   };
-  checks: Array<Required<Omit<CheckConfig, "languages">> & { languages: string[] | null }>;
+  checks: Array<
+    Required<Omit<CheckConfig, "languages" | "report">> & {
+      languages: string[] | null;
+      report: string | null;
+    }
+  >;
   research: { sections: string[] };
   lint: { disable: string[] };
   budgets: BudgetsConfig;

@@ -155,6 +155,7 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
       timeoutMs: check.timeoutMs ?? 600_000,
       languages: check.languages ?? null,
       when: check.when ?? "both",
+      report: check.report ?? null,
     })),
     research: { sections: file.research?.sections ?? [] },
     lint: { disable: file.lint?.disable ?? [] },

@@ -38,6 +38,15 @@ export const Evidence = z.object({
       ok: z.boolean(),
       exitCode: z.nullable(z.number()),
       durationMs: z.number(),
+      counts: z.optional(
+        z.object({
+          tests: z.number(),
+          passed: z.number(),
+          failed: z.number(),
+          skipped: z.number(),
+          todo: z.number(),
+        }),
+      ),
     }),
   ),
   usage: z.optional(z.record(z.string(), z.number())),
@@ -125,6 +134,7 @@ export function writeEvidence(tx: Transaction, input: EvidenceInput): string {
       ok: c.ok,
       exitCode: c.exitCode,
       durationMs: c.durationMs,
+      ...(c.counts ? { counts: c.counts } : {}),
     })),
     ...(input.usage ? { usage: input.usage as Record<string, number> } : {}),
     ...(input.sandbox ? { sandbox: input.sandbox } : {}),

@@ -17,6 +17,15 @@ export interface ChangeEvidence {
 }
 
 /** One check as it ran: what evidence and CHECK_FAILED report. */
+/** What a check's runner reported it ran. */
+export interface TestCounts {
+  tests: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  todo: number;
+}
+
 export interface CheckRun {
   name: string;
   command: string;
@@ -27,4 +36,6 @@ export interface CheckRun {
   reason?: string;
   /** The last lines of its output (stdout and stderr), for the message and the next iteration. */
   tail: string[];
+  /** The tests its runner reported (JUnit); absent when it reported none Baton could read. */
+  counts?: TestCounts;
 }

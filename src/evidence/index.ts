@@ -9,7 +9,7 @@ export {
   signedBytes,
   writeEvidence,
 } from "./evidence-record.js";
-export type { ChangeEvidence, CheckRun, VerifiedArtifact } from "./evidence-types.js";
+export type { ChangeEvidence, CheckRun, TestCounts, VerifiedArtifact } from "./evidence-types.js";
 export { type KeyTrust, keyTrust, makeVouch, type Vouch } from "./key-trust.js";
 export {
   canonicalJson,

@@ -50,6 +50,8 @@ export function batonPaths(root: string) {
     cacheDir: join(dir, "cache"),
     eventsIndex: join(dir, "cache", "events-index.json"),
     boardCache: join(dir, "cache", "board.json"),
+    /** What each check's runner reported at one baseline tree, measured once. */
+    baselineCounts: (key: string) => join(dir, "cache", "check-counts", `${key}.json`),
     /** Where `baton serve` publishes the port the resident forwarders call. */
     servePort: join(dir, "serve.port"),
     /** The Stop hook's block counter of one host session. */

@@ -137,3 +137,38 @@ describe("checks the agent cannot game", () => {
     expect(readFileSync(join(dir, "test/sum.test.js"), "utf8")).toContain("zero plus zero");
   });
 });
+
+describe("checks counted from the runner's own report", () => {
+  it("records how many tests ran in the evidence", () => {
+    const dir = project();
+    const run = implement(dir, fix);
+    expect(run.status, run.shown).toBe(0);
+    const files = git(dir, ["ls-files", "specs/1_build_the_parser/evidence"]).trim().split("\n");
+    const checks = files.flatMap((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).checks ?? []);
+    expect(checks[0]).toMatchObject({ name: "tests", ok: true, counts: { tests: 3, passed: 3, skipped: 0 } });
+  });
+
+  it("refuses code that ends the test run early (TESTS_REDUCED or NO_TESTS_RAN)", () => {
+    const dir = project();
+    const run = implement(
+      dir,
+      `printf '%s\\n' 'if (process.env.NODE_TEST_CONTEXT) process.exit(0);' 'export const sum = (a, b) => a - b;' > src/sum.js`,
+    );
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toMatch(/TESTS_REDUCED|NO_TESTS_RAN/);
+  });
+
+  it("holds a test file the plan may change to the baseline's count: no fewer tests, none newly skipped", () => {
+    const plan = "Files: `src/sum.js`, `test/sum.test.js`";
+    const fewer = implement(
+      project(plan),
+      `${fix}\nsed -i '/adds negatives/d; /adds zero/d' test/sum.test.js`,
+    );
+    expect(fewer.shown).toContain("TESTS_REDUCED");
+    const skipped = implement(
+      project(plan),
+      `${fix}\nsed -i 's/^test("adds zero"/test.skip("adds zero"/' test/sum.test.js`,
+    );
+    expect(skipped.shown).toContain("TESTS_SKIPPED");
+  });
+});

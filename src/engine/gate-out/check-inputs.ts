@@ -1,4 +1,5 @@
-import { basename } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { CONFIG_FILE_NAMES } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
 import type { ConfiguredCheck } from "./project-checks.js";
@@ -53,7 +54,10 @@ function scriptsRun(command: string, scripts: Record<string, string>): string[] 
 }
 
 /** Every command a check runs, following npm scripts into the scripts they run (each once). */
-function reachedCommands(checks: readonly ConfiguredCheck[], scripts: Record<string, string>): string[] {
+export function reachedCommands(
+  checks: readonly ConfiguredCheck[],
+  scripts: Record<string, string>,
+): string[] {
   const commands = checks.map((c) => c.run);
   const seen = new Set<string>();
   for (let i = 0; i < commands.length; i++) {
@@ -69,6 +73,17 @@ function reachedCommands(checks: readonly ConfiguredCheck[], scripts: Record<str
 export interface CheckInputs {
   /** Whether a path (repository-relative) was one of the baseline's check inputs, or is a new runner configuration. */
   covers(path: string): boolean;
+}
+
+/** package.json's scripts in a folder, as they are now. */
+export function scriptsIn(dir: string): Record<string, string> {
+  try {
+    const scripts = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts?: unknown })
+      .scripts;
+    return typeof scripts === "object" && scripts !== null ? (scripts as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
 }
 
 async function baselineScripts(root: string, commit: string): Promise<Record<string, string>> {

@@ -42,6 +42,9 @@ export type GateOutCode =
   | "NOT_WRITTEN_BY_AGENT"
   | "DELEGATION_LOG_FORGED"
   | "CHECKS_TAMPERED"
+  | "NO_TESTS_RAN"
+  | "TESTS_REDUCED"
+  | "TESTS_SKIPPED"
   | "HISTORY_CHANGED";
 
 /** What GATE OUT knows when it runs: the run it checks, never the agent's word for it. */

@@ -7,6 +7,7 @@ import { checkProvenance } from "./check-provenance.js";
 import { checkSession, checkStatus, refuseUnfinishedStatus } from "./check-status.js";
 import { checkSubstance } from "./check-substance.js";
 import { refuseTamperedChecks } from "./check-tampering.js";
+import { checkTestCounts } from "./check-test-counts.js";
 import type {
   ChangeEvidence,
   Gate,
@@ -34,6 +35,7 @@ export const GATE_OUT: readonly Gate[] = [
   checkProvenance,
   refuseTamperedChecks,
   checkProject,
+  checkTestCounts,
   snapshotResult,
 ];
 

@@ -1,6 +1,8 @@
 import type { BatonConfig } from "../../config/index.js";
 import type { CheckRun } from "../../evidence/index.js";
 import { runProcess } from "../../shared/process.js";
+import { reachedCommands, scriptsIn } from "./check-inputs.js";
+import { captureReports } from "./test-counts.js";
 
 export type { CheckRun };
 
@@ -37,15 +39,19 @@ export async function runChecks(
       lines.push(line);
       if (lines.length > TAIL_LINES) lines.shift();
     };
+    const reports = captureReports(cwd, check.report, reachedCommands([check], scriptsIn(cwd)));
     const result = await runProcess({
       command: check.run,
       shell: true,
       cwd,
+      env: { ...process.env, ...reports.env },
       timeoutMs: check.timeoutMs,
       ...(signal ? { signal } : {}),
       onStdoutLine: keep,
       onStderrLine: keep,
     });
+    const counts = reports.read();
+    reports.dispose();
     const run: CheckRun = {
       name: check.name,
       command: check.run,
@@ -53,6 +59,7 @@ export async function runChecks(
       exitCode: result.exitCode,
       durationMs: Math.round(result.durationMs),
       tail: lines,
+      ...(counts ? { counts } : {}),
     };
     if (!result.ok && result.reason !== "exit") run.reason = result.message;
     runs.push(run);

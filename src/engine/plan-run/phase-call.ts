@@ -17,6 +17,7 @@ import { checkHistory } from "../gate-out/check-history.js";
 import { checkProject } from "../gate-out/check-project.js";
 import { checkSession, refuseUnfinishedStatus } from "../gate-out/check-status.js";
 import { refuseTamperedChecks } from "../gate-out/check-tampering.js";
+import { checkTestCounts } from "../gate-out/check-test-counts.js";
 import type { ChangeEvidence, Gate } from "../gate-out/gate-types.js";
 import { type GateOutVerdict, runGateOut } from "../gate-out/index.js";
 import type { CheckRun, ConfiguredCheck } from "../gate-out/project-checks.js";
@@ -37,6 +38,7 @@ export const PHASE_BARRIER: readonly Gate[] = [
   checkChanges,
   refuseTamperedChecks,
   checkProject,
+  checkTestCounts,
 ];
 
 export function phaseSummaryName(id: string): string {
@@ -92,6 +94,14 @@ export interface PhaseCallResult {
 }
 
 const REFUSED_AS_BLOCKED = new Set(["AGENT_BLOCKED"]);
+/** Refusals of work the agent can put right: the next iteration gets the reason. */
+const RETRIED = new Set([
+  "CHECK_FAILED",
+  "CHECKS_TAMPERED",
+  "NO_TESTS_RAN",
+  "TESTS_REDUCED",
+  "TESTS_SKIPPED",
+]);
 
 function phasePrompt(call: PhaseCall, context: DelegationContext): string {
   const { phase } = call;
@@ -154,7 +164,7 @@ function phaseCallSetup(call: PhaseCall) {
 
 /** The hard barrier's verdict as the phase scheduler reads it. */
 function barrierOutcome(verdict: GateOutVerdict): { outcome: PhaseOutcome; metadata: ReturnMetadata | null } {
-  if (!verdict.ok && (verdict.code === "CHECK_FAILED" || verdict.code === "CHECKS_TAMPERED")) {
+  if (!verdict.ok && RETRIED.has(verdict.code)) {
     // The work is there but breaks the project's checks, or changed them: the next iteration gets the
     // failure to fix (and the tests to put back).
     return { outcome: { kind: "retry", code: verdict.code, message: verdict.message }, metadata: null };

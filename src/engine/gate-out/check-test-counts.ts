@@ -1,0 +1,56 @@
+import type { TestCounts } from "../../evidence/index.js";
+import { baselineCounts } from "./baseline-counts.js";
+import { reachedCommands, scriptsIn } from "./check-inputs.js";
+import { type Gate, type GateOutCode, refuse } from "./gate-types.js";
+import type { ConfiguredCheck } from "./project-checks.js";
+
+/**
+ * A check that passes counts only with the tests behind it: Baton reads what each check's runner
+ * reported (JUnit) and holds it to what the same check ran at the baseline. None ran (`NO_TESTS_RAN`,
+ * also when the runner reported at the baseline and reports nothing now), fewer ran (`TESTS_REDUCED`), or
+ * more were skipped or left todo (`TESTS_SKIPPED`): refused. Runs after the checks passed.
+ */
+/** A check whose runner Baton can count: it names its report, or runs node's test runner or pytest. */
+function reportsCounts(check: ConfiguredCheck, root: string): boolean {
+  if (check.report !== null) return true;
+  return reachedCommands([check], scriptsIn(root)).some((c) => /\bnode\b[^;&|]*--test\b|\bpytest\b/.test(c));
+}
+
+const shown = (c: TestCounts) =>
+  `${c.tests} test(s): ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped, ${c.todo} todo`;
+
+export const checkTestCounts: Gate = async (ctx) => {
+  const runs = ctx.checkRuns ?? [];
+  const commit = ctx.baseline?.commit;
+  if (runs.length === 0 || !runs.every((r) => r.ok)) return { ok: true };
+  // Only checks whose runner reports are held to the baseline: measuring it costs a run of the checks.
+  const countable = (ctx.checks ?? []).filter((c) => reportsCounts(c, ctx.repoRoot));
+  const base = commit && countable.length > 0 ? await baselineCounts(ctx.repoRoot, commit, countable) : {};
+  for (const run of runs) {
+    const before = base[run.name] ?? null;
+    const now = run.counts ?? null;
+    const refusal = (code: GateOutCode, why: string) =>
+      refuse(ctx, code, `check "${run.name}" (\`${run.command}\`) exited 0, but ${why}`);
+    if (now === null) {
+      if (before !== null)
+        return refusal(
+          "NO_TESTS_RAN",
+          `its runner left no complete report; at the baseline it reported ${shown(before)}`,
+        );
+      continue;
+    }
+    if (now.tests === 0) return refusal("NO_TESTS_RAN", "its runner reported no test at all");
+    if (before === null) continue;
+    if (now.tests < before.tests)
+      return refusal(
+        "TESTS_REDUCED",
+        `it ran ${now.tests} test(s) where the baseline ran ${before.tests} (now ${shown(now)}; baseline ${shown(before)})`,
+      );
+    if (now.skipped + now.todo > before.skipped + before.todo)
+      return refusal(
+        "TESTS_SKIPPED",
+        `${now.skipped + now.todo} test(s) are skipped or todo where the baseline had ${before.skipped + before.todo} (now ${shown(now)}; baseline ${shown(before)})`,
+      );
+  }
+  return { ok: true };
+};

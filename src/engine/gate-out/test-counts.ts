@@ -1,0 +1,84 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isAbsolute, join } from "node:path";
+import type { TestCounts } from "../../evidence/index.js";
+
+/**
+ * How many tests a check ran, from its runner's own machine-readable report rather than its exit code.
+ * Baton asks the runners it can reach through the environment for a JUnit report in a folder of its own
+ * (node's test runner through NODE_OPTIONS, pytest through PYTEST_ADDOPTS); any other runner names the
+ * JUnit file it writes (`report` of the check). Every JUnit report is read the same way.
+ */
+export interface ReportCapture {
+  env: NodeJS.ProcessEnv;
+  /** The counts of every report the check left; null when it left none. */
+  read(): TestCounts | null;
+  dispose(): void;
+}
+
+function appended(current: string | undefined, added: string): string {
+  return current ? `${current} ${added}` : added;
+}
+
+/**
+ * `commands`: what the check runs (its npm scripts followed); a node test run that names its own reporters
+ * is left alone, since node refuses reporters and destinations that do not pair up.
+ */
+export function captureReports(
+  cwd: string,
+  configured: string | null,
+  commands: readonly string[],
+): ReportCapture {
+  const dir = mkdtempSync(join(tmpdir(), "baton-check-report-"));
+  const env: NodeJS.ProcessEnv = {
+    PYTEST_ADDOPTS: appended(process.env["PYTEST_ADDOPTS"], `--junitxml=${join(dir, "pytest.xml")}`),
+  };
+  if (!commands.some((c) => c.includes("--test-reporter"))) {
+    // node --test keeps readable output on stdout and writes JUnit beside it.
+    env["NODE_OPTIONS"] = appended(
+      process.env["NODE_OPTIONS"],
+      `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=${join(dir, "node.xml")}`,
+    );
+  }
+  const configuredPath =
+    configured === null ? null : isAbsolute(configured) ? configured : join(cwd, configured);
+  return {
+    env,
+    read: () => {
+      const files = readdirSync(dir).map((f) => join(dir, f));
+      if (configuredPath && existsSync(configuredPath)) files.push(configuredPath);
+      const counts = files.map((f) => junitCounts(readFileSync(f, "utf8"))).filter((c) => c !== null);
+      return counts.length === 0 ? null : counts.reduce(addCounts);
+    },
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export function addCounts(a: TestCounts, b: TestCounts): TestCounts {
+  return {
+    tests: a.tests + b.tests,
+    passed: a.passed + b.passed,
+    failed: a.failed + b.failed,
+    skipped: a.skipped + b.skipped,
+    todo: a.todo + b.todo,
+  };
+}
+
+/**
+ * The counts of a JUnit XML report: each `<testcase>` is a test; one holding `<failure>` or `<error>`
+ * failed, one holding `<skipped>` was skipped (a `TODO` message: todo). A file that is not a complete
+ * report (no closing root element) counts as none.
+ */
+export function junitCounts(xml: string): TestCounts | null {
+  if (!/<\/testsuites>|<\/testsuite>/.test(xml)) return null;
+  const counts: TestCounts = { tests: 0, passed: 0, failed: 0, skipped: 0, todo: 0 };
+  for (const match of xml.matchAll(/<testcase\b[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const body = match[2] ?? "";
+    counts.tests++;
+    if (/<(failure|error)\b/.test(body)) counts.failed++;
+    else if (/<skipped\b[^>]*(type="todo"|message="TODO)/i.test(body)) counts.todo++;
+    else if (/<skipped\b/.test(body)) counts.skipped++;
+    else counts.passed++;
+  }
+  return counts;
+}

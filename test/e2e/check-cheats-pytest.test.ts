@@ -1,0 +1,101 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { layeredPlanPhases } from "../../src/testing/generate-plan.js";
+import { requireUnderCi } from "../../src/testing/requirements.js";
+import { commitAll, git, plannedTaskRepo, readJson, runBaton } from "./helpers.js";
+
+/**
+ * The same questions on a Python project whose runner, pytest, writes a JUnit report: Baton asks for it
+ * through PYTEST_ADDOPTS and counts what ran.
+ */
+const pytest = spawnSync("python3", ["-c", "import pytest"]).status === 0;
+requireUnderCi("pytest (Debian package python3-pytest)", pytest ? null : "python3 -c 'import pytest' failed");
+
+const TESTS = `from sum import total
+
+
+def test_adds():
+    assert total(2, 3) == 5
+
+
+def test_negatives():
+    assert total(-2, -3) == -5
+
+
+def test_zero():
+    assert total(7, 0) == 7
+`;
+
+function project(): string {
+  const dir = plannedTaskRepo(layeredPlanPhases(1, 1), {
+    checks: [
+      { name: "pytest", run: "PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -p no:cacheprovider tests" },
+    ],
+    phases: { maxIterations: 1 },
+  });
+  writeFileSync(join(dir, "sum.py"), "def total(a, b):\n    return a - b\n");
+  writeFileSync(join(dir, "pytest.ini"), "[pytest]\npythonpath = .\n");
+  writeTests(dir);
+  const config = JSON.parse(readFileSync(join(dir, "baton.config.json"), "utf8"));
+  config.runner = { type: "command", command: "sh", args: [join(dir, ".git", "agent.sh")] };
+  writeFileSync(join(dir, "baton.config.json"), JSON.stringify(config));
+  commitAll(dir, "a sum with a bug, and its tests");
+  return dir;
+}
+
+function writeTests(dir: string): void {
+  mkdirSync(join(dir, "tests"));
+  writeFileSync(join(dir, "tests", "test_sum.py"), TESTS);
+}
+
+function implement(dir: string, work: string) {
+  const metadata = `{"status":"implemented","summary":"Phase implemented","artifacts":[{"type":"summary","path":"SUMMARY"}],"metadata":{"session_id":"SESSION","agent_type":"shell"}}`;
+  writeFileSync(
+    join(dir, ".git", "agent.sh"),
+    [
+      "set -e",
+      work,
+      `mkdir -p "$(dirname "$BATON_SUMMARY_FILE")"`,
+      `printf '# Phase %s\\n\\n%s\\n' "$BATON_PHASE_ID" "$(printf 'Done and verified. %.0s' $(seq 20))" > "$BATON_SUMMARY_FILE"`,
+      `printf '%s' '${metadata}' | sed "s/SESSION/$BATON_SESSION_ID/; s#SUMMARY#$BATON_SUMMARY_FILE#" > "$BATON_METADATA_FILE"`,
+    ].join("\n"),
+  );
+  const result = runBaton(dir, ["implement", "1"]);
+  return { ...result, shown: `${result.stdout}\n${result.stderr}` };
+}
+
+const fix = `printf 'def total(a, b):\\n    return a + b\\n' > sum.py`;
+
+describe.skipIf(!pytest)("checks counted from pytest's JUnit report", () => {
+  it("accepts the fix and records 3 tests passed", () => {
+    const dir = project();
+    const run = implement(dir, fix);
+    expect(run.status, run.shown).toBe(0);
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("completed");
+    const files = git(dir, ["ls-files", "specs/1_build_the_parser/evidence"]).trim().split("\n");
+    const checks = files.flatMap((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).checks ?? []);
+    expect(checks[0]).toMatchObject({ counts: { tests: 3, passed: 3 } });
+  });
+
+  it("refuses code that ends pytest before it reports (NO_TESTS_RAN)", () => {
+    const dir = project();
+    const run = implement(
+      dir,
+      `printf 'import os\\nif "PYTEST_VERSION" in os.environ:\\n    os._exit(0)\\ndef total(a, b):\\n    return a - b\\n' > sum.py`,
+    );
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("NO_TESTS_RAN");
+  });
+
+  it("refuses a skip marker on a baseline test (CHECKS_TAMPERED)", () => {
+    const dir = project();
+    const run = implement(
+      dir,
+      `${fix}\nsed -i 's/^def test_zero/import pytest\\n@pytest.mark.skip\\ndef test_zero/' tests/test_sum.py`,
+    );
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("CHECKS_TAMPERED");
+  });
+});
