@@ -10,6 +10,7 @@ const BENCHES = [
   "waves.mjs",
   "hooks.mjs",
   "sandbox.mjs",
+  "checks.mjs",
   "lint.mjs",
   "evidence.mjs",
   "ui.mjs",

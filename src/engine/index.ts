@@ -2,7 +2,7 @@
 
 export { protectedPaths, sandboxPolicy } from "./delegate/sandbox-policy.js";
 export { changedSince, readBaseline, staleIndexLock } from "./gate-in/work-tree-baseline.js";
-export { type GateOutVerdict, runGateOut } from "./gate-out/index.js";
+export { CHECK_GATES, type GateOutVerdict, runGateOut } from "./gate-out/index.js";
 export { type CheckRun, checksFor, runChecks } from "./gate-out/project-checks.js";
 export { ReturnMetadata } from "./gate-out/return-metadata.js";
 export type { PhaseVerdict } from "./plan-run/phase-transition.js";

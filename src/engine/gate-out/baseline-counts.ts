@@ -11,7 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { TestCounts } from "../../evidence/index.js";
-import { batonPaths } from "../../shared/baton-paths.js";
+import { BATON_DIR, batonPaths } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
 import { type ConfiguredCheck, runChecks } from "./project-checks.js";
 
@@ -47,7 +47,7 @@ async function linkIgnored(root: string, scratch: string): Promise<void> {
       .map((p) => p.replace(/\/$/, "").split("/")[0]!),
   );
   for (const top of tops) {
-    if (top === ".baton" || existsSync(join(scratch, top))) continue;
+    if (top === BATON_DIR || existsSync(join(scratch, top))) continue;
     symlinkSync(join(root, top), join(scratch, top));
   }
 }

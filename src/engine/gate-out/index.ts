@@ -21,6 +21,12 @@ import { readReturnMetadata } from "./read-metadata.js";
 import { snapshotResult, type WorkSnapshot } from "./result-snapshot.js";
 import type { ReturnMetadata } from "./return-metadata.js";
 
+/**
+ * The project's checks, in order: what they test must be the baseline's, then they run, then what their
+ * runners reported is held to the baseline's count.
+ */
+export const CHECK_GATES: readonly Gate[] = [refuseTamperedChecks, checkProject, checkTestCounts];
+
 /** GATE OUT, in order: what the agent printed, then its metadata, then what it claims to have written. */
 export const GATE_OUT: readonly Gate[] = [
   checkHistory,
@@ -33,9 +39,7 @@ export const GATE_OUT: readonly Gate[] = [
   checkSubstance,
   checkChanges,
   checkProvenance,
-  refuseTamperedChecks,
-  checkProject,
-  checkTestCounts,
+  ...CHECK_GATES,
   snapshotResult,
 ];
 

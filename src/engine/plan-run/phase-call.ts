@@ -14,12 +14,9 @@ import type { GitBaseline } from "../../state/index.js";
 import { checkAgentSignals } from "../gate-out/agent-signals.js";
 import { checkChanges } from "../gate-out/check-changes.js";
 import { checkHistory } from "../gate-out/check-history.js";
-import { checkProject } from "../gate-out/check-project.js";
 import { checkSession, refuseUnfinishedStatus } from "../gate-out/check-status.js";
-import { refuseTamperedChecks } from "../gate-out/check-tampering.js";
-import { checkTestCounts } from "../gate-out/check-test-counts.js";
 import type { ChangeEvidence, Gate } from "../gate-out/gate-types.js";
-import { type GateOutVerdict, runGateOut } from "../gate-out/index.js";
+import { CHECK_GATES, type GateOutVerdict, runGateOut } from "../gate-out/index.js";
 import type { CheckRun, ConfiguredCheck } from "../gate-out/project-checks.js";
 import { readReturnMetadata } from "../gate-out/read-metadata.js";
 import type { ReturnMetadata } from "../gate-out/return-metadata.js";
@@ -36,9 +33,7 @@ export const PHASE_BARRIER: readonly Gate[] = [
   checkPhaseStatus,
   checkPhaseSummary,
   checkChanges,
-  refuseTamperedChecks,
-  checkProject,
-  checkTestCounts,
+  ...CHECK_GATES,
 ];
 
 export function phaseSummaryName(id: string): string {
