@@ -4,6 +4,7 @@ export { protectedPaths, sandboxPolicy } from "./delegate/sandbox-policy.js";
 export { changedSince, readBaseline, staleIndexLock } from "./gate-in/work-tree-baseline.js";
 export { CHECK_GATES, type GateOutVerdict, runGateOut } from "./gate-out/index.js";
 export { type CheckRun, checksFor, runChecks } from "./gate-out/project-checks.js";
+export { type Rerun, rerunChecks } from "./gate-out/rerun-checks.js";
 export { ReturnMetadata } from "./gate-out/return-metadata.js";
 export type { PhaseVerdict } from "./plan-run/phase-transition.js";
 export type { PhaseRecord } from "./plan-run/record-phase.js";

@@ -139,7 +139,7 @@ export async function judgeCompletion(
   prefix: string,
   completion: Completion,
   trust: KeyTrust,
-): Promise<{ reasons: string[]; evidence: Evidence | null }> {
+): Promise<{ reasons: string[]; evidence: Evidence | null; path?: string }> {
   const session = completion.session;
   if (session === null) return { reasons: ["the commit has no Session: trailer"], evidence: null };
   const reasons: string[] = [];
@@ -163,5 +163,5 @@ export async function judgeCompletion(
   for (const check of evidence.checks) {
     if (!check.ok) reasons.push(`check "${check.name}" did not pass (exit ${check.exitCode})`);
   }
-  return { reasons, evidence };
+  return { reasons, evidence, path: found.path };
 }

@@ -16,6 +16,8 @@ export interface Completion {
   from: string | null;
   to: string;
   session: string | null;
+  /** The completion's evidence file (verified completions), where `verify --rerun` finds its checks. */
+  evidencePath?: string;
 }
 
 export interface VerifyReport {
@@ -142,10 +144,11 @@ export async function verifyHistory(
         report.beforeAdoption.push(completion);
         continue;
       }
-      const { reasons, evidence } = await judgeCompletion(root, prefix, completion, trust);
+      const { reasons, evidence, path } = await judgeCompletion(root, prefix, completion, trust);
+      const judged = path ? { ...completion, evidencePath: path } : completion;
       if (reasons.length > 0) report.phantoms.push({ ...completion, reasons });
-      else if (evidence?.sandbox === "off") report.unsandboxed.push(completion);
-      else report.verified.push(completion);
+      else if (evidence?.sandbox === "off") report.unsandboxed.push(judged);
+      else report.verified.push(judged);
     }
   }
   return report;

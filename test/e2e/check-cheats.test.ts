@@ -125,6 +125,9 @@ describe("checks the agent cannot game", () => {
     const run = implement(dir, work);
     expect(run.status, run.shown).toBe(0);
     expect(readJson(dir, "state.json").active_projects[0].status).toBe("completed");
+    // The verified work is in history, not left behind in the tree (the agent listed no files_changed).
+    expect(git(dir, ["show", "HEAD:src/sum.js"])).toContain("a + b");
+    expect(git(dir, ["status", "--porcelain"])).toBe("");
   });
 
   it("accepts a change to a test the plan's phase names as one to change", () => {
@@ -170,5 +173,38 @@ describe("checks counted from the runner's own report", () => {
       `${fix}\nsed -i 's/^test("adds zero"/test.skip("adds zero"/' test/sum.test.js`,
     );
     expect(skipped.shown).toContain("TESTS_SKIPPED");
+  });
+});
+
+describe("baton verify --rerun", () => {
+  it("runs each completion's recorded checks again on a clean checkout, and finds a pass that needed an uncommitted file", () => {
+    const honest = project();
+    const since = git(honest, ["rev-parse", "HEAD"]).trim();
+    expect(implement(honest, fix).status).toBe(0);
+    const again = runBaton(honest, ["verify", "--rerun", "--since", since]);
+    expect(again.status, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).toContain("1 of 1 agree with the evidence");
+    expect(again.stdout).toContain('check "tests"');
+    expect(again.stdout).toContain("3 tests, 3 passed");
+
+    // The fix reads a file git ignores: GATE OUT ran the tests in the tree that had it, a clean checkout has not.
+    const dir = project();
+    writeFileSync(join(dir, ".gitignore"), "data.json\n");
+    commitAll(dir, "ignore data.json");
+    const before = git(dir, ["rev-parse", "HEAD"]).trim();
+    const reads = `import { readFileSync } from "node:fs";\nconst op = JSON.parse(readFileSync(new URL("../data.json", import.meta.url), "utf8")).op;\nexport const sum = (a, b) => (op === "+" ? a + b : a - b);\n`;
+    expect(
+      implement(dir, `printf '{"op":"+"}' > data.json\nprintf '%s' '${reads}' > src/sum.js`).status,
+    ).toBe(0);
+    const rerun = runBaton(dir, ["verify", "--rerun", "--json", "--since", before]);
+    expect(rerun.status, rerun.stdout + rerun.stderr).toBe(1);
+    const reruns = JSON.parse(rerun.stdout).reruns;
+    expect(reruns).toEqual([
+      expect.objectContaining({
+        check: "tests",
+        ok: false,
+        problem: expect.stringContaining("fails on a clean checkout"),
+      }),
+    ]);
   });
 });

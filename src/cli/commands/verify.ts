@@ -1,4 +1,5 @@
 import { loadConfig } from "../../config/index.js";
+import { type Rerun, rerunChecks } from "../../engine/index.js";
 import { type VerifyReport, verifyHistory } from "../../evidence/index.js";
 import { UsageError } from "../../shared/index.js";
 import { parseTaskNumbers } from "../../state/index.js";
@@ -10,7 +11,9 @@ export async function verify(options: {
   since?: string | undefined;
   /** Key fingerprints pinned as the roots of trust, in place of the adoption's keys. */
   trust?: string[] | undefined;
-}): Promise<VerifyReport> {
+  /** Run each verified completion's recorded checks again on a clean checkout and compare the counts. */
+  rerun?: boolean | undefined;
+}): Promise<VerifyReport & { reruns?: Rerun[] }> {
   const config = await loadConfig(options.repo);
   let tasks: number[] | undefined;
   if (options.numbers.length > 0) {
@@ -20,16 +23,31 @@ export async function verify(options: {
       throw new UsageError((error as Error).message);
     }
   }
-  return verifyHistory(config, {
+  const report = await verifyHistory(config, {
     ...(tasks ? { tasks } : {}),
     ...(options.since ? { since: options.since } : {}),
     ...(options.trust && options.trust.length > 0 ? { trust: options.trust } : {}),
   });
+  if (!options.rerun) return report;
+  return { ...report, reruns: await rerunChecks(config, [...report.verified, ...report.unsandboxed]) };
+}
+
+function formatReruns(reruns: readonly Rerun[]): string[] {
+  const counted = (c: Rerun["now"]) =>
+    c ? `${c.tests} tests, ${c.passed} passed, ${c.skipped + c.todo} skipped` : "no count";
+  return [
+    `Checks run again on clean checkouts: ${reruns.filter((r) => r.ok).length} of ${reruns.length} agree with the evidence.`,
+    ...reruns.map((r) =>
+      r.ok
+        ? `  ok      task ${r.task} check "${r.check}" in ${short(r.commit)}: ${counted(r.now)}`
+        : `  RERUN   task ${r.task} check "${r.check}" (\`${r.command}\`) in ${short(r.commit)}: ${r.problem}; recorded ${counted(r.recorded)}, now ${counted(r.now)}`,
+    ),
+  ];
 }
 
 const short = (sha: string) => sha.slice(0, 10);
 
-export function formatVerify(report: VerifyReport): string {
+export function formatVerify(report: VerifyReport & { reruns?: Rerun[] }): string {
   const lines: string[] = [];
   const where = report.from ? `since ${short(report.from)}` : "(Baton is not adopted in this history)";
   const apart = report.unsandboxed.length > 0 ? `, ${report.unsandboxed.length} run unsandboxed` : "";
@@ -61,5 +79,6 @@ export function formatVerify(report: VerifyReport): string {
     lines.push(`Before adoption (not checked): ${report.beforeAdoption.length} completion(s)`);
     for (const c of report.beforeAdoption) lines.push(`  task ${c.task} → ${c.to} in ${short(c.commit)}`);
   }
+  if (report.reruns) lines.push(...formatReruns(report.reruns));
   return lines.join("\n");
 }

@@ -51,14 +51,24 @@ function defineVerify(program: Command): void {
         "--trust <fingerprints...>",
         "the evidence keys to trust as roots (default: the keys committed at adoption; BATON_TRUSTED_KEYS)",
       )
+      .option(
+        "--rerun",
+        "run each verified completion's recorded checks again on a clean checkout and compare the counts",
+      )
       .option("--json", "print JSON")
       .action(async (numbers: string[], opts, cmd: Command) => {
         const { formatVerify, verify } = await import("../commands/verify.js");
         const trust: string[] =
           opts.trust ?? process.env["BATON_TRUSTED_KEYS"]?.split(/[\s,]+/).filter(Boolean) ?? [];
-        const report = await verify({ repo: repoOf(cmd), numbers, since: opts.since, trust });
+        const report = await verify({
+          repo: repoOf(cmd),
+          numbers,
+          since: opts.since,
+          trust,
+          rerun: opts.rerun,
+        });
         print(report, opts, () => formatVerify(report));
-        if (report.phantoms.length > 0) process.exitCode = 1;
+        if (report.phantoms.length > 0 || report.reruns?.some((r) => !r.ok)) process.exitCode = 1;
       }),
     "maintenance",
     "verify",

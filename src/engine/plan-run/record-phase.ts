@@ -62,6 +62,16 @@ function stageableFiles(root: string, ctx: StoreContext, files: readonly string[
     .filter((f) => !baton.some((b) => f === b || f.startsWith(`${b}/`)));
 }
 
+/**
+ * The work a phase commit carries: the files its agent listed, or — when it listed none — every file the
+ * barrier saw change since the phase began (as GATE OUT commits an operation's unlisted work), so verified
+ * work is never left out of history.
+ */
+function phaseWork(details: PhaseDetails): readonly string[] {
+  if (details.filesChanged.length > 0) return details.filesChanged;
+  return details.evidence?.changes?.files ?? [];
+}
+
 interface PhaseDetails {
   filesChanged: readonly string[];
   worktree: PhaseWorktree | null;
@@ -236,7 +246,7 @@ export async function recordPhase(
 ): Promise<PhaseRecord> {
   const phase = rc.plan.phases.find((p) => p.id === id && !p.carried)!;
   const subject = `task ${rc.taskNumber} phase ${id}: ${phase.name}`;
-  const files = stageableFiles(rc.root, rc.ctx, details.filesChanged);
+  const files = stageableFiles(rc.root, rc.ctx, phaseWork(details));
   const settled = details.worktree
     ? await bringBack(rc, details.worktree, verdict, subject, files)
     : { final: verdict, files };
