@@ -21,9 +21,9 @@ test("adds zero", () => assert.equal(sum(7, 0), 7));
 `;
 const FIX = "export const sum = (a, b) => a + b;\n";
 
-function project(planNote = ""): string {
+function project(planNote = "", when: "both" | "operation" = "both"): string {
   const dir = plannedTaskRepo(layeredPlanPhases(1, 1), {
-    checks: [{ name: "tests", run: "npm test" }],
+    checks: [{ name: "tests", run: "npm test", when }],
     phases: { maxIterations: 1 },
   });
   writeFileSync(
@@ -206,5 +206,15 @@ describe("baton verify --rerun", () => {
         problem: expect.stringContaining("fails on a clean checkout"),
       }),
     ]);
+  });
+});
+
+describe("a plan run's own checks at its end", () => {
+  it("go through the same gates: a check run only for the whole operation still refuses a rewritten test script", () => {
+    const dir = project("", "operation");
+    const run = implement(dir, `${fix}\nsed -i 's#"node --test test/\\*.test.js"#"node -e 0"#' package.json`);
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("CHECKS_TAMPERED");
+    expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
   });
 });

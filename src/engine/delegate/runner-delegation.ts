@@ -1,9 +1,11 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import type { Runner, RunOutcome, RunUsage } from "../../runners/index.js";
+import { readOpenCheckpoint, storePrefix } from "../../state/index.js";
 import { checkRunResult } from "../gate-out/check-run-result.js";
 import type { GateOutVerdict } from "../gate-out/index.js";
-import { checksFor, describeFailedChecks, runChecks } from "../gate-out/project-checks.js";
+import { runOperationChecks } from "../gate-out/operation-checks.js";
+import { checksFor } from "../gate-out/project-checks.js";
 import { countComplete, renderRunSummary, runMetadata } from "../plan-run/rollup.js";
 import { type PlanRunReport, runPlan } from "../plan-run/run-plan.js";
 import { type Run, runContext, runPrompt } from "../prepare-run.js";
@@ -170,10 +172,17 @@ async function planVerdict(run: Run, report: PlanRunReport, artifactPath: string
     report.outcome === "done"
       ? checksFor(run.config, run.task.language ?? run.config.defaultLanguage, "operation")
       : [];
-  const checkRuns = await runChecks(checks, run.config.root);
-  if (checkRuns.some((c) => !c.ok)) {
-    return { ok: false, code: "CHECK_FAILED", message: describeFailedChecks(checkRuns), signals: [] };
-  }
+  const checked = await runOperationChecks({
+    repoRoot: run.config.root,
+    baseline: readOpenCheckpoint(run.ctx.paths.internalDir, run.taskNumber)?.baseline ?? null,
+    checks,
+    storePrefix: storePrefix(run.config.root, run.ctx.paths.dir),
+    plannedChanges: plan.lines.join("\n"),
+    sessionId: run.sessionId,
+    taskFolder: run.folder,
+  });
+  if (!checked.ok) return checked;
+  const { checkRuns } = checked;
   const summaryAbs = join(run.config.root, artifactPath);
   mkdirSync(dirname(summaryAbs), { recursive: true });
   writeFileSync(

@@ -1,5 +1,6 @@
 import { basename, isAbsolute, normalize, relative, sep } from "node:path";
 import { BATON_DIR } from "../../shared/baton-paths.js";
+import type { GitBaseline } from "../../state/index.js";
 import { isControlFile } from "../delegate/postflight-marker.js";
 import { changedSince } from "../gate-in/work-tree-baseline.js";
 import { type Gate, type GateOutContext, type GateResult, refuse } from "./gate-types.js";
@@ -38,6 +39,17 @@ export function checkClaimedPaths(ctx: GateOutContext): GateResult {
   return { ok: true };
 }
 
+/** What changed since a baseline outside the task store, Baton's folder and control files: the work. */
+export function workChangedSince(root: string, baseline: GitBaseline, store: string): Promise<string[]> {
+  // Baton's own folder (its hook log, its evidence keys) is never the agent's work.
+  const ignore = (path: string) =>
+    path === store ||
+    path.startsWith(`${store}/`) ||
+    path.startsWith(`${BATON_DIR}/`) ||
+    isControlFile(basename(path));
+  return changedSince(root, baseline, ignore);
+}
+
 /**
  * The substance of an implementation, from git rather than the agent's word: what changed since the
  * baseline GATE IN took, outside the task store. A result that claims `implemented` with no change is
@@ -50,13 +62,7 @@ export const checkChanges: Gate = async (ctx) => {
   if (ctx.operation !== "implement" || !ctx.baseline) return { ok: true };
   const meta = ctx.metadata!;
   const store = ctx.storePrefix;
-  // Baton's own folder (its hook log, its evidence keys) is never the agent's work.
-  const ignore = (path: string) =>
-    path === store ||
-    path.startsWith(`${store}/`) ||
-    path.startsWith(`${BATON_DIR}/`) ||
-    isControlFile(basename(path));
-  const changed = await changedSince(ctx.repoRoot, ctx.baseline, ignore);
+  const changed = await workChangedSince(ctx.repoRoot, ctx.baseline, store);
   const claimed = (meta.files_changed ?? []).map(
     (f) => (claimedPath(ctx.repoRoot, f) as { path: string }).path,
   );
