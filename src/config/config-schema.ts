@@ -100,6 +100,11 @@ export const CheckConfig = z.strictObject({
    * through the environment (vitest, jest, go-junit-report …); node --test and pytest need none.
    */
   report: z.optional(z.string().check(z.minLength(1))),
+  /**
+   * A folder outside the repository (absolute, or `~/…`) holding files the agent never sees: hidden from
+   * every sandbox, copied to `$BATON_HOLDOUT_DIR` only while the check runs, at an operation's GATE OUT.
+   */
+  holdout: z.optional(z.string().check(z.minLength(1))),
 });
 export type CheckConfig = z.infer<typeof CheckConfig>;
 
@@ -167,9 +172,10 @@ export interface BatonConfig {
     routing: PhaseRoutingRule[];
   };
   checks: Array<
-    Required<Omit<CheckConfig, "languages" | "report">> & {
+    Required<Omit<CheckConfig, "languages" | "report" | "holdout">> & {
       languages: string[] | null;
       report: string | null;
+      holdout: string | null;
     }
   >;
   research: { sections: string[] };

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { CONFIG_FILE_NAMES } from "../shared/baton-paths.js";
 import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
@@ -156,10 +157,16 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
       languages: check.languages ?? null,
       when: check.when ?? "both",
       report: check.report ?? null,
+      holdout: check.holdout === undefined ? null : resolveHome(check.holdout),
     })),
     research: { sections: file.research?.sections ?? [] },
     lint: { disable: file.lint?.disable ?? [] },
     budgets: file.budgets ?? {},
     sandbox: file.sandbox ?? "bubblewrap",
   };
+}
+
+/** `~/x` as the home folder's x; other paths as written. */
+function resolveHome(path: string): string {
+  return path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(2)) : path;
 }

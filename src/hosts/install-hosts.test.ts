@@ -136,7 +136,9 @@ describe("baton init: existing settings", () => {
     // The user's deny rule first, then Baton's: no file tool may touch its key.
     expect(s.permissions.deny[0]).toBe("Read(.env)");
     expect(s.permissions.deny.slice(1)).toEqual(
-      ["Read", "Edit", "Write"].map((t) => `${t}(~/.config/baton/keys/**)`),
+      ["keys", "holdout"].flatMap((d) =>
+        ["Read", "Edit", "Write"].map((t) => `${t}(~/.config/baton/${d}/**)`),
+      ),
     );
     expect(s.permissions.allow[0]).toBe("Bash(npm test:*)");
     expect(s.hooks.PreToolUse[0]).toEqual({
@@ -319,7 +321,7 @@ describe("baton init: Claude Code's own sandbox", () => {
         "./.baton",
       ]),
     );
-    expect(sandbox.filesystem.denyRead).toEqual(["~/.config/baton/keys"]);
+    expect(sandbox.filesystem.denyRead).toEqual(["~/.config/baton/keys", "~/.config/baton/holdout"]);
     await runInit({ root, uninstall: true });
     expect(existsSync(join(root, ".claude/settings.json"))).toBe(false);
   });

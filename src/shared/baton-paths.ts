@@ -50,6 +50,10 @@ export function batonPaths(root: string) {
     cacheDir: join(dir, "cache"),
     eventsIndex: join(dir, "cache", "events-index.json"),
     boardCache: join(dir, "cache", "board.json"),
+    /** Where a holdout check's files are, only while it runs (ignored, like all of `.baton/`). */
+    holdoutRun: (check: string) => join(dir, "holdout", check.replace(/[^A-Za-z0-9_-]/g, "_")),
+    /** A holdout check's output, kept for the person and out of every message an agent could read. */
+    holdoutLog: (check: string) => join(dir, "logs", `holdout-${check.replace(/[^A-Za-z0-9_-]/g, "_")}.log`),
     /** What each check's runner reported at one baseline tree, measured once. */
     baselineCounts: (key: string) => join(dir, "cache", "check-counts", `${key}.json`),
     /** Where `baton serve` publishes the port the resident forwarders call. */

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { layeredPlanPhases } from "../../src/testing/generate-plan.js";
@@ -21,9 +22,9 @@ test("adds zero", () => assert.equal(sum(7, 0), 7));
 `;
 const FIX = "export const sum = (a, b) => a + b;\n";
 
-function project(planNote = "", when: "both" | "operation" = "both"): string {
+function project(planNote = "", when: "both" | "operation" = "both", extra: object[] = []): string {
   const dir = plannedTaskRepo(layeredPlanPhases(1, 1), {
-    checks: [{ name: "tests", run: "npm test", when }],
+    checks: [{ name: "tests", run: "npm test", when }, ...extra],
     phases: { maxIterations: 1 },
   });
   writeFileSync(
@@ -216,5 +217,57 @@ describe("a plan run's own checks at its end", () => {
     expect(run.status, run.shown).toBe(1);
     expect(run.shown).toContain("CHECKS_TAMPERED");
     expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
+  });
+});
+
+describe("holdout checks", () => {
+  const HIDDEN = `import { test } from "node:test";
+import assert from "node:assert/strict";
+import { sum } from "../../../src/sum.js";
+
+test("adds other numbers", () => assert.equal(sum(10, 5), 15));
+test("adds opposites", () => assert.equal(sum(-1, 1), 0));
+`;
+  function withHoldout(): { dir: string; holdout: string } {
+    const holdout = mkdtempSync(join(tmpdir(), "baton-holdout-"));
+    writeFileSync(join(holdout, "hidden.test.js"), HIDDEN);
+    const check = {
+      name: "hidden",
+      run: 'node --test "$BATON_HOLDOUT_DIR"/*.test.js',
+      holdout,
+      when: "operation",
+    };
+    return { dir: project("", "both", [check]), holdout };
+  }
+
+  it("refuses a solution that special-cases the visible tests, and its agent never reads the hidden ones", () => {
+    const { dir, holdout } = withHoldout();
+    const special =
+      "export const sum = (a, b) => (a === 2 && b === 3 ? 5 : a === -2 && b === -3 ? -5 : a === 7 && b === 0 ? 7 : a - b);";
+    const run = implement(
+      dir,
+      `cat ${holdout}/hidden.test.js > leaked.txt 2>/dev/null || true\nprintf '%s\\n' '${special}' > src/sum.js`,
+    );
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain('check "hidden"');
+    expect(run.shown).not.toContain("adds other numbers");
+    expect(readFileSync(join(dir, "leaked.txt"), "utf8")).toBe("");
+    expect(readFileSync(join(dir, ".baton/logs/holdout-hidden.log"), "utf8")).toContain("hidden.test.js");
+    expect(existsSync(join(dir, ".baton/holdout/hidden"))).toBe(false);
+  });
+
+  it("accepts the real fix, with the hidden tests counted in the evidence", () => {
+    const { dir } = withHoldout();
+    const run = implement(dir, fix);
+    expect(run.status, run.shown).toBe(0);
+    const files = git(dir, ["ls-files", "specs/1_build_the_parser/evidence"]).trim().split("\n");
+    const checks = files.flatMap((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).checks ?? []);
+    expect(checks).toContainEqual(
+      expect.objectContaining({
+        name: "hidden",
+        ok: true,
+        counts: expect.objectContaining({ tests: 2, passed: 2 }),
+      }),
+    );
   });
 });

@@ -50,6 +50,7 @@ export async function sandboxPolicy(
   root: string,
   protectedRelative: readonly string[],
   workRoot: string = root,
+  secrets: readonly string[] = [],
 ): Promise<SandboxPolicy> {
   const roots = workRoot === root ? [root] : [root, workRoot];
   const readOnly = [
@@ -59,11 +60,13 @@ export async function sandboxPolicy(
   ];
   // A phase's worktree lives inside git's common folder: writable for its agent, its own git files not.
   const writable = workRoot === root ? [] : [workRoot];
-  return { readOnly, writable, hidden: [batonKeyDir()], protect: protectedRelative };
+  return { readOnly, writable, hidden: [batonKeyDir(), ...secrets], protect: protectedRelative };
 }
 
 /** The sandbox of an agent of this run, or none when the run was told `--sandbox off`. */
 export async function runSandbox(run: Run, workRoot?: string): Promise<SandboxPolicy | undefined> {
   if (run.config.sandbox === "off") return undefined;
-  return sandboxPolicy(run.config.root, protectedPaths(run), workRoot);
+  // Holdout checks' folders are as secret as the key: the agent must never read the tests that judge it.
+  const holdouts = run.config.checks.flatMap((c) => (c.holdout === null ? [] : [c.holdout]));
+  return sandboxPolicy(run.config.root, protectedPaths(run), workRoot, holdouts);
 }

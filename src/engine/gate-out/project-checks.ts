@@ -2,6 +2,7 @@ import type { BatonConfig } from "../../config/index.js";
 import type { CheckRun } from "../../evidence/index.js";
 import { runProcess } from "../../shared/process.js";
 import { reachedCommands, scriptsIn } from "./check-inputs.js";
+import { runHoldout } from "./holdout-check.js";
 import { captureReports } from "./test-counts.js";
 
 export type { CheckRun };
@@ -16,10 +17,12 @@ export function checksFor(
   language: string,
   at: "phase" | "operation",
 ): ConfiguredCheck[] {
+  // A holdout check never runs at a phase barrier, whose refusal goes back to the agent as feedback.
   return config.checks.filter(
     (check) =>
       (check.when === "both" || check.when === at) &&
-      (check.languages === null || check.languages.includes(language)),
+      (check.languages === null || check.languages.includes(language)) &&
+      (check.holdout === null || at === "operation"),
   );
 }
 
@@ -34,38 +37,52 @@ export async function runChecks(
 ): Promise<CheckRun[]> {
   const runs: CheckRun[] = [];
   for (const check of checks) {
-    const lines: string[] = [];
-    const keep = (line: string) => {
-      lines.push(line);
-      if (lines.length > TAIL_LINES) lines.shift();
-    };
-    const reports = captureReports(cwd, check.report, reachedCommands([check], scriptsIn(cwd)));
-    const result = await runProcess({
-      command: check.run,
-      shell: true,
-      cwd,
-      env: { ...process.env, ...reports.env },
-      timeoutMs: check.timeoutMs,
-      ...(signal ? { signal } : {}),
-      onStdoutLine: keep,
-      onStderrLine: keep,
-    });
-    const counts = reports.read();
-    reports.dispose();
-    const run: CheckRun = {
-      name: check.name,
-      command: check.run,
-      ok: result.ok,
-      exitCode: result.exitCode,
-      durationMs: Math.round(result.durationMs),
-      tail: lines,
-      ...(counts ? { counts } : {}),
-    };
-    if (!result.ok && result.reason !== "exit") run.reason = result.message;
-    runs.push(run);
+    runs.push(
+      check.holdout === null
+        ? await runOneCheck(check, cwd, {}, signal)
+        : await runHoldout(check, cwd, signal),
+    );
     if (signal?.aborted) break;
   }
   return runs;
+}
+
+/** One check through the process helper, with its runner asked for its report. */
+export async function runOneCheck(
+  check: ConfiguredCheck,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<CheckRun> {
+  const lines: string[] = [];
+  const keep = (line: string) => {
+    lines.push(line);
+    if (lines.length > TAIL_LINES) lines.shift();
+  };
+  const reports = captureReports(cwd, check.report, reachedCommands([check], scriptsIn(cwd)));
+  const result = await runProcess({
+    command: check.run,
+    shell: true,
+    cwd,
+    env: { ...process.env, ...reports.env, ...env },
+    timeoutMs: check.timeoutMs,
+    ...(signal ? { signal } : {}),
+    onStdoutLine: keep,
+    onStderrLine: keep,
+  });
+  const counts = reports.read();
+  reports.dispose();
+  const run: CheckRun = {
+    name: check.name,
+    command: check.run,
+    ok: result.ok,
+    exitCode: result.exitCode,
+    durationMs: Math.round(result.durationMs),
+    tail: lines,
+    ...(counts ? { counts } : {}),
+  };
+  if (!result.ok && result.reason !== "exit") run.reason = result.message;
+  return run;
 }
 
 /** CHECK_FAILED's message: each failed check with its command, exit code and last lines. */

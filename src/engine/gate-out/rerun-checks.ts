@@ -86,7 +86,7 @@ export async function rerunChecks(config: BatonConfig, completions: readonly Com
     if (!completion.evidencePath) continue;
     const recorded = await recordedChecks(config.root, completion);
     if (recorded.length === 0) continue;
-    // The configuration's own entry gives a check its timeout and report file; its command is the record's.
+    // The configuration's own entry gives a check its timeout, report file and holdout; its command is the record's.
     const checks: ConfiguredCheck[] = recorded.map((r) => {
       const configured = config.checks.find((c) => c.name === r.name);
       return {
@@ -96,6 +96,7 @@ export async function rerunChecks(config: BatonConfig, completions: readonly Com
         languages: null,
         when: "both",
         report: configured?.report ?? null,
+        holdout: configured?.holdout ?? null,
       };
     });
     const runs = await withScratchTree(config.root, completion.commit, (tree) => runChecks(checks, tree));

@@ -13,6 +13,9 @@ import { BATON_COMMANDS } from "./command-files.js";
  * fails rather than run unsandboxed (`failIfUnavailable`), and no command may ask to leave the sandbox.
  */
 
+/** Where docs/configuration.md tells people to keep holdout checks' files: as hidden as the key. */
+const HOLDOUT_HOME = "~/.config/baton/holdout";
+
 /** The key folder as Claude Code's settings name it: `~/…` when under the home folder, `//…` otherwise. */
 function keyDirRule(): string {
   const dir = batonKeyDir();
@@ -50,9 +53,11 @@ export function sandboxSettings(bin: string, specsDir: string): SettingValue[] {
     set(["allowUnsandboxedCommands"], false),
     ...BATON_COMMANDS.map((sub) => item(["sandbox", "excludedCommands"], `${bin} ${sub}:*`)),
     ...deniedWrites(specsDir).map((p) => item(["sandbox", "filesystem", "denyWrite"], p)),
-    item(["sandbox", "filesystem", "denyRead"], key),
+    ...[key, HOLDOUT_HOME].map((dir) => item(["sandbox", "filesystem", "denyRead"], dir)),
     // The sandbox covers Bash; Claude Code's own file tools answer to permission rules.
-    ...["Read", "Edit", "Write"].map((tool) => item(["permissions", "deny"], `${tool}(${key}/**)`)),
+    ...[key, HOLDOUT_HOME].flatMap((dir) =>
+      ["Read", "Edit", "Write"].map((tool) => item(["permissions", "deny"], `${tool}(${dir}/**)`)),
+    ),
   ];
 }
 

@@ -1,0 +1,45 @@
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { batonPaths } from "../../shared/baton-paths.js";
+import { type CheckRun, type ConfiguredCheck, runOneCheck } from "./project-checks.js";
+
+/**
+ * A holdout check: files the agent never sees (a folder outside the repository, hidden from every
+ * sandbox) decide whether the work passes, so a solution that special-cases the visible tests fails.
+ * They are copied into `.baton/holdout/<check>/` (ignored, never committed) only while the check runs at
+ * an operation's GATE OUT, and `$BATON_HOLDOUT_DIR` names them. What it printed goes to
+ * `.baton/logs/holdout-<check>.log` for the person, never into a message: an agent in a session reads
+ * gate-out's output, and a later run's agent reads the errors.
+ */
+export async function runHoldout(
+  check: ConfiguredCheck,
+  cwd: string,
+  signal?: AbortSignal,
+): Promise<CheckRun> {
+  const source = check.holdout!;
+  const paths = batonPaths(cwd);
+  const target = paths.holdoutRun(check.name);
+  if (!existsSync(source)) {
+    return {
+      name: check.name,
+      command: check.run,
+      ok: false,
+      exitCode: null,
+      durationMs: 0,
+      reason: `its holdout folder ${source} does not exist on this machine`,
+      tail: [],
+    };
+  }
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(dirname(target), { recursive: true });
+  cpSync(source, target, { recursive: true });
+  try {
+    const run = await runOneCheck(check, cwd, { BATON_HOLDOUT_DIR: target }, signal);
+    const log = paths.holdoutLog(check.name);
+    mkdirSync(dirname(log), { recursive: true });
+    writeFileSync(log, `${run.tail.join("\n")}\n`);
+    return { ...run, tail: [`(a holdout check: its output is in ${log}, out of the agent's reach)`] };
+  } finally {
+    rmSync(target, { recursive: true, force: true });
+  }
+}
