@@ -53,6 +53,8 @@ try {
     languages: null,
     when: "both",
     report: null,
+    format: "junit",
+    holdout: null,
   };
   const input = {
     operation: "implement",

@@ -100,6 +100,8 @@ export const CheckConfig = z.strictObject({
    * through the environment (vitest, jest, go-junit-report …); node --test and pytest need none.
    */
   report: z.optional(z.string().check(z.minLength(1))),
+  /** What the report is (default junit): `tap`, `jest-json` (jest, vitest) and `go-json` are read from `report`, else from the check's output. */
+  format: z.optional(z.enum(["junit", "tap", "jest-json", "go-json"])),
   /**
    * A folder outside the repository (absolute, or `~/…`) holding files the agent never sees: hidden from
    * every sandbox, copied to `$BATON_HOLDOUT_DIR` only while the check runs, at an operation's GATE OUT.
@@ -172,7 +174,8 @@ export interface BatonConfig {
     routing: PhaseRoutingRule[];
   };
   checks: Array<
-    Required<Omit<CheckConfig, "languages" | "report" | "holdout">> & {
+    Required<Omit<CheckConfig, "languages" | "report" | "holdout" | "format">> & {
+      format: "junit" | "tap" | "jest-json" | "go-json";
       languages: string[] | null;
       report: string | null;
       holdout: string | null;

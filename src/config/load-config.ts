@@ -157,6 +157,7 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
       languages: check.languages ?? null,
       when: check.when ?? "both",
       report: check.report ?? null,
+      format: check.format ?? "junit",
       holdout: check.holdout === undefined ? null : resolveHome(check.holdout),
     })),
     research: { sections: file.research?.sections ?? [] },

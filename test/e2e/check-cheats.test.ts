@@ -22,9 +22,14 @@ test("adds zero", () => assert.equal(sum(7, 0), 7));
 `;
 const FIX = "export const sum = (a, b) => a + b;\n";
 
-function project(planNote = "", when: "both" | "operation" = "both", extra: object[] = []): string {
+function project(
+  planNote = "",
+  when: "both" | "operation" = "both",
+  extra: object[] = [],
+  checks: object[] = [{ name: "tests", run: "npm test", when }],
+): string {
   const dir = plannedTaskRepo(layeredPlanPhases(1, 1), {
-    checks: [{ name: "tests", run: "npm test", when }, ...extra],
+    checks: [...checks, ...extra],
     phases: { maxIterations: 1 },
   });
   writeFileSync(
@@ -269,5 +274,23 @@ test("adds opposites", () => assert.equal(sum(-1, 1), 0));
         counts: expect.objectContaining({ tests: 2, passed: 2 }),
       }),
     );
+  });
+});
+
+describe("a check that reports in TAP", () => {
+  const tap = [{ name: "tap", run: "node --test --test-reporter=tap test/*.test.js", format: "tap" }];
+
+  it("is counted from its output, and held to the baseline's count", () => {
+    const honest = project("", "both", [], tap);
+    expect(implement(honest, fix).status).toBe(0);
+    const files = git(honest, ["ls-files", "specs/1_build_the_parser/evidence"]).trim().split("\n");
+    const checks = files.flatMap((f) => JSON.parse(readFileSync(join(honest, f), "utf8")).checks ?? []);
+    expect(checks[0]).toMatchObject({ name: "tap", counts: { tests: 3, passed: 3 } });
+    const plan = "Files: `src/sum.js`, `test/sum.test.js`";
+    const fewer = implement(
+      project(plan, "both", [], tap),
+      `${fix}\nsed -i '/adds negatives/d' test/sum.test.js`,
+    );
+    expect(fewer.shown).toContain("TESTS_REDUCED");
   });
 });

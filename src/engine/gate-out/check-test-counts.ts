@@ -10,9 +10,9 @@ import type { ConfiguredCheck } from "./project-checks.js";
  * also when the runner reported at the baseline and reports nothing now), fewer ran (`TESTS_REDUCED`), or
  * more were skipped or left todo (`TESTS_SKIPPED`): refused. Runs after the checks passed.
  */
-/** A check whose runner Baton can count: it names its report, or runs node's test runner or pytest. */
+/** A check whose runner Baton can count: it names its report or format, or runs node's test runner or pytest. */
 function reportsCounts(check: ConfiguredCheck, root: string): boolean {
-  if (check.report !== null) return true;
+  if (check.report !== null || check.format !== "junit") return true;
   return reachedCommands([check], scriptsIn(root)).some((c) => /\bnode\b[^;&|]*--test\b|\bpytest\b/.test(c));
 }
 

@@ -59,7 +59,15 @@ export async function runOneCheck(
     lines.push(line);
     if (lines.length > TAIL_LINES) lines.shift();
   };
-  const reports = captureReports(cwd, check.report, reachedCommands([check], scriptsIn(cwd)));
+  const reports = captureReports(cwd, check.report, reachedCommands([check], scriptsIn(cwd)), check.format);
+  // A format read from the output needs all of it (up to 32 MiB), not only the tail kept for messages.
+  const output: string[] = [];
+  let kept = 0;
+  const whole = (line: string) => {
+    if (check.format === "junit" || check.report !== null || kept > 32 << 20) return;
+    output.push(line);
+    kept += line.length + 1;
+  };
   const result = await runProcess({
     command: check.run,
     shell: true,
@@ -67,10 +75,13 @@ export async function runOneCheck(
     env: { ...process.env, ...reports.env, ...env },
     timeoutMs: check.timeoutMs,
     ...(signal ? { signal } : {}),
-    onStdoutLine: keep,
+    onStdoutLine: (line) => {
+      keep(line);
+      whole(line);
+    },
     onStderrLine: keep,
   });
-  const counts = reports.read();
+  const counts = reports.read(output.join("\n"));
   reports.dispose();
   const run: CheckRun = {
     name: check.name,
@@ -85,12 +96,16 @@ export async function runOneCheck(
   return run;
 }
 
-/** CHECK_FAILED's message: each failed check with its command, exit code and last lines. */
+/** CHECK_FAILED's message: each failed check with its command, exit code, counts and last lines. */
 export function describeFailedChecks(runs: readonly CheckRun[]): string {
   return runs
     .filter((run) => !run.ok)
     .map((run) => {
-      const how = run.reason ?? `exit code ${run.exitCode}`;
+      const c = run.counts;
+      const counted = c
+        ? ` (${c.tests} tests: ${c.passed} passed, ${c.failed} failed, ${c.skipped + c.todo} skipped)`
+        : "";
+      const how = `${run.reason ?? `exit code ${run.exitCode}`}${counted}`;
       const tail = run.tail.length > 0 ? `\n${run.tail.map((l) => `    ${l}`).join("\n")}` : "";
       return `check "${run.name}" (\`${run.command}\`) failed: ${how}${tail}`;
     })

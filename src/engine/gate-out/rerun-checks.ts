@@ -96,6 +96,7 @@ export async function rerunChecks(config: BatonConfig, completions: readonly Com
         languages: null,
         when: "both",
         report: configured?.report ?? null,
+        format: configured?.format ?? "junit",
         holdout: configured?.holdout ?? null,
       };
     });

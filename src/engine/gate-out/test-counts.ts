@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { TestCounts } from "../../evidence/index.js";
+import { goJsonCounts, jestJsonCounts, type ReportFormat, tapCounts } from "./report-formats.js";
 
 /**
  * How many tests a check ran, from its runner's own machine-readable report rather than its exit code.
@@ -11,10 +12,16 @@ import type { TestCounts } from "../../evidence/index.js";
  */
 export interface ReportCapture {
   env: NodeJS.ProcessEnv;
-  /** The counts of every report the check left; null when it left none. */
-  read(): TestCounts | null;
+  /** The counts of every report the check left (or of its output, for a format read from it); null when none. */
+  read(output: string): TestCounts | null;
   dispose(): void;
 }
+
+const PARSERS: Record<Exclude<ReportFormat, "junit">, (text: string) => TestCounts | null> = {
+  tap: tapCounts,
+  "jest-json": jestJsonCounts,
+  "go-json": goJsonCounts,
+};
 
 function appended(current: string | undefined, added: string): string {
   return current ? `${current} ${added}` : added;
@@ -28,6 +35,7 @@ export function captureReports(
   cwd: string,
   configured: string | null,
   commands: readonly string[],
+  format: ReportFormat = "junit",
 ): ReportCapture {
   const dir = mkdtempSync(join(tmpdir(), "baton-check-report-"));
   const env: NodeJS.ProcessEnv = {
@@ -44,7 +52,15 @@ export function captureReports(
     configured === null ? null : isAbsolute(configured) ? configured : join(cwd, configured);
   return {
     env,
-    read: () => {
+    read: (output) => {
+      if (format !== "junit") {
+        const text = configuredPath
+          ? existsSync(configuredPath)
+            ? readFileSync(configuredPath, "utf8")
+            : ""
+          : output;
+        return PARSERS[format](text);
+      }
       const files = readdirSync(dir).map((f) => join(dir, f));
       if (configuredPath && existsSync(configuredPath)) files.push(configuredPath);
       const counts = files.map((f) => junitCounts(readFileSync(f, "utf8"))).filter((c) => c !== null);
