@@ -92,6 +92,10 @@ describe("checks the agent cannot game", () => {
       `sed -i 's#"node --test test/\\*.test.js"#"node --test test/none/*.test.js"#' package.json`,
     ],
     ["adds a runner configuration", `printf 'spec: []\\n' > .mocharc.yml; printf '[pytest]\\n' > pytest.ini`],
+    [
+      "patches the assertions before the tests run (.npmrc node-options)",
+      `printf '%s\\n' 'const a = require("node:assert"); a.strict.equal = () => {};' > patch.cjs; printf 'node-options=--require ./patch.cjs\\n' > .npmrc`,
+    ],
   ])("refuses an agent that %s (CHECKS_TAMPERED), naming the file", (_, cheat) => {
     const dir = project();
     const head = git(dir, ["rev-parse", "HEAD"]).trim();
@@ -99,7 +103,7 @@ describe("checks the agent cannot game", () => {
     expect(run.status, run.shown).toBe(1);
     expect(run.shown).toContain("CHECKS_TAMPERED");
     expect(run.shown).toMatch(
-      /the work changed what the checks test[^:]*: (test\/sum\.test\.js|package\.json|\.mocharc\.yml)/,
+      /the work changed what the checks test[^:]*: (test\/sum\.test\.js|package\.json|\.mocharc\.yml|\.npmrc|patch\.cjs)/,
     );
     expect(git(dir, ["log", "--format=%s", `${head}..HEAD`])).not.toContain("task 1 phase 1");
     expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");

@@ -15,9 +15,13 @@ import type { ConfiguredCheck } from "./project-checks.js";
 const TEST_DIR = /(^|\/)(test|tests|__tests__|__test__|spec|__mocks__|testdata)\//;
 const TEST_FILE =
   /(^|\/)(test_[^/]*\.py|[^/]*_test\.(py|go|rb|exs?)|[^/]*\.(test|spec)\.[^/]+|[^/]*(Test|Tests|Spec)\.(java|kt|scala|cs|swift)|conftest\.py)$/;
-/** Files a test runner reads its configuration from, wherever they are. */
+/**
+ * Files a test runner reads its configuration from, wherever they are — and files that change how the runtime
+ * starts under it (`.npmrc`'s node-options, a package manager's hooks, Python's sitecustomize), which can
+ * patch the assertions before a test runs.
+ */
 const RUNNER_CONFIG =
-  /^(makefile|gnumakefile|justfile|tox\.ini|pytest\.ini|setup\.cfg|noxfile\.py|pyproject\.toml|\.coveragerc|(jest|vitest|vitest\.workspace|playwright|karma\.conf|ava\.config|cypress\.config|mocha)\.[^/]+|\.mocharc(\.[^/]+)?|\.nycrc(\.[^/]+)?|\.c8rc(\.[^/]+)?|\.taprc|phpunit\.xml(\.dist)?)$/i;
+  /^(makefile|gnumakefile|justfile|tox\.ini|pytest\.ini|setup\.cfg|noxfile\.py|pyproject\.toml|\.coveragerc|\.npmrc|\.yarnrc(\.yml)?|\.pnpmfile\.c?js|bunfig\.toml|(site|user)customize\.py|(jest|vitest|vitest\.workspace|playwright|karma\.conf|ava\.config|cypress\.config|mocha)\.[^/]+|\.mocharc(\.[^/]+)?|\.nycrc(\.[^/]+)?|\.c8rc(\.[^/]+)?|\.taprc|phpunit\.xml(\.dist)?)$/i;
 /** package.json: only what tells a runner what to run; dependencies and the rest stay the agent's. */
 export const PACKAGE_CHECK_KEYS = ["scripts", "jest", "mocha", "ava", "c8", "nyc", "tap", "vitest"] as const;
 
