@@ -184,7 +184,7 @@ export function formatPlan(plan: DryRunPlan): string {
     `  timeout:   ${Math.round(plan.timeoutMs / 1000)} s`,
     ...(plan.plan
       ? [
-          `  plan:      ${plan.plan.file}, run phase by phase`,
+          `  plan:      ${plan.plan.file}, run phase by phase, ${plan.plan.reading === "declared" ? "in waves of the dependencies its phases declare" : "in its order (no phase declares dependencies)"}`,
           ...plan.plan.waves.flatMap((phases, k) => [
             `    Wave ${k + 1}:`,
             ...phases.map((p) =>

@@ -30,4 +30,4 @@ export {
   type WavesResult,
 } from "./plan-types.js";
 export { type PhaseRoute, type PhaseRouteOptions, type PhaseRouteRule, routePhase } from "./route.js";
-export { computeWaves, type WaveInput } from "./waves.js";
+export { computeWaves, type DependencyReading, orderedPhases, planWaves, type WaveInput } from "./waves.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeWaves } from "./waves.js";
+import { computeWaves, planWaves } from "./waves.js";
 
 const phases = (deps: Record<string, string[]>) =>
   Object.entries(deps).map(([id, dependencies]) => ({ id, dependencies }));
@@ -46,5 +46,34 @@ describe("computeWaves", () => {
       phase: "2",
       dependsOn: "9",
     });
+  });
+});
+
+describe("planWaves", () => {
+  const phase = (
+    id: string,
+    dependenciesLine: number | null,
+    dependencies: string[] = [],
+    carried = false,
+  ) => ({
+    id,
+    dependencies,
+    dependenciesLine,
+    carried,
+  });
+
+  it("runs a plan that declares no dependencies in its order, one phase after the other", () => {
+    const result = planWaves([phase("1", null), phase("2", null), phase("3", null), phase("4", null)]);
+    expect(result).toEqual({ ok: true, waves: [["1"], ["2"], ["3"], ["4"]], reading: "in order" });
+  });
+
+  it("keeps a carried phase of an earlier version out of the order", () => {
+    const result = planWaves([phase("1", null, [], true), phase("2", null), phase("3", null)]);
+    expect(result).toMatchObject({ waves: [["1", "2"], ["3"]], reading: "in order" });
+  });
+
+  it("takes declared dependencies as written as soon as one phase declares any (None included)", () => {
+    const result = planWaves([phase("1", 5), phase("2", null), phase("3", 9, ["1"])]);
+    expect(result).toEqual({ ok: true, waves: [["1", "2"], ["3"]], reading: "declared" });
   });
 });

@@ -60,3 +60,35 @@ export function computeWaves(phases: readonly WaveInput[]): WavesResult {
   }
   return { ok: true, waves };
 }
+
+/** How a plan's phases were read: their declared dependencies, or — when none declares any — their order. */
+export type DependencyReading = "declared" | "in order";
+
+/**
+ * A plan that says nothing about dependencies is a sequence, never "all at once": when no runnable phase has
+ * a dependencies line (`None` counts as one), each phase depends on the one before it, in the plan's order.
+ * Plans of the original system number their phases in order and declare nothing; run in parallel, their
+ * agents worked on the same files at once.
+ */
+export function orderedPhases<P extends WaveInput & Pick<Phase, "dependenciesLine" | "carried">>(
+  phases: readonly P[],
+): { phases: P[]; reading: DependencyReading } {
+  if (phases.some((p) => !p.carried && p.dependenciesLine !== null))
+    return { phases: [...phases], reading: "declared" };
+  let previous: PhaseId | undefined;
+  const ordered = phases.map((phase) => {
+    if (phase.carried) return phase;
+    const inOrder = { ...phase, dependencies: previous === undefined ? [] : [previous] };
+    previous = phase.id;
+    return inOrder;
+  });
+  return { phases: ordered, reading: "in order" };
+}
+
+/** The waves of a plan as Baton runs it, with the reading of its dependencies. */
+export function planWaves(
+  phases: readonly (WaveInput & Pick<Phase, "dependenciesLine" | "carried">)[],
+): WavesResult & { reading: DependencyReading } {
+  const { phases: ordered, reading } = orderedPhases(phases);
+  return { ...computeWaves(ordered), reading };
+}

@@ -9,7 +9,7 @@ import {
 } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { BatonConfig } from "../config/index.js";
-import { computeWaves, type Phase, parsePlan } from "../plan/index.js";
+import { type Phase, parsePlan, planWaves } from "../plan/index.js";
 import { batonPaths, EVIDENCE_DIR } from "../shared/baton-paths.js";
 import { type BatonEvent, readAllEvents } from "../shared/event-stream.js";
 import {
@@ -140,7 +140,7 @@ function readPlan(config: BatonConfig, folder: string, artifacts: readonly unkno
   if (!path || !existsSync(path)) return null;
   const parsed = parsePlan(path, readFileSync(path, "utf8"));
   const plan = parsed.ok ? parsed.plan : parsed.partial;
-  const waves = computeWaves(plan.phases);
+  const waves = planWaves(plan.phases);
   return {
     file: relative(config.root, path),
     status: plan.status?.marker ?? null,

@@ -2,13 +2,14 @@ import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { type BatonConfig, loadConfig } from "../../config/index.js";
 import {
-  computeWaves,
+  type DependencyReading,
   type Phase,
   type PhaseId,
   type PlanProblem,
   type PlanStatus,
   type PlanStyle,
   parsePlan,
+  planWaves,
   type WavesResult,
 } from "../../plan/index.js";
 import { UsageError } from "../../shared/index.js";
@@ -25,6 +26,8 @@ export interface PlanShowView {
   status: PlanStatus | null;
   phases: Phase[];
   waves: PhaseId[][] | null;
+  /** How the phases' dependencies were read: declared, or the plan's order when it declares none. */
+  reading: DependencyReading;
   wavesError: Exclude<WavesResult, { ok: true }> | null;
   problems: PlanProblem[];
   /** Read one defined way and never failing the plan: duplicate ids, references to earlier versions. */
@@ -49,7 +52,7 @@ export async function planShow(options: RepoOptions & { target: string }): Promi
   }
   const parsed = parsePlan(path, text);
   const plan = parsed.ok ? parsed.plan : parsed.partial;
-  const waves = computeWaves(plan.phases);
+  const waves = planWaves(plan.phases);
   return {
     task,
     file: relative(config.root, path),
@@ -58,6 +61,7 @@ export async function planShow(options: RepoOptions & { target: string }): Promi
     status: plan.status,
     phases: plan.phases,
     waves: waves.ok ? waves.waves : null,
+    reading: waves.reading,
     wavesError: waves.ok ? null : waves,
     problems: parsed.ok ? [] : parsed.problems,
     warnings: parsed.warnings,
@@ -99,7 +103,11 @@ export function formatPlanShow(view: PlanShowView): string {
     );
   }
   if (view.waves) {
-    out.push("", "Waves:", ...view.waves.map((ids, k) => `  Wave ${k + 1}: ${ids.join(", ")}`));
+    const how =
+      view.reading === "declared"
+        ? "from the dependencies the phases declare"
+        : "in the plan's order: no phase declares its dependencies, so each runs after the one before";
+    out.push("", `Waves (${how}):`, ...view.waves.map((ids, k) => `  Wave ${k + 1}: ${ids.join(", ")}`));
   } else if (view.wavesError?.reason === "cycle") {
     out.push("", `Waves: none, dependency cycle ${view.wavesError.cycle.join(" → ")}`);
   } else if (view.wavesError?.reason === "missing") {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { computeWaves, parsePlan } from "../../plan/index.js";
+import { parsePlan, planWaves } from "../../plan/index.js";
 import {
   type Gate,
   type GateOutContext,
@@ -64,7 +64,7 @@ function checkPlan(ctx: GateOutContext, artifact: VerifiedArtifact, text: string
       `${artifact.path} has no phase ("### Phase 1: Name [NOT STARTED]")`,
     );
   }
-  const waves = computeWaves(phases);
+  const waves = planWaves(phases);
   if (!waves.ok) {
     const why =
       waves.reason === "cycle"

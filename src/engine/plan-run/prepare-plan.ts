@@ -4,6 +4,8 @@ import { type AgentCatalog, type Route, resolveRoute } from "../../agents/index.
 import type { BatonConfig } from "../../config/index.js";
 import {
   computeWaves,
+  type DependencyReading,
+  orderedPhases,
   type Phase,
   type PhaseId,
   type Plan,
@@ -26,6 +28,8 @@ export interface PreparedPlan {
   plan: Plan;
   lines: string[];
   waves: PhaseId[][];
+  /** How the phases' dependencies were read: declared, or the plan's order when it declares none. */
+  reading: DependencyReading;
   settled: Set<PhaseId>;
   routes: Map<PhaseId, Route>;
   /** Why each phase goes where it goes (the tier that decided). */
@@ -120,7 +124,9 @@ export function preparePlan(
     throw new PlanFormatError(shown, parsed.problems, {
       hint: `Fix the plan, or revise it with \`baton revise ${task.project_number}\`.`,
     });
-  const plan = parsed.plan;
+  // Dependencies as the run reads them: declared, or the plan's order when it declares none.
+  const { phases, reading } = orderedPhases(parsed.plan.phases);
+  const plan = { ...parsed.plan, phases };
   const waves = computeWaves(plan.phases);
   const lines = text.split(/\r?\n/);
   const routed = routePhases(config, catalog, task, { phases: plan.phases, lines }, overrides);
@@ -134,6 +140,7 @@ export function preparePlan(
     plan,
     lines,
     waves: waves.ok ? waves.waves : [],
+    reading,
     // An id counts as settled only if every phase with it is: a duplicate left unfinished must run.
     settled: new Set(
       plan.phases.filter((p) => plan.phases.every((q) => q.id !== p.id || isSettled(q))).map((p) => p.id),

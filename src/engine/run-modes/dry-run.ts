@@ -28,6 +28,8 @@ export interface DryRunPlan {
   /** implement with a plan: the waves it would run, and where each phase would go. */
   plan?: {
     file: string;
+    /** How the phases' dependencies were read: declared, or the plan's order when it declares none. */
+    reading: "declared" | "in order";
     waves: {
       id: string;
       name: string;
@@ -100,6 +102,7 @@ function planWaves(run: Run): NonNullable<DryRunPlan["plan"]> {
   const prepared = run.plan!;
   return {
     file: relative(run.config.root, prepared.planPath),
+    reading: prepared.reading,
     waves: prepared.waves.map((ids) =>
       ids.map((id) => {
         const phase = prepared.plan.phases.find((p) => p.id === id)!;
