@@ -84,7 +84,11 @@ export function checkPlans({ dir, baton, plan, state, p, notes }) {
         view.ok && Array.isArray(view.waves),
         `plan show ${n}: not ok: ${JSON.stringify(view.problems)}`,
       );
-      p.check(/^Phases:$/m.test(text) && /^Waves:$/m.test(text), `plan show ${n}: no Phases/Waves section`);
+      p.check(
+        /^Phases:$/m.test(text) &&
+          /^Waves \((from the dependencies|in the plan's order)[^\n]*\):$/m.test(text),
+        `plan show ${n}: no Phases/Waves section saying how its dependencies were read`,
+      );
       for (const ph of view.phases) {
         p.check(text.includes(`\n  ${ph.id}. ${ph.name} [`), `plan show ${n}: no line for Phase ${ph.id}`);
       }
@@ -94,7 +98,7 @@ export function checkPlans({ dir, baton, plan, state, p, notes }) {
           `plan show ${n}: wave ${k + 1} not printed`,
         );
       }
-      shown.push(`${n} (${view.phases.length} phases, ${view.waves?.length ?? 0} waves)`);
+      shown.push(`${n} (${view.phases.length} phases, ${view.waves?.length ?? 0} waves, ${view.reading})`);
     } catch (error) {
       p.add(error.message);
     }
