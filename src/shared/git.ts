@@ -69,7 +69,7 @@ export function gitLockWaitMs(): number {
   const set = Number(process.env["BATON_GIT_LOCK_WAIT_MS"]);
   return Number.isFinite(set) && set >= 0 ? set : 10_000;
 }
-const LOCKED = /index\.lock': File exists|Unable to create '.*\.lock'/;
+const LOCKED = /index\.lock': File exists|Unable to create '.*\.lock'|could not lock config file/;
 
 /**
  * A git command that writes the index (add, commit): when another git process holds index.lock for its
@@ -83,4 +83,16 @@ export async function runGitWaitingForLock(cwd: string, args: string[], options:
     if (result.ok || !LOCKED.test(result.stderr) || Date.now() + pause > deadline) return result;
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
+}
+
+let worktreeTurn: Promise<unknown> = Promise.resolve();
+
+/**
+ * `git worktree add|remove|prune`, one at a time in this process: parallel phases and scratch checkouts
+ * made at once race on git's shared files (its config, the worktrees' admin folder) and one of them fails.
+ */
+export function runGitWorktree(cwd: string, args: string[], options: GitOptions = {}) {
+  const run = worktreeTurn.then(() => runGitWaitingForLock(cwd, ["worktree", ...args], options));
+  worktreeTurn = run.catch(() => undefined);
+  return run;
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { BATON_DIR } from "../../shared/baton-paths.js";
-import { runGit } from "../../shared/git.js";
+import { runGit, runGitWorktree } from "../../shared/git.js";
 
 /**
  * A clean checkout of one commit, beside the repository, for running its checks as that commit has them:
@@ -16,7 +16,7 @@ export async function withScratchTree<T>(
   use: (tree: string) => Promise<T>,
 ): Promise<T | null> {
   const tree = join(mkdtempSync(join(tmpdir(), "baton-scratch-")), "tree");
-  const added = await runGit(root, ["worktree", "add", "--detach", "--quiet", tree, commit]);
+  const added = await runGitWorktree(root, ["add", "--detach", "--quiet", tree, commit]);
   if (!added.ok) {
     rmSync(dirname(tree), { recursive: true, force: true });
     return null;
@@ -25,7 +25,7 @@ export async function withScratchTree<T>(
     await linkIgnoredFolders(root, tree);
     return await use(tree);
   } finally {
-    await runGit(root, ["worktree", "remove", "--force", tree]);
+    await runGitWorktree(root, ["remove", "--force", tree]);
     rmSync(dirname(tree), { recursive: true, force: true });
   }
 }

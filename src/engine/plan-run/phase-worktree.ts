@@ -1,5 +1,6 @@
 import { readdir, rm, rmdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { runGitWorktree } from "../../shared/git.js";
 import { canonical, changedBetween, exists, git, inside, LITERAL, why } from "./worktree-git.js";
 
 export { type ApplyPhaseResult, applyPhaseCommit } from "./worktree-apply.js";
@@ -89,11 +90,11 @@ export async function createPhaseWorktree(opts: {
   }
   const path = join(sessionDir(common.dir, sessionId), `phase-${phaseId}`);
   if (await exists(path)) return { ok: false, reason: `worktree directory ${path} already exists` };
-  const add = await git(root, ["worktree", "add", "--quiet", "-b", branch, path, sha]);
+  const add = await runGitWorktree(root, ["add", "--quiet", "-b", branch, path, sha]);
   if (!add.ok) {
     // A half-made worktree must not block the next attempt.
-    await git(root, ["worktree", "remove", "--force", "--force", path]);
-    await git(root, ["worktree", "prune"]);
+    await runGitWorktree(root, ["remove", "--force", "--force", path]);
+    await runGitWorktree(root, ["prune"]);
     await rm(path, { recursive: true, force: true });
     await git(root, ["branch", "-D", branch]);
     return { ok: false, reason: `git worktree add failed: ${why(add)}` };
@@ -169,13 +170,13 @@ export async function removePhaseWorktree(
 }
 
 async function removeWorktreeDir(root: string, path: string): Promise<void> {
-  await git(root, ["worktree", "remove", "--force", "--force", path]);
+  await runGitWorktree(root, ["remove", "--force", "--force", path]);
   // Registration whose directory is gone (or a directory git no longer knew about).
   const common = await commonDir(root);
   if (common.ok && inside(join(common.dir, WORKTREES_DIR), resolve(path))) {
     await rm(path, { recursive: true, force: true });
   }
-  await git(root, ["worktree", "prune"]);
+  await runGitWorktree(root, ["prune"]);
 }
 
 async function removeIfEmpty(dir: string): Promise<void> {
@@ -233,7 +234,7 @@ export async function prunePhaseWorktrees(
     await removeWorktreeDir(root, path);
     removed.push(path);
   }
-  await git(root, ["worktree", "prune"]);
+  await runGitWorktree(root, ["prune"]);
   await removeIfEmpty(dir);
 
   const refs = await git(root, ["for-each-ref", "--format=%(refname)", branchPrefix]);
