@@ -1,7 +1,9 @@
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { BATON_BIN } from "../support/cli.js";
 import { git, oneTaskRepo, RESEARCH_REPORT, readJson, runBaton } from "./helpers.js";
 
 /**
@@ -142,5 +144,39 @@ describe("history the agent may not write (HISTORY_CHANGED), checked with the sa
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(git(dir, ["show", "--name-only", "--format=", "HEAD"])).not.toContain("mine.txt");
     expect(git(dir, ["status", "--porcelain"])).toBe("A  mine.txt\n");
+  });
+});
+
+/**
+ * CI runs as root; people do not. The same hostile agent, with Baton run by an ordinary user (`nobody`,
+ * through runuser): bubblewrap then needs unprivileged user namespaces, and must still keep the store, git
+ * history and the keys out of the agent's reach.
+ */
+describe.skipIf(process.getuid?.() !== 0)("the agent's sandbox for an ordinary user", () => {
+  it("keeps the store and git history read-only and the keys out of sight when Baton does not run as root", () => {
+    const dir = oneTaskRepo();
+    const keys = mkdtempSync(join(tmpdir(), "baton-keys-"));
+    shellAgent(
+      dir,
+      [
+        "echo '{}' > specs/state.json",
+        "git commit -q --allow-empty -m 'agent commit' 2>/dev/null",
+        `ls ${join(keys, "keys")} > ${FOLDER}.keys 2>/dev/null`,
+      ].join("\n"),
+    );
+    const head = git(dir, ["rev-parse", "HEAD"]).trim();
+    execFileSync("chown", ["-R", "nobody", dir, keys]);
+    const run = spawnSync(
+      "runuser",
+      ["-u", "nobody", "--", process.execPath, BATON_BIN, "research", "1", "--json"],
+      { cwd: dir, encoding: "utf8", env: { ...process.env, HOME: keys, BATON_KEY_DIR: join(keys, "keys") } },
+    );
+    // Back to root, whose git (and clean-up) refuse a repository another user owns.
+    execFileSync("chown", ["-R", "root", dir, keys]);
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("researched");
+    expect(git(dir, ["log", "--format=%an %s", `${head}..HEAD`])).not.toContain("agent commit");
+    expect(readFileSync(join(dir, `${FOLDER}.keys`), "utf8")).toBe("");
+    expect(evidence(dir).sandbox).toBe("bubblewrap");
   });
 });
