@@ -15,10 +15,12 @@ export function formatTaskList(views: readonly TaskView[]): string {
   const widths = header.map((h) => h.length);
   const rows: Array<[string, string, string, string]> = new Array(views.length);
   let drift = false;
+  let irregular = false;
   for (let i = 0; i < views.length; i++) {
     const v = views[i]!;
+    if (v.irregular) irregular = true;
     const row: [string, string, string, string] = [
-      String(v.number),
+      String(v.number) + (v.irregular ? "?" : ""),
       statusToMarker(v.status) + (v.todoStatus ? " !" : ""),
       v.language,
       truncate(v.title, MAX_TITLE),
@@ -32,6 +34,12 @@ export function formatTaskList(views: readonly TaskView[]): string {
   const out = [line("#", "STATUS", "LANGUAGE", "TITLE")];
   for (const r of rows) out.push(line(r[0], r[1], r[2], r[3]));
   if (drift) out.push("", "! TODO.md shows another status; `baton doctor --fix` repairs it.");
+  if (irregular) {
+    out.push(
+      "",
+      "? an irregular entry: read as well as Baton can, and left unchanged until fixed; `baton doctor` says how.",
+    );
+  }
   return out.join("\n");
 }
 
@@ -62,6 +70,10 @@ export function formatTask(view: TaskView & { raw?: unknown }): string {
       );
   }
   if (view.description) lines.push("", view.description);
+  if (view.irregular) {
+    lines.push("", "Irregular (Baton will not change this task until fixed; `baton doctor` says how):");
+    for (const found of view.irregular) lines.push(`  ${found}`);
+  }
   return lines.join("\n");
 }
 

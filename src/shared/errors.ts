@@ -8,6 +8,7 @@ export type ErrorCode =
   | "STATE_SCHEMA"
   | "TODO_PARSE"
   | "DUPLICATE_TASK"
+  | "IRREGULAR_ENTRY"
   | "TASK_NOT_FOUND"
   | "INVALID_TRANSITION"
   | "INVALID_ARGUMENT"
@@ -49,7 +50,7 @@ export class ConfigError extends BatonError {
 export class FileFormatError extends BatonError {
   readonly file: string;
   constructor(
-    code: "STATE_PARSE" | "STATE_SCHEMA" | "TODO_PARSE" | "DUPLICATE_TASK",
+    code: "STATE_PARSE" | "STATE_SCHEMA" | "TODO_PARSE" | "DUPLICATE_TASK" | "IRREGULAR_ENTRY",
     file: string,
     message: string,
     options: BatonErrorOptions = {},

@@ -1,11 +1,12 @@
 import { existsSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { isBatonError, parseJsonDocument } from "../shared/index.js";
+import { isBatonError } from "../shared/index.js";
 import type { DoctorView, Finding, FindingCode } from "./doctor-finding.js";
 import { checkTaskFolders, rel } from "./doctor-folders.js";
+import { irregularFindings, irregularNumbers } from "./doctor-irregular.js";
 import { activeEntryChecks, numberChecks, sealChecks, todoChecks } from "./doctor-store-checks.js";
-import { loadArchive, readText } from "./load-store.js";
+import { type LoadedState, loadArchive, loadState, readText } from "./load-store.js";
 import { isProcessAlive } from "./lock.js";
 import type { StoreContext } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
@@ -38,6 +39,7 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
     todoText: read.todoText,
     archived: read.archived,
     archivedNumbers: new Set(read.archived.map((e) => e.project_number)),
+    irregularTasks: read.irregularTasks,
   };
   for (const check of STORE_CHECKS) findings.push(...check(view));
   return findings;
@@ -96,28 +98,11 @@ function readStoreFiles(ctx: StoreContext) {
   const findings: Finding[] = [];
   const unreadable = (code: FindingCode, error: unknown, fix: string, path: string) =>
     findings.push({ code, severity: "error", message: messageOf(error), fix, fixable: false, path });
-  let tasks: TaskEntry[] | null = null;
-  let stateNext: number | null = null;
-  const stateText = readText(paths.state);
-  if (stateText !== null) {
-    try {
-      const doc = parseJsonDocument<{ active_projects?: unknown; next_project_number?: unknown }>(
-        paths.state,
-        stateText,
-      );
-      if (!Array.isArray(doc.value.active_projects) || typeof doc.value.next_project_number !== "number") {
-        throw new Error(`${rel(ctx, paths.state)} lacks active_projects or next_project_number`);
-      }
-      tasks = doc.value.active_projects as TaskEntry[];
-      stateNext = doc.value.next_project_number;
-    } catch (error) {
-      unreadable(
-        "STATE_UNREADABLE",
-        error,
-        "fix the file by hand (git diff shows recent edits)",
-        paths.state,
-      );
-    }
+  let state: LoadedState | null = null;
+  try {
+    state = loadState(paths);
+  } catch (error) {
+    unreadable("STATE_UNREADABLE", error, "fix the file by hand (git diff shows recent edits)", paths.state);
   }
   let todo: TodoDocument | null = null;
   const todoText = readText(paths.todo);
@@ -134,7 +119,16 @@ function readStoreFiles(ctx: StoreContext) {
   } catch (error) {
     unreadable("ARCHIVE_UNREADABLE", error, "fix the file by hand", paths.archiveState);
   }
-  return { findings, tasks, stateNext, todo, todoText, archived };
+  findings.push(...irregularFindings(ctx, state, todo));
+  return {
+    findings,
+    tasks: state?.exists ? state.tasks : null,
+    stateNext: state?.exists ? state.doc.value.next_project_number : null,
+    irregularTasks: irregularNumbers(state, todo),
+    todo,
+    todoText,
+    archived,
+  };
 }
 
 function messageOf(error: unknown): string {

@@ -6,7 +6,7 @@ export type FindingCode =
   | "STATE_UNREADABLE"
   | "TODO_UNREADABLE"
   | "ARCHIVE_UNREADABLE"
-  | "DUPLICATE_ACTIVE"
+  | "IRREGULAR_ENTRY"
   | "ACTIVE_AND_ARCHIVED"
   | "NEXT_NUMBER_TAKEN"
   | "NEXT_NUMBER_MISMATCH"
@@ -33,6 +33,8 @@ export interface Finding {
   fixable: boolean;
   task?: number;
   path?: string;
+  /** 1-based line in `path`, when the finding is about one place in a file. */
+  line?: number;
 }
 
 /** What doctor read of the store; null where a file was unreadable (its finding says why). */
@@ -45,4 +47,6 @@ export interface DoctorView {
   todoText: string | null;
   archived: Array<{ project_number: number; status?: string; original_dirname?: unknown }>;
   archivedNumbers: Set<number>;
+  /** Tasks with an irregular entry in either file: their fields are not trusted for repairs. */
+  irregularTasks: Set<number>;
 }

@@ -1,10 +1,11 @@
 import { unlinkSync } from "node:fs";
 import { sweepTaskFolders } from "./archive-ops.js";
 import type { Finding } from "./doctor-checks.js";
+import { unbulletedFieldLines } from "./doctor-irregular.js";
 import { slugify } from "./naming.js";
 import { firstFreeNumber } from "./numbering.js";
 import { sessionActive } from "./open-checkpoint.js";
-import { mutateStore, type StoreContext } from "./store.js";
+import { mutateStore, type StoreContext, type Transaction } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
 import { requireTodoEntry } from "./task-lookup.js";
 import { entries, entryStatus } from "./todo-document.js";
@@ -26,6 +27,7 @@ const STORE_CODES = new Set([
   "MISPLACED_FOLDER",
   "INTERRUPTED_COMMIT",
   "STORE_CHANGED_OUTSIDE_BATON",
+  "IRREGULAR_ENTRY",
 ]);
 
 /** Repairs the fixable findings: store repairs in one locked write, then control-file deletions. */
@@ -38,6 +40,7 @@ export async function fixFindings(ctx: StoreContext, findings: readonly Finding[
   const storeFindings = fixable.filter((f) => STORE_CODES.has(f.code));
   // Markers are sealed: they go through the store, or the next hook would put them back.
   const controlFiles = fixable.filter((f) => f.code === "STALE_MARKER" || f.code === "LEFTOVER_RETURN_META");
+  const unrepaired = new Set<Finding>();
   if (storeFindings.length > 0 || controlFiles.length > 0) {
     // A person's --fix adopts their own edits to the store; inside a Claude Code session nothing is adopted.
     const adopt = !sessionActive(ctx.paths);
@@ -47,10 +50,13 @@ export async function fixFindings(ctx: StoreContext, findings: readonly Finding[
         // Entries are inserted newest-first, so walk the tasks backwards to keep state.json's order.
         for (const task of [...tx.tasks].reverse()) requireTodoEntry(tx, task);
       }
+      for (const f of storeFindings)
+        if (f.code === "IRREGULAR_ENTRY" && f.task !== undefined) repairEntry(tx, f.task);
       if (codes.has("STATUS_MISMATCH")) {
         for (const task of tx.tasks) {
           const entry = tx.findTodoEntry(task.project_number);
-          if (entry && entryStatus(entry) !== task.status) setEntryStatus(entry, task.status);
+          if (!entry || tx.todo.guards.has(entry) || tx.state.guards.has(task)) continue;
+          if (entryStatus(entry) !== task.status) setEntryStatus(entry, task.status);
         }
       }
       if (codes.has("TODO_ENTRY_EXTRA")) adoptOrDropExtraEntries(tx);
@@ -67,12 +73,39 @@ export async function fixFindings(ctx: StoreContext, findings: readonly Finding[
       if (codes.has("ORPHAN_FOLDER") || codes.has("MISPLACED_FOLDER")) sweepTaskFolders(tx);
       for (const f of controlFiles) tx.deleteFile(f.path!);
     });
-    fixed.push(...storeFindings, ...controlFiles);
+    fixed.push(...storeFindings.filter((f) => !unrepaired.has(f)), ...controlFiles);
   }
   return { fixed, notFixed: findings.filter((f) => !fixed.includes(f)) };
 }
 
-function adoptOrDropExtraEntries(tx: Parameters<Parameters<typeof mutateStore>[2]>[0]): void {
+/**
+ * The repairs that lose nothing: a state.json entry rewritten in the form its readable view shows, a
+ * missing TODO status line added from state.json, field lines given the `- ` bullet.
+ */
+function repairEntry(tx: Transaction, number: number): { state: boolean; todo: boolean } {
+  const done = { state: false, todo: false };
+  const task = tx.findTask(number);
+  if (task && tx.state.guards.get(task)?.repair) {
+    tx.repaired.add(task);
+    done.state = true;
+  }
+  const entry = tx.findTodoEntry(number);
+  if (!entry) return done;
+  const guard = tx.todo.guards.get(entry);
+  if (guard?.irregularity.code === "NO_STATUS_LINE" && task && !tx.state.guards.has(task)) {
+    setEntryStatus(entry, task.status);
+    tx.repairedEntries.add(entry);
+    done.todo = true;
+  }
+  if (tx.todo.guards.has(entry) && !tx.repairedEntries.has(entry)) return done;
+  for (const i of unbulletedFieldLines(entry)) {
+    entry.lines[i] = entry.lines[i]!.replace(/^\s*(?:[-*+]\s+)?/, "- ");
+    done.todo = true;
+  }
+  return done;
+}
+
+function adoptOrDropExtraEntries(tx: Transaction): void {
   const archived = new Set(tx.archive().entries.map((e) => e.project_number));
   for (const entry of [...entries(tx.todo)]) {
     if (tx.findTask(entry.number)) continue;

@@ -7,24 +7,9 @@ import { frontmatterNextNumber } from "./todo-frontmatter.js";
 
 /** Doctor's checks of a readable store: each takes what doctor read and returns its findings. */
 
-/** Each active entry: listed once, not also archived, with a status of the lifecycle table. */
-export function activeEntryChecks({ tasks, archivedNumbers }: DoctorView): Finding[] {
+/** Each active entry: not also archived, with a status of the lifecycle table. */
+export function activeEntryChecks({ tasks, archivedNumbers, irregularTasks }: DoctorView): Finding[] {
   const findings: Finding[] = [];
-  const seen = new Set<number>();
-  for (const task of tasks) {
-    const n = task.project_number;
-    if (seen.has(n)) {
-      findings.push({
-        code: "DUPLICATE_ACTIVE",
-        severity: "error",
-        message: `task ${n} appears more than once in active_projects`,
-        fix: "keep one entry and renumber or delete the other by hand (Baton will not guess which is right)",
-        fixable: false,
-        task: n,
-      });
-    }
-    seen.add(n);
-  }
   for (const task of tasks) {
     const n = task.project_number;
     if (archivedNumbers.has(n)) {
@@ -37,7 +22,7 @@ export function activeEntryChecks({ tasks, archivedNumbers }: DoctorView): Findi
         task: n,
       });
     }
-    if (!isTaskStatus(task.status)) {
+    if (!isTaskStatus(task.status) && !irregularTasks.has(n)) {
       findings.push({
         code: "UNKNOWN_STATUS",
         severity: "warning",
@@ -85,7 +70,14 @@ export function numberChecks({ tasks, todo, archived, stateNext }: DoctorView): 
 }
 
 /** state.json and TODO.md agree: the same tasks, with the same statuses. */
-export function todoChecks({ tasks, todo, todoText, byNumber, archivedNumbers }: DoctorView): Finding[] {
+export function todoChecks({
+  tasks,
+  todo,
+  todoText,
+  byNumber,
+  archivedNumbers,
+  irregularTasks,
+}: DoctorView): Finding[] {
   if (!todo) {
     if (todoText !== null || tasks.length === 0) return [];
     const fix = "rebuild TODO.md from state.json";
@@ -107,7 +99,7 @@ export function todoChecks({ tasks, todo, todoText, byNumber, archivedNumbers }:
         fixable: true,
         task: n,
       });
-    } else if (todoNumbers.get(n) !== task.status) {
+    } else if (todoNumbers.get(n) !== task.status && !irregularTasks.has(n)) {
       const marker = (todoNumbers.get(n) ?? "").toUpperCase().replace(/_/g, " ");
       findings.push({
         code: "STATUS_MISMATCH",

@@ -108,6 +108,7 @@ export {
 export { findEntry, parseTodo, renderTodo, type TodoDocument, type TodoEntry } from "./todo-document.js";
 export {
   type ArtifactView,
+  markIrregular,
   normalizeArtifactType,
   type TaskView,
   taskView,

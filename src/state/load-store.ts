@@ -8,14 +8,25 @@ import {
   parseJsonDocument,
   validationIssues,
 } from "../shared/index.js";
+import { type IrregularEntries, noIrregularities, readIrregularEntries } from "./irregular-state.js";
 import type { SpecsPaths } from "./paths.js";
 import { isTaskEntry } from "./schema-fast.js";
-import { ArchivedTask, ArchiveFile, ErrorEntry, ErrorsFile, StateFile, TaskEntry } from "./store-schema.js";
+import {
+  ArchivedTask,
+  ArchiveFile,
+  ErrorEntry,
+  ErrorsFile,
+  StateFile,
+  type TaskEntry,
+} from "./store-schema.js";
 import { parseTodo, type TodoDocument } from "./todo-document.js";
 
-export interface LoadedState {
+export interface LoadedState extends IrregularEntries {
   doc: JsonDocument<StateFile>;
-  /** The raw entries of `active_projects`, validated; editing them edits the document. */
+  /**
+   * The entries of `active_projects`, one per task number; editing them edits the document. An irregular
+   * entry is here in its readable form (guarded), a number's second entry is held out of the list.
+   */
   tasks: TaskEntry[];
   /** False when specs/state.json does not exist yet (a repository with no tasks). */
   exists: boolean;
@@ -84,7 +95,12 @@ export function loadState(paths: SpecsPaths): LoadedState {
       paths.state,
       '{\n  "next_project_number": 1,\n  "active_projects": []\n}\n',
     );
-    return { doc: { ...doc, text: "" }, tasks: doc.value.active_projects as TaskEntry[], exists: false };
+    return {
+      doc: { ...doc, text: "" },
+      tasks: doc.value.active_projects as TaskEntry[],
+      exists: false,
+      ...noIrregularities(),
+    };
   }
   const doc = parseJsonDocument<StateFile>(paths.state, text);
   const top = validationIssues(StateFile, doc.value);
@@ -94,31 +110,11 @@ export function loadState(paths: SpecsPaths): LoadedState {
     });
   }
   const tasks = doc.value.active_projects as TaskEntry[];
-  const seen = new Map<number, number>();
-  tasks.forEach((raw, index) => {
-    const result = isTaskEntry(raw) ? null : validationIssues(TaskEntry, raw);
-    if (result) {
-      throw new FileFormatError(
-        "STATE_SCHEMA",
-        paths.state,
-        `${entryLabel(doc, "active_projects", index, raw, result[0]?.path)}: ${formatIssues(result)}`,
-        { hint: "Fix that entry (git diff shows recent edits); nothing was written." },
-      );
-    }
-    const first = seen.get(raw.project_number);
-    if (first !== undefined) {
-      throw new FileFormatError(
-        "DUPLICATE_TASK",
-        paths.state,
-        `${entryLabel(doc, "active_projects", index, raw)}: task number ${raw.project_number} is also active_projects[${first}] (line ${lineOfJsonPath(doc.text, ["active_projects", first]) ?? "?"})`,
-        {
-          hint: "Remove or renumber one of the two entries (`baton doctor` lists both); nothing was written.",
-        },
-      );
-    }
-    seen.set(raw.project_number, index);
-  });
-  return { doc, tasks, exists: true };
+  // The common case costs one fast check per entry; only a store with an irregular entry pays for more.
+  if (tasks.every(isTaskEntry) && new Set(tasks.map((t) => t.project_number)).size === tasks.length) {
+    return { doc, tasks, exists: true, ...noIrregularities() };
+  }
+  return { doc, tasks, exists: true, ...readIrregularEntries(doc, tasks) };
 }
 
 export function loadTodo(paths: SpecsPaths): TodoDocument | null {

@@ -1,4 +1,5 @@
 import { TaskNotFoundError } from "../shared/index.js";
+import { irregularEntryError } from "./irregularity.js";
 import { titleFromSlug } from "./naming.js";
 import type { Transaction } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
@@ -12,6 +13,12 @@ export function requireTask(tx: Transaction, number: number): TaskEntry {
       hint: "`baton task list` shows active tasks; archived ones come back with `baton task recover N`.",
     });
   }
+  // A write to a task Baton could only partly read stops here, before it decides anything on that reading.
+  const guard = tx.state.guards.get(task);
+  if (guard) throw irregularEntryError(guard.irregularity);
+  const entry = tx.findTodoEntry(number);
+  const todoGuard = entry && tx.todo.guards.get(entry);
+  if (todoGuard) throw irregularEntryError(todoGuard.irregularity);
   return task;
 }
 

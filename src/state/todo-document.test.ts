@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FileFormatError } from "../shared/index.js";
-import { entries, entryStatus, findEntry, parseTodo, renderTodo } from "./todo-document.js";
+import { checkTodoGuards, entries, entryStatus, findEntry, parseTodo, renderTodo } from "./todo-document.js";
 import {
   buildEntry,
   getEntryDescription,
@@ -149,14 +149,30 @@ describe("TODO.md documents", () => {
     expect(out).toContain("over two lines.\n\n---\n\n## Notes\n\nClosing paragraph.\n");
   });
 
-  it("replaces a field under either spelling and inserts new ones after Language", () => {
+  it("replaces a field under either spelling, keeping the line's own, and inserts new ones after Language", () => {
     const doc = parseTodo("TODO.md", TODO);
     const entry = findEntry(doc, 982)!;
     setEntryField(entry, ["Dependencies"], "980");
     setEntryField(entry, ["Priority"], "high");
     const out = renderTodo(doc);
     expect(out).toContain(
-      "- **Language**: lean\n- **Priority**: high\n- **Dependencies**: 980\n- **Research**:",
+      "- **Language**: lean\n- **Priority**: high\n- **Dependencies:** 980\n- **Research**:",
+    );
+  });
+
+  it("reads and writes field lines in the entry's own style (no bullet, leading space)", () => {
+    const odd = TODO.replace(
+      "- **Effort**: 3-4 hours\n- **Status**: [RESEARCHED]\n- **Language**: lean",
+      " **Effort**: 3-4 hours\n **Status**: [RESEARCHED]\n **Language**: lean",
+    );
+    const doc = parseTodo("TODO.md", odd);
+    const entry = findEntry(doc, 982)!;
+    expect(doc.irregular).toEqual([]);
+    expect(entryStatus(entry)).toBe("researched");
+    setEntryStatus(entry, "planned");
+    setEntryField(entry, ["Priority"], "high");
+    expect(renderTodo(doc)).toContain(
+      " **Effort**: 3-4 hours\n **Status**: [PLANNED]\n **Language**: lean\n **Priority**: high\n",
     );
   });
 
@@ -166,24 +182,39 @@ describe("TODO.md documents", () => {
     expect(renderTodo(doc)).toContain("**Description**: Shorter.\n\n---");
   });
 
-  it("rejects an entry without a status line, naming the line", () => {
+  it("reads an entry without a status line, reports it with its line, and guards it", () => {
     const bad = TODO.replace("- **Status**: [RESEARCHED]\n", "");
-    expect(() => parseTodo("specs/TODO.md", bad)).toThrow(/^specs\/TODO\.md:29: task 982 has no status line/);
+    const doc = parseTodo("specs/TODO.md", bad);
+    expect([...entries(doc)].map((e) => e.number)).toEqual([983, 982]);
+    expect(doc.irregular).toMatchObject([{ code: "NO_STATUS_LINE", line: 29, task: 982, fixable: true }]);
+    expect(() => checkTodoGuards(doc, new Set())).not.toThrow();
+    setEntryStatus(findEntry(doc, 983)!, "planned");
+    expect(() => checkTodoGuards(doc, new Set())).not.toThrow();
+    setEntryStatus(findEntry(doc, 982)!, "planned");
+    expect(() => checkTodoGuards(doc, new Set())).toThrow(/^specs\/TODO\.md:29: task 982 has no status line/);
   });
 
-  it("rejects duplicate entries, naming both lines", () => {
+  it("reads the first of two entries with one number and keeps the second as text", () => {
     const dup = TODO.replace("### 982. Wire", "### 983. Wire");
+    const doc = parseTodo("specs/TODO.md", dup);
+    expect([...entries(doc)].map((e) => e.number)).toEqual([983]);
+    expect(doc.irregular).toMatchObject([
+      { code: "ENTRY_TWICE", line: 29, task: 983, message: expect.stringContaining("first is at line 19") },
+    ]);
+    expect(renderTodo(doc)).toBe(dup);
+    removeEntry(doc, 983);
     try {
-      parseTodo("specs/TODO.md", dup);
+      checkTodoGuards(doc, new Set());
       expect.unreachable();
     } catch (error) {
-      expect((error as FileFormatError).code).toBe("DUPLICATE_TASK");
-      expect((error as Error).message).toBe("specs/TODO.md:29: task 983 appears twice (first at line 19)");
+      expect((error as FileFormatError).code).toBe("IRREGULAR_ENTRY");
     }
   });
 
-  it("rejects an unclosed frontmatter", () => {
-    expect(() => parseTodo("TODO.md", "---\nnext_project_number: 3\n# TODO\n")).toThrow(/never closed/);
+  it("reads an unclosed frontmatter as text and reports it at line 1", () => {
+    const doc = parseTodo("TODO.md", "---\nnext_project_number: 3\n# TODO\n");
+    expect(doc.frontmatter).toBeNull();
+    expect(doc.irregular).toMatchObject([{ code: "FRONTMATTER_OPEN", line: 1 }]);
   });
 });
 

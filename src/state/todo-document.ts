@@ -1,4 +1,10 @@
-import { FileFormatError, lineColumnAt } from "../shared/index.js";
+import { lineColumnAt } from "../shared/index.js";
+import type { Irregularity } from "./irregularity.js";
+import { entryIrregularity, guardEntry } from "./todo-guards.js";
+import { frontmatterEnd, lineAt, STATUS_LINE, segmentCuts } from "./todo-segments.js";
+
+export { ENTRY_HEADING, FIELD_PREFIX, NEXT_NUMBER_LINE, STATUS_LINE } from "./todo-segments.js";
+
 import { markerToStatus } from "./task-status.js";
 
 /**
@@ -79,107 +85,10 @@ export interface TodoDocument {
   segments: TodoSegment[];
   /** The text as read ("" for a new document), to skip writing an unchanged file. */
   source: string;
-}
-
-export const ENTRY_HEADING = /^### (\d+)\.\s+(.*?)\s*$/;
-const ANY_SECTION_HEADING = /^#{1,3} \S/;
-const TOP_SECTION_HEADING = /^#{1,2}[ \t]+\S/;
-/**
- * Sections whose `### N.` headings are task entries: `## Tasks` (the original's layout since February)
- * and the older `## High Priority` style. Curated sections such as `## Task Order` are never entries.
- */
-const TASK_SECTION =
-  /^#{1,2}[ \t]+(?:(?:active[ \t]+)?tasks|(?:critical|high|medium|low)[ \t]+priority)[ \t]*:?[ \t]*$/i;
-const TASK_SECTION_ANYWHERE =
-  /^#{1,2}[ \t]+(?:(?:active[ \t]+)?tasks|(?:critical|high|medium|low)[ \t]+priority)[ \t]*:?[ \t]*\r?$/im;
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
-export const STATUS_LINE = /^- \*\*Status\*\*:\s*(\[[^\]]*\])/;
-export const NEXT_NUMBER_LINE = /^next_project_number:\s*(\d+)\s*$/;
-const FRONTMATTER_FENCE = /^---[ \t]*$/;
-
-function lineAt(text: string, offset: number): number {
-  return lineColumnAt(text, offset).line;
-}
-
-/** Start offsets and texts (terminator excluded) of the lines of `text` from `from` on. */
-function* linesFrom(text: string, from: number): Generator<{ start: number; line: string }> {
-  for (let start = from; start < text.length; ) {
-    const nl = text.indexOf("\n", start);
-    const end = nl === -1 ? text.length : nl;
-    const line = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-    yield { start, line };
-    start = nl === -1 ? text.length : nl + 1;
-  }
-}
-
-/** The frontmatter block and where the body starts. */
-function splitFrontmatter(path: string, text: string): { frontmatter: RawSegment | null; body: number } {
-  const lines = linesFrom(text, 0);
-  const first = lines.next();
-  if (first.done || !FRONTMATTER_FENCE.test(first.value.line)) return { frontmatter: null, body: 0 };
-  for (const { start, line } of lines) {
-    if (!FRONTMATTER_FENCE.test(line)) continue;
-    const nl = text.indexOf("\n", start);
-    const end = nl === -1 ? text.length : nl + 1;
-    return { frontmatter: new RawSegment({ text: text.slice(0, end) }), body: end };
-  }
-  throw new FileFormatError("TODO_PARSE", path, `${path}:1: frontmatter opened with "---" is never closed`, {
-    hint: 'Add a closing "---" line after the frontmatter keys.',
-  });
-}
-
-interface Cut {
-  at: number;
-  entry: { number: number; title: string } | null;
-}
-
-/**
- * Where segments start: an entry heading inside a tasks section starts an entry, and inside an entry
- * any H1-H3 heading ends it. Lines inside fenced code blocks are never headings. Without any tasks
- * section heading the whole file is one (a minimal TODO.md of bare entries).
- */
-function segmentCuts(path: string, text: string, body: number): Cut[] {
-  const cuts: Cut[] = [];
-  const wholeFile = !TASK_SECTION_ANYWHERE.test(text.slice(body));
-  let inTasks = wholeFile;
-  let inEntry = false;
-  let fence: string | null = null;
-  for (const { start, line } of linesFrom(text, body)) {
-    const c = line.charCodeAt(0);
-    // Only lines that start with "#", "`", "~" or a space can change anything: skip the rest cheaply.
-    if (c !== 35 && c !== 96 && c !== 126 && c !== 32) continue;
-    const opening = FENCE_OPEN.exec(line)?.[1];
-    if (fence !== null) {
-      if (opening && opening[0] === fence[0] && opening.length >= fence.length && line.trim() === opening)
-        fence = null;
-      continue;
-    }
-    if (opening) {
-      fence = opening;
-      continue;
-    }
-    if (c !== 35) continue;
-    if (!wholeFile && TOP_SECTION_HEADING.test(line)) inTasks = TASK_SECTION.test(line);
-    const heading = inTasks ? ENTRY_HEADING.exec(line) : null;
-    if (heading) {
-      const number = Number(heading[1]);
-      const title = heading[2] ?? "";
-      if (title === "") {
-        throw new FileFormatError(
-          "TODO_PARSE",
-          path,
-          `${path}:${lineAt(text, start)}: task ${number} has an empty title`,
-          { hint: `Write the title after "### ${number}. ".` },
-        );
-      }
-      cuts.push({ at: start, entry: { number, title } });
-      inEntry = true;
-    } else if (inEntry && ANY_SECTION_HEADING.test(line)) {
-      cuts.push({ at: start, entry: null });
-      inEntry = false;
-    }
-  }
-  return cuts;
+  /** What Baton read around (an entry without a status line, a number twice); empty for a regular file. */
+  irregular: Irregularity[];
+  /** Irregular entries as read: a write that would change one is refused (`todoGuardsHold`). */
+  guards: Map<TodoEntry, { snapshot: string; irregularity: Irregularity }>;
 }
 
 export function parseTodo(path: string, input: string): TodoDocument {
@@ -187,43 +96,77 @@ export function parseTodo(path: string, input: string): TodoDocument {
   const text = bom ? input.slice(1) : input;
   const firstNewline = text.indexOf("\n");
   const eol = firstNewline > 0 && text.charCodeAt(firstNewline - 1) === 13 ? "\r\n" : "\n";
-  const { frontmatter, body } = splitFrontmatter(path, text);
+  const irregular: Irregularity[] = [];
+  const body = frontmatterEnd(path, text, irregular);
+  const frontmatter = body > 0 ? new RawSegment({ text: text.slice(0, body) }) : null;
   const segments: TodoSegment[] = [];
-  const doc: TodoDocument = { path, eol, bom, frontmatter, segments, source: input };
-  const cuts = segmentCuts(path, text, body);
+  const doc: TodoDocument = {
+    path,
+    eol,
+    bom,
+    frontmatter,
+    segments,
+    source: input,
+    irregular,
+    guards: new Map(),
+  };
+  const cuts = segmentCuts(text, body);
   const first = cuts[0]?.at ?? text.length;
   if (first > body) segments.push(new RawSegment({ text: text.slice(body, first) }));
-  const seen = new Map<number, number>();
+  const seen = new Map<number, TodoEntry>();
   cuts.forEach((cut, i) => {
     const segmentText = text.slice(cut.at, cuts[i + 1]?.at ?? text.length);
-    if (!cut.entry) {
-      segments.push(new RawSegment({ text: segmentText }));
-      return;
-    }
-    const { number, title } = cut.entry;
-    const previous = seen.get(number);
-    if (previous !== undefined) {
-      throw new FileFormatError(
-        "DUPLICATE_TASK",
-        path,
-        `${path}:${lineAt(text, cut.at)}: task ${number} appears twice (first at line ${lineAt(text, previous)})`,
-        { hint: "Merge the two entries into one; nothing was written." },
-      );
-    }
-    seen.set(number, cut.at);
-    if (statusMarkerIn(segmentText) === undefined) {
-      throw new FileFormatError(
-        "TODO_PARSE",
-        path,
-        `${path}:${lineAt(text, cut.at)}: task ${number} has no status line`,
-        {
-          hint: 'Add a line like "- **Status**: [NOT STARTED]" under the heading; nothing was written.',
-        },
-      );
-    }
-    segments.push(new TodoEntry(number, title, { text: segmentText }, cut.at));
+    segments.push(
+      cut.entry
+        ? readEntry(doc, text, cut.at, cut.entry, segmentText, seen)
+        : new RawSegment({ text: segmentText }),
+    );
   });
   return doc;
+}
+
+/** One entry: read, and guarded when irregular; a number's second entry stays in the file as text. */
+function readEntry(
+  doc: TodoDocument,
+  text: string,
+  at: number,
+  { number, title }: { number: number; title: string },
+  segmentText: string,
+  seen: Map<number, TodoEntry>,
+): TodoSegment {
+  const line = lineAt(text, at);
+  const previous = seen.get(number);
+  if (previous !== undefined) {
+    const found = entryIrregularity(doc, number, line, {
+      code: "ENTRY_TWICE",
+      message: `task ${number} has a second entry here (the first is at line ${lineAt(text, previous.sourceOffset)}); Baton reads the first`,
+      fix: `merge the two entries for task ${number} into one`,
+      fixable: false,
+    });
+    guardEntry(doc, previous, found);
+    return new RawSegment({ text: segmentText });
+  }
+  const entry = new TodoEntry(number, title, { text: segmentText }, at);
+  seen.set(number, entry);
+  if (title === "") {
+    const found = entryIrregularity(doc, number, line, {
+      code: "EMPTY_TITLE",
+      message: `task ${number} has no title`,
+      fix: `write the title after "### ${number}. "`,
+      fixable: false,
+    });
+    guardEntry(doc, entry, found);
+  }
+  if (statusMarkerIn(segmentText) === undefined) {
+    const found = entryIrregularity(doc, number, line, {
+      code: "NO_STATUS_LINE",
+      message: `task ${number} has no status line (such as "- **Status**: [NOT STARTED]")`,
+      fix: `add "- **Status**: [MARKER]" under the heading, the marker of task ${number}'s status in state.json`,
+      fixable: true,
+    });
+    guardEntry(doc, entry, found);
+  }
+  return entry;
 }
 
 export function renderTodo(doc: TodoDocument): string {
@@ -247,6 +190,8 @@ export function* entries(doc: TodoDocument): Generator<TodoEntry> {
   for (const segment of doc.segments) if (segment.kind === "entry") yield segment;
 }
 
+export { checkTodoGuards } from "./todo-guards.js";
+
 export function findEntry(doc: TodoDocument, number: number): TodoEntry | undefined {
   for (const e of entries(doc)) if (e.number === number) return e;
   return undefined;
@@ -260,10 +205,10 @@ export function findFieldLine(entry: TodoEntry, pattern: RegExp): number {
 
 /** The `[MARKER]` of the entry's status line; indexOf is far faster than a multiline regex scan. */
 function statusMarkerIn(text: string): string | undefined {
-  for (let at = text.indexOf("- **Status**:"); at !== -1; at = text.indexOf("- **Status**:", at + 1)) {
-    if (at > 0 && text.charCodeAt(at - 1) !== 10) continue;
+  for (let at = text.indexOf("**Status"); at !== -1; at = text.indexOf("**Status", at + 1)) {
+    const lineStart = text.lastIndexOf("\n", at) + 1;
     const lineEnd = text.indexOf("\n", at);
-    const marker = STATUS_LINE.exec(text.slice(at, lineEnd === -1 ? text.length : lineEnd))?.[1];
+    const marker = STATUS_LINE.exec(text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd))?.[2];
     if (marker !== undefined) return marker;
   }
   return undefined;
@@ -282,5 +227,7 @@ export function emptyTodo(path: string, nextNumber: number): TodoDocument {
     frontmatter: new RawSegment({ lines: ["---", `next_project_number: ${nextNumber}`, "---"] }),
     segments: [new RawSegment({ lines: ["", "# TODO", "", "## Tasks", ""] })],
     source: "",
+    irregular: [],
+    guards: new Map(),
   };
 }

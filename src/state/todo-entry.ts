@@ -1,6 +1,7 @@
 import { statusToMarker } from "./task-status.js";
 import {
   ENTRY_HEADING,
+  FIELD_PREFIX,
   findFieldLine,
   RawSegment,
   STATUS_LINE,
@@ -9,22 +10,38 @@ import {
   type TodoSegment,
 } from "./todo-document.js";
 
-/** `- **Name**: value` and the `- **Name:** value` variant both occur in real files. */
+/** `- **Name**: value` and the variants of FIELD_PREFIX; group 1 is the line's prefix, group 2 the name. */
 function fieldPattern(names: readonly string[]): RegExp {
   const alternatives = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
-  return new RegExp(`^- \\*\\*(?:${alternatives})(?:\\*\\*:|:\\*\\*)`, "i");
+  return new RegExp(`${FIELD_PREFIX}(${alternatives})(?:\\*\\*:|:\\*\\*)`, "i");
 }
 
-const FIELD_LINE = /^- \*\*[^*]+(?:\*\*:|:\*\*)/;
+const FIELD_LINE = new RegExp(`${FIELD_PREFIX}[^*]+(?:\\*\\*:|:\\*\\*)`);
+
+/** How the entry writes its field lines (`- **Name**: ` or the entry's own variant), for lines Baton adds. */
+function fieldStyle(entry: TodoEntry): { prefix: string; colonInside: boolean } {
+  const i = findFieldLine(entry, FIELD_LINE);
+  if (i === -1) return { prefix: "- ", colonInside: false };
+  const match = FIELD_LINE.exec(entry.lines[i]!)!;
+  return { prefix: match[1] ?? "- ", colonInside: match[0].endsWith(":**") };
+}
+
+function fieldLine(entry: TodoEntry, name: string, value: string): string {
+  const style = fieldStyle(entry);
+  return `${style.prefix}**${name}${style.colonInside ? ":**" : "**:"} ${value}`;
+}
 
 export function setEntryStatus(entry: TodoEntry, status: string): void {
   const i = findFieldLine(entry, STATUS_LINE);
   const marker = statusToMarker(status);
   if (i === -1) {
-    entry.lines.splice(1, 0, `- **Status**: ${marker}`);
+    entry.lines.splice(1, 0, fieldLine(entry, "Status", marker));
     return;
   }
-  entry.lines[i] = entry.lines[i]!.replace(STATUS_LINE, `- **Status**: ${marker}`);
+  // Only the marker changes: the line's bullet, spelling and anything after the marker stay as written.
+  entry.lines[i] = entry.lines[i]!.replace(STATUS_LINE, (whole, _prefix, old: string) =>
+    whole.slice(0, whole.length - old.length).concat(marker),
+  );
 }
 
 export function setEntryTitle(entry: TodoEntry, title: string): void {
@@ -46,7 +63,7 @@ function fieldBlockEnd(entry: TodoEntry): number {
 export function getEntryField(entry: TodoEntry, names: readonly string[]): string | undefined {
   const i = findFieldLine(entry, fieldPattern(names));
   if (i === -1) return undefined;
-  return entry.lines[i]!.replace(/^- \*\*[^*]+(?:\*\*:|:\*\*)\s?/, "");
+  return entry.lines[i]!.replace(FIELD_LINE, "").replace(/^\s/, "");
 }
 
 /**
@@ -59,12 +76,15 @@ export function setEntryField(
   value: string,
   after: readonly string[] = ["Language"],
 ): void {
-  const line = `- **${names[0]}**: ${value}`;
-  const i = findFieldLine(entry, fieldPattern(names));
+  const pattern = fieldPattern(names);
+  const i = findFieldLine(entry, pattern);
   if (i !== -1) {
-    entry.lines[i] = line;
+    // The existing line keeps its bullet, its name's spelling and its colon; only the value changes.
+    const head = pattern.exec(entry.lines[i]!)![0];
+    entry.lines[i] = `${head} ${value}`;
     return;
   }
+  const line = fieldLine(entry, names[0]!, value);
   let anchor = -1;
   for (const name of after) {
     anchor = findFieldLine(entry, fieldPattern([name]));
@@ -121,7 +141,7 @@ export function removeEntryField(entry: TodoEntry, names: readonly string[]): vo
   entry.lines.splice(i, count);
 }
 
-const DESCRIPTION_LINE = /^\*\*Description\*\*:\s?/;
+const DESCRIPTION_LINE = /^\s*\*\*Description(?:\*\*:|:\*\*)\s?/;
 
 export function getEntryDescription(entry: TodoEntry): string | undefined {
   const i = entry.lines.findIndex((l) => DESCRIPTION_LINE.test(l));

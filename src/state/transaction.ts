@@ -10,6 +10,7 @@ import {
   validationIssues,
 } from "../shared/index.js";
 import { isKnownCanonical } from "./format-hint.js";
+import { stateForWrite } from "./irregular-state.js";
 import type { FileWrite, FolderMove } from "./journal.js";
 import {
   type LoadedArchive,
@@ -23,7 +24,14 @@ import type { SpecsPaths } from "./paths.js";
 import { isTaskEntry } from "./schema-fast.js";
 import type { StoreContext } from "./store-context.js";
 import { TaskEntry } from "./store-schema.js";
-import { entries, findEntry, renderTodo, type TodoDocument, type TodoEntry } from "./todo-document.js";
+import {
+  checkTodoGuards,
+  entries,
+  findEntry,
+  renderTodo,
+  type TodoDocument,
+  type TodoEntry,
+} from "./todo-document.js";
 import { frontmatterNextNumber, setFrontmatterNextNumber } from "./todo-frontmatter.js";
 
 /**
@@ -57,7 +65,7 @@ export class Transaction {
     this.stateCanonical =
       !state.exists ||
       isKnownCanonical(ctx.paths.internalDir, ctx.paths.state) ||
-      isCanonicalValue(state.doc);
+      (state.canonical ?? isCanonicalValue(state.doc));
   }
 
   get config(): BatonConfig {
@@ -109,13 +117,19 @@ export class Transaction {
     this.deletes.add(path);
   }
 
+  /** Irregular entries `doctor --fix` repairs in this write (each written as its repair). */
+  readonly repaired = new Set<TaskEntry>();
+  readonly repairedEntries = new Set<TodoEntry>();
+
   /** Validates the result and renders every changed file. */
   async render(): Promise<FileWrite[]> {
     this.validateState();
     const writes: FileWrite[] = [];
-    const stateText = await renderJsonDocument(this.state.doc, this.state.doc.value, this.stateCanonical);
+    const value = { ...this.state.doc.value, active_projects: stateForWrite(this.state, this.repaired) };
+    const stateText = await renderJsonDocument(this.state.doc, value, this.stateCanonical);
     if (stateText !== this.state.doc.text) writes.push({ path: this.paths.state, content: stateText });
     this.validateTodo();
+    checkTodoGuards(this.todo, this.repairedEntries);
     const todoText = renderTodo(this.todo);
     if (todoText !== this.todo.source) writes.push({ path: this.paths.todo, content: todoText });
     if (this.archiveCache) {
@@ -134,7 +148,8 @@ export class Transaction {
   private validateState(): void {
     const seen = new Set<number>();
     for (const [index, task] of this.state.tasks.entries()) {
-      const issues = isTaskEntry(task) ? null : validationIssues(TaskEntry, task);
+      const issues =
+        isTaskEntry(task) || this.state.guards.has(task) ? null : validationIssues(TaskEntry, task);
       if (issues) {
         throw new FileFormatError(
           "STATE_SCHEMA",
@@ -154,6 +169,8 @@ export class Transaction {
     // The two copies of the next number are kept equal; after drift the higher one wins, moved past any
     // number a live task holds (never reuse a number; numbering may restart after a vault, numbering.ts).
     for (const entry of entries(this.todo)) seen.add(entry.number);
+    for (const held of this.state.held)
+      if (held.irregularity.task !== undefined) seen.add(held.irregularity.task);
     const archived = this.archiveCache
       ? new Set(this.archiveCache.entries.map((e) => e.project_number))
       : new Set<number>();

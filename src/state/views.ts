@@ -1,3 +1,4 @@
+import { describeIrregularity } from "./irregularity.js";
 import { titleFromSlug } from "./naming.js";
 import type { Snapshot } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
@@ -29,6 +30,8 @@ export interface TaskView {
   lastUpdated?: string;
   sessionId?: string;
   artifacts: ArtifactView[];
+  /** What is irregular about the task's entries (`file:line: …`); Baton will not change them until fixed. */
+  irregular?: string[];
 }
 
 /** Older entries use `report` / `research_report` for research (format reference 2.3). */
@@ -55,7 +58,7 @@ export function todoIndex(todo: TodoDocument): Map<number, TodoEntry> {
 export function taskView(task: TaskEntry, entry: TodoEntry | undefined, withDetail = false): TaskView {
   const view: TaskView = {
     number: task.project_number,
-    title: entry?.title ?? titleFromSlug(task.project_name),
+    title: entry?.title || titleFromSlug(task.project_name),
     slug: task.project_name,
     status: task.status,
     language: task.language ?? "general",
@@ -79,5 +82,25 @@ export function taskView(task: TaskEntry, entry: TodoEntry | undefined, withDeta
 
 export function taskViews(snapshot: Snapshot): TaskView[] {
   const index = todoIndex(snapshot.todo);
-  return snapshot.state.tasks.map((t) => taskView(t, index.get(t.project_number)));
+  const views = snapshot.state.tasks.map((t) => taskView(t, index.get(t.project_number)));
+  return markIrregular(snapshot, views);
+}
+
+/** Adds to each view what is irregular about its task's entries (a regular store costs one check). */
+export function markIrregular<V extends TaskView>(snapshot: Snapshot, views: V[]): V[] {
+  const all = [...snapshot.state.irregular, ...snapshot.todo.irregular];
+  if (all.length === 0) return views;
+  const byTask = new Map<number, string[]>();
+  for (const irregularity of all) {
+    if (irregularity.task === undefined) continue;
+    byTask.set(irregularity.task, [
+      ...(byTask.get(irregularity.task) ?? []),
+      describeIrregularity(irregularity),
+    ]);
+  }
+  for (const view of views) {
+    const found = byTask.get(view.number);
+    if (found) view.irregular = found;
+  }
+  return views;
 }

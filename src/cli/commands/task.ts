@@ -10,6 +10,7 @@ import {
   expandTask,
   findEntry,
   loadArchive,
+  markIrregular,
   mutateStore,
   parseTaskNumbers,
   previewStore,
@@ -112,7 +113,8 @@ export async function taskShow(
   const snapshot = await readSettledStore(ctx);
   const task = snapshot.state.tasks.find((t) => t.project_number === number);
   if (!task) throw notActive(ctx, number);
-  return { ...taskView(task, findEntry(snapshot.todo, number), true), raw: task };
+  const [view] = markIrregular(snapshot, [taskView(task, findEntry(snapshot.todo, number), true)]);
+  return { ...view!, raw: snapshot.state.guards.get(task)?.raw ?? task };
 }
 
 /** The error for a number that is not an active task: archived ones say how to bring them back. */
