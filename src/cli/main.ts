@@ -1,5 +1,5 @@
 import { Command, CommanderError } from "commander";
-import { fileSystemFailure, isBatonError } from "../shared/index.js";
+import { exitCodeOf, fileSystemFailure, isBatonError } from "../shared/index.js";
 import { takeNotices } from "../shared/notices.js";
 import { packageVersion } from "../shared/package.js";
 import { GROUPS } from "./help.js";
@@ -50,7 +50,7 @@ function reportError(thrown: unknown): number {
     process.stderr.write(`baton: ${error.message}\n`);
     if (error.hint) process.stderr.write(`  ${error.hint}\n`);
     if (process.env["BATON_DEBUG"]) process.stderr.write(`${error.stack}\n`);
-    return error.code === "INVALID_ARGUMENT" ? 2 : 1;
+    return exitCodeOf(error);
   }
   process.stderr.write(
     `baton: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`,

@@ -10,7 +10,7 @@ import {
 } from "../agents/index.js";
 import type { BatonConfig } from "../config/index.js";
 import type { DelegationContext } from "../runners/index.js";
-import { newSessionId, TaskNotFoundError } from "../shared/index.js";
+import { newSessionId, requireRepository, TaskNotFoundError } from "../shared/index.js";
 import type { Operation } from "../state/index.js";
 import {
   findEntry,
@@ -79,6 +79,7 @@ export interface RunRequest {
 export async function prepareRun(request: RunRequest, snapshot?: Snapshot): Promise<Run> {
   const { config, operation, taskNumber } = request;
   const ctx = storeContext(config);
+  requireRepository(config.root, `${operation} could not commit its work`);
   const store = snapshot ?? (await readSettledStore(ctx));
   const task = store.state.tasks.find((t) => t.project_number === taskNumber);
   if (!task) {

@@ -10,6 +10,8 @@ export type ErrorCode =
   | "DUPLICATE_TASK"
   | "IRREGULAR_ENTRY"
   | "TASK_NOT_FOUND"
+  | "NO_STORE"
+  | "NOT_A_REPOSITORY"
   | "INVALID_TRANSITION"
   | "INVALID_ARGUMENT"
   | "LOCK_TIMEOUT"
@@ -77,10 +79,31 @@ export class PlanFormatError extends BatonError {
 
 export class TaskNotFoundError extends BatonError {
   readonly taskNumber: number;
-  constructor(taskNumber: number, where: string, options: BatonErrorOptions = {}) {
-    super("TASK_NOT_FOUND", `task ${taskNumber} not found in ${where}`, options);
+  constructor(taskNumber: number, where: string, options: BatonErrorOptions & { message?: string } = {}) {
+    super("TASK_NOT_FOUND", options.message ?? `task ${taskNumber} not found in ${where}`, options);
     this.taskNumber = taskNumber;
   }
+}
+
+/** A command that reads or runs tasks, where there is no task store (or no repository) to act on. */
+export class NothingHereError extends BatonError {
+  constructor(code: "NO_STORE" | "NOT_A_REPOSITORY", message: string, options: BatonErrorOptions = {}) {
+    super(code, message, options);
+  }
+}
+
+/**
+ * One exit code per kind of outcome, whatever the command: 0 done, 1 refused or failed (the message says
+ * why), 2 bad usage, 3 nothing to act on (no such task, no task store, not a git repository).
+ */
+export const EXIT_CODES = { done: 0, refused: 1, usage: 2, nothingHere: 3 } as const;
+
+export function exitCodeOf(error: BatonError): number {
+  if (error.code === "INVALID_ARGUMENT") return EXIT_CODES.usage;
+  if (error.code === "TASK_NOT_FOUND" || error.code === "NO_STORE" || error.code === "NOT_A_REPOSITORY") {
+    return EXIT_CODES.nothingHere;
+  }
+  return EXIT_CODES.refused;
 }
 
 export class TransitionError extends BatonError {

@@ -11,5 +11,6 @@ export {
   stringifyJson,
 } from "./json-document.js";
 export { lineOfJsonPath } from "./json-location.js";
+export { gitWorkTree, requireRepository } from "./repository.js";
 export * from "./time.js";
 export { describeIssue, formatIssues, validationIssues } from "./zod-format.js";

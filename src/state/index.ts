@@ -81,6 +81,7 @@ export {
   previewStore,
   readSettledStore,
   readStore,
+  requireStore,
   type Snapshot,
   type StoreContext,
   storeContext,

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
-import { FileFormatError, StoreChangedError } from "../shared/index.js";
+import { FileFormatError, gitWorkTree, NothingHereError, StoreChangedError } from "../shared/index.js";
 import { addNotice } from "../shared/notices.js";
 import { uncommittedChanges } from "./committed.js";
 import { rememberCanonical } from "./format-hint.js";
@@ -15,6 +15,25 @@ import { Transaction } from "./transaction.js";
 
 export { type Snapshot, type StoreContext, storeContext, Transaction };
 
+/**
+ * Read commands and operations need a store to act on: without one they say so and what to run, rather
+ * than answering "no tasks" or "all invariants hold" about a folder that has none (a wrong directory).
+ */
+export function requireStore(ctx: StoreContext): void {
+  if (existsSync(ctx.paths.state) || existsSync(ctx.paths.todo)) return;
+  const where = relative(ctx.config.root, ctx.paths.dir) || ".";
+  throw new NothingHereError(
+    "NO_STORE",
+    `no task store in ${ctx.config.root}: ${where}/ has no state.json or TODO.md`,
+    {
+      hint:
+        gitWorkTree(ctx.config.root) === null
+          ? 'This is not a git repository either: run Baton from your repository (it looks upward for the nearest folder with specs/, a baton config or .git), or `git init` here and start with `baton task add "<title>"`.'
+          : `Start one with \`baton task add "<title>"\` (it creates ${where}/ here), or run Baton from the repository that has one: it looks upward for the nearest folder with specs/, a baton config or .git.`,
+    },
+  );
+}
+
 /** Reads state.json and TODO.md for a read-only command; malformed files raise a FileFormatError. */
 export function readStore(ctx: StoreContext): Snapshot {
   const state = loadState(ctx.paths);
@@ -28,6 +47,7 @@ export function readStore(ctx: StoreContext): Snapshot {
  * write in flight is gone by the time the lock is free). Without a journal this costs one stat.
  */
 export async function readSettledStore(ctx: StoreContext): Promise<Snapshot> {
+  requireStore(ctx);
   const interrupted = existsSync(ctx.paths.journal);
   // Inside a session a change Baton did not make is undone before anything reads the store.
   const foreign = !interrupted && sessionActive(ctx.paths) && findForeignChanges(ctx.paths).length > 0;

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { batonPaths } from "../shared/baton-paths.js";
 import {
@@ -124,6 +124,8 @@ function readCache(root: string): EventIndex | null {
 function writeCache(root: string, index: EventIndex): void {
   try {
     const path = batonPaths(root).eventsIndex;
+    // A read creates nothing: in a folder Baton has not written to, the cache is simply not kept.
+    if (!existsSync(batonPaths(root).dir)) return;
     mkdirSync(batonPaths(root).cacheDir, { recursive: true });
     const temp = `${path}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(index));

@@ -83,7 +83,7 @@ describe("the CLI a newcomer expects", () => {
     writeFileSync(join(dir, "drafts", "idea.md"), plan);
     expect(ok(dir, ["plan", "show", "drafts/idea.md"]).stdout).toMatch(/^Plan drafts\/idea\.md\n/);
     ok(dir, ["task", "abandon", "1"]);
-    const archived = fails(dir, ["plan", "show", "1"], 2);
+    const archived = fails(dir, ["plan", "show", "1"], 3);
     expect(archived.stderr).toContain("task 1 is archived");
     expect(archived.stderr).toContain("baton task recover 1");
     expect(fails(dir, ["plan", "show", "drafts/none.md"], 2).stderr).toContain("cannot read the plan");

@@ -284,10 +284,10 @@ describe("task list and task show", () => {
 
   it("task show of a missing or archived task explains where it is", () => {
     const dir = fixture();
-    const missing = fails(dir, ["task", "show", "99"], 2);
+    const missing = fails(dir, ["task", "show", "99"], 3);
     expect(missing.stderr).toContain("task 99 does not exist");
     ok(dir, ["task", "abandon", "4"]);
-    const archived = fails(dir, ["task", "show", "4"], 2);
+    const archived = fails(dir, ["task", "show", "4"], 3);
     expect(archived.stderr).toContain("task 4 is archived (status abandoned)");
     expect(archived.stderr).toContain("baton task recover 4");
   });

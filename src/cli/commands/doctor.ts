@@ -6,6 +6,7 @@ import {
   findForeignChanges,
   fixFindings,
   mutateStore,
+  requireStore,
   runDoctorChecks,
   sessionActive,
   storeContext,
@@ -21,6 +22,7 @@ export interface DoctorResult {
 
 export async function doctor(options: { repo: string; fix?: boolean | undefined }): Promise<DoctorResult> {
   const ctx = storeContext(await loadConfig(options.repo));
+  requireStore(ctx);
   const findings = runDoctorChecks(ctx);
   if (!options.fix) {
     return {

@@ -1,10 +1,12 @@
 import { loadConfig } from "../../config/index.js";
 import { installedBin } from "../../init/manifest.js";
+import { requireStore, storeContext } from "../../state/index.js";
 import { readStatus, type StatusView } from "../../status/index.js";
 
 /** `baton status`: what runs, what ended, what was refused, what it cost. */
 export async function status(options: { repo: string; recent?: string | undefined }): Promise<StatusView> {
   const config = await loadConfig(options.repo);
+  requireStore(storeContext(config));
   const recent = options.recent === undefined ? 10 : Math.max(1, Math.min(50, Number(options.recent) || 10));
   return readStatus(config.root, config.specsDir, { bin: installedBin(config.root) ?? "baton", recent });
 }

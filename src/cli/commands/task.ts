@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
 import { loadConfig } from "../../config/index.js";
-import { UsageError } from "../../shared/index.js";
+import { requireRepository, TaskNotFoundError, UsageError } from "../../shared/index.js";
+import { addNotice } from "../../shared/notices.js";
 import type { AbandonResult, ArchiveResult, RecoverResult, StatusChange } from "../../state/index.js";
 import {
   abandonTasks,
@@ -82,6 +84,11 @@ function taskFields(options: {
 
 export async function taskAdd(options: TaskAddOptions): Promise<TaskView> {
   const ctx = await context(options);
+  if (!existsSync(ctx.paths.state) && !existsSync(ctx.paths.todo)) {
+    // The first task creates the store: only where git can keep it, and never silently.
+    requireRepository(ctx.config.root, "a new task store there would be kept nowhere");
+    addNotice(`started a task store in ${ctx.paths.dir}`);
+  }
   return mutateStore(ctx, { command: `baton task add "${options.title}"` }, (tx) => {
     const task = addTask(tx, { ...taskFields(options), title: options.title });
     return taskView(task, findEntry(tx.todo, task.project_number), true);
@@ -118,14 +125,18 @@ export async function taskShow(
 }
 
 /** The error for a number that is not an active task: archived ones say how to bring them back. */
-export function notActive(ctx: StoreContext, number: number): UsageError {
+export function notActive(ctx: StoreContext, number: number): TaskNotFoundError {
   const archived = loadArchive(ctx.paths).entries.find((e) => e.project_number === number);
   if (archived) {
-    return new UsageError(`task ${number} is archived (status ${archived.status ?? "unknown"})`, {
+    return new TaskNotFoundError(number, ctx.paths.state, {
+      message: `task ${number} is archived (status ${archived.status ?? "unknown"})`,
       hint: `Bring it back with \`baton task recover ${number}\`.`,
     });
   }
-  return new UsageError(`task ${number} does not exist`, { hint: "`baton task list` shows active tasks." });
+  return new TaskNotFoundError(number, ctx.paths.state, {
+    message: `task ${number} does not exist`,
+    hint: "`baton task list` shows active tasks.",
+  });
 }
 
 export interface TaskEditOptions extends RepoOptions {

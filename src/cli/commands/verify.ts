@@ -1,8 +1,8 @@
 import { loadConfig } from "../../config/index.js";
 import { type Rerun, rerunChecks } from "../../engine/index.js";
 import { type VerifyReport, verifyHistory } from "../../evidence/index.js";
-import { UsageError } from "../../shared/index.js";
-import { parseTaskNumbers } from "../../state/index.js";
+import { requireRepository, UsageError } from "../../shared/index.js";
+import { parseTaskNumbers, requireStore, storeContext } from "../../state/index.js";
 
 /** `baton verify [N…] [--since REV]`: audits the history of done statuses against Baton's evidence. */
 export async function verify(options: {
@@ -15,6 +15,8 @@ export async function verify(options: {
   rerun?: boolean | undefined;
 }): Promise<VerifyReport & { reruns?: Rerun[] }> {
   const config = await loadConfig(options.repo);
+  requireRepository(config.root, "there is no history to verify");
+  requireStore(storeContext(config));
   let tasks: number[] | undefined;
   if (options.numbers.length > 0) {
     try {
