@@ -43,22 +43,25 @@ export function readIrregularEntries(doc: JsonDocument<StateFile>, tasks: TaskEn
   const firstAt = new Map<number, number>();
   const original = [...tasks];
   tasks.length = 0;
-  original.forEach((raw, index) => {
+  for (const [index, raw] of original.entries()) {
     const at: EntryAt = { doc, index, raw, after: index === 0 ? null : original[index - 1] };
     const number = entryNumber(raw);
-    if (number === null) return hold(result, at, noNumber(at));
+    if (number === null) {
+      hold(result, at, noNumber(at));
+      continue;
+    }
     const first = firstAt.get(number);
     if (first !== undefined) {
       const found = numberTwice(at, number, first);
       hold(result, at, found);
       guardTwice(result, tasks, number, found);
-      return;
+      continue;
     }
     firstAt.set(number, index);
     const readable = readableEntry(raw as Record<string, unknown>, number);
     if (readable.problems.length === 0) tasks.push(raw);
     else tasks.push(guardReadable(result, at, number, readable));
-  });
+  }
   return result;
 }
 
