@@ -2,7 +2,7 @@ import { relative } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import type { DelegationContext } from "../runners/index.js";
 import type { Operation } from "../state/index.js";
-import { nextArtifactPath, type PlannedArtifact, type TaskEntry } from "../state/index.js";
+import { nextArtifactPath, type PlannedArtifact, type TaskEntry, taskTypeOf } from "../state/index.js";
 import type { Route } from "./routing.js";
 
 function latestPath(task: TaskEntry, type: string): string | undefined {
@@ -72,7 +72,7 @@ export function buildPrompt(context: DelegationContext, title: string, artifactP
     `Baton delegates ${context.operation} of task ${task.task_number} to you.`,
     "",
     `Task ${task.task_number}: ${title}`,
-    `Language: ${task.language}`,
+    `Language: ${taskTypeOf(task) ?? "general"}`,
     `Description: ${task.description || "(none)"}`,
   ];
   if (context.focus_prompt) lines.push(`Focus: ${context.focus_prompt}`);

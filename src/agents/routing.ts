@@ -1,6 +1,7 @@
 import type { BatonConfig } from "../config/index.js";
 import { UsageError } from "../shared/index.js";
 import type { Operation, TaskEntry } from "../state/index.js";
+import { taskTypeOf } from "../state/index.js";
 import type { AgentDefinition, RepoAgents } from "./agent-file.js";
 
 export const MAX_DELEGATION_DEPTH = 3;
@@ -33,15 +34,22 @@ export interface AgentCatalog {
 
 export function resolveRoute(config: BatonConfig, catalog: AgentCatalog, request: RouteRequest): Route {
   const language = request.languageOverride ?? request.language;
-  if (!config.languages.includes(language)) {
+  const named = namedRoute(catalog, language);
+  // A task's own type always routes; a --language override must be a type Baton or the repository knows.
+  if (request.languageOverride && !config.languages.includes(language) && !named) {
     throw new UsageError(`unknown language "${language}"`, {
       hint: `Use one of: ${config.languages.join(", ")}.`,
     });
   }
-  const table = config.routing[language] ?? config.routing["general"]!;
+  const configured = config.routing[language];
+  const table = configured ?? { ...config.routing["general"]!, ...named };
   const target = request.agentOverride ?? table[request.operation];
   const agentName = catalog.skills.get(target) ?? target;
-  const reason = request.agentOverride ? "override" : `config: ${language} → ${request.operation}`;
+  const reason = request.agentOverride
+    ? "override"
+    : configured || !named?.[request.operation]
+      ? `config: ${configured ? language : "general"} → ${request.operation}`
+      : `convention: the repository's ${target} for ${language}`;
   const repoAgent = catalog.repoAgents.get(agentName);
   if (repoAgent) return { agent: repoAgent, target, reason, language };
   if (request.agentOverride) {
@@ -64,14 +72,27 @@ export function resolveRoute(config: BatonConfig, catalog: AgentCatalog, request
   };
 }
 
+/**
+ * The repository's own agents for a type no routing table names, by the naming the original system uses
+ * (`python-research-agent`, `z3-implementation-agent`): ModelChecker routes `task_type: python` this way.
+ */
+function namedRoute(catalog: AgentCatalog, language: string): Partial<Record<Operation, string>> | null {
+  const route: Partial<Record<Operation, string>> = {};
+  const research = `${language}-research-agent`;
+  const implement = `${language}-implementation-agent`;
+  if (catalog.repoAgents.has(research)) route.research = research;
+  if (catalog.repoAgents.has(implement)) route.implement = implement;
+  return Object.keys(route).length > 0 ? route : null;
+}
+
 /** The route of an operation on a task: the task's language (or the override) through the table. */
 export function routeTask(
   config: BatonConfig,
   catalog: AgentCatalog,
-  task: Pick<TaskEntry, "language">,
+  task: Pick<TaskEntry, "language"> & Record<string, unknown>,
   request: Omit<RouteRequest, "language">,
 ): Route {
-  return resolveRoute(config, catalog, { ...request, language: task.language ?? config.defaultLanguage });
+  return resolveRoute(config, catalog, { ...request, language: taskTypeOf(task) ?? config.defaultLanguage });
 }
 
 /** Where a delegation sits in the chain that led to it; the chain may not loop or grow past the limit. */

@@ -4,7 +4,7 @@ import { type BatonEvent, eventsPath, parseEventLines, readFrom } from "../share
 import { binScript } from "../shared/package.js";
 import { runProcess } from "../shared/process.js";
 import type { Operation } from "../state/index.js";
-import { readSettledStore, storeContext } from "../state/index.js";
+import { readSettledStore, storeContext, taskTypeOf } from "../state/index.js";
 import { type BatchTask, nextOperation, type RunTarget, schedule, type Waiting } from "./schedule.js";
 
 /**
@@ -67,7 +67,7 @@ async function readTasks(config: BatonConfig): Promise<Array<BatchTask & { langu
   return snapshot.state.tasks.map((t) => ({
     number: t.project_number,
     status: t.status,
-    language: t.language ?? config.defaultLanguage,
+    language: taskTypeOf(t) ?? config.defaultLanguage,
     dependencies: (t.dependencies ?? []).filter((d): d is number => typeof d === "number"),
   }));
 }

@@ -1,5 +1,6 @@
 import type { ArchiveResult, ErrorEntry, Finding, TaskView } from "../state/index.js";
 import { statusToMarker } from "../state/index.js";
+import { formatConventions } from "./commands/conventions.js";
 import type { DoctorResult } from "./commands/doctor.js";
 
 const MAX_TITLE = 70;
@@ -106,8 +107,10 @@ function formatFinding(f: Finding): string {
 }
 
 export function formatDoctor(result: DoctorResult, fixing: boolean): string {
-  const lines: string[] = [];
-  if (result.findings.length === 0) return "All invariants hold: state.json and TODO.md agree.";
+  const lines: string[] = formatConventions(result.conventions);
+  if (lines.length > 0) lines.push("");
+  if (result.findings.length === 0)
+    return [...lines, "All invariants hold: state.json and TODO.md agree."].join("\n");
   lines.push(`Found ${result.findings.length} problem(s):`, ...result.findings.map(formatFinding));
   if (fixing) {
     lines.push("", `Fixed ${result.fixed.length}:`, ...result.fixed.map((f) => `  ${f.code}: ${f.message}`));

@@ -116,7 +116,11 @@ export const BatonConfigFile = z.strictObject({
   languages: z.optional(z.array(z.string().check(z.regex(/^[a-z][a-z0-9_-]*$/)))),
   defaultLanguage: z.optional(z.string()),
   routing: z.optional(z.record(z.string(), LanguageRoute)),
+  /** Default: learned from the repository's task folders and artifacts (v1 when it has none). */
   artifactNaming: z.optional(ArtifactNaming),
+  /** The state.json key and TODO.md field of a task's type; default: what the repository's entries use. */
+  taskTypeKey: z.optional(z.enum(["language", "task_type"])),
+  taskTypeField: z.optional(z.enum(["Language", "Task Type", "Type"])),
   slug: z.optional(SlugRules),
   newTaskPosition: z.optional(z.enum(["top", "bottom"])),
   lockTimeoutMs: z.optional(z.number().check(z.int(), z.minimum(100))),
@@ -159,6 +163,10 @@ export interface BatonConfig {
   defaultLanguage: string;
   routing: Record<string, Required<LanguageRoute>>;
   artifactNaming: ArtifactNaming;
+  /** Whether `artifactNaming` was configured, learned from the repository's folders, or Baton's default. */
+  artifactNamingFrom: "config" | "repository" | "default";
+  taskTypeKey: "language" | "task_type" | undefined;
+  taskTypeField: "Language" | "Task Type" | "Type" | undefined;
   slug: { maxLength: number; separator: "_" | "-" };
   newTaskPosition: "top" | "bottom";
   lockTimeoutMs: number;

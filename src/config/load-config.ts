@@ -13,6 +13,7 @@ import {
   SlugRules,
 } from "./config-schema.js";
 import { DEFAULT_LANGUAGES, DEFAULT_PHASE_ROUTING, DEFAULT_ROUTING } from "./defaults.js";
+import { learnArtifactNaming } from "./naming-convention.js";
 
 export { CONFIG_FILE_NAMES };
 
@@ -119,6 +120,17 @@ function resolvePhases(file: BatonConfigFile): BatonConfig["phases"] {
   };
 }
 
+function artifactNaming(
+  file: BatonConfigFile,
+  specsDir: string,
+): Pick<BatonConfig, "artifactNaming" | "artifactNamingFrom"> {
+  if (file.artifactNaming) return { artifactNaming: file.artifactNaming, artifactNamingFrom: "config" };
+  const learned = learnArtifactNaming(specsDir);
+  return learned
+    ? { artifactNaming: learned, artifactNamingFrom: "repository" }
+    : { artifactNaming: "v1", artifactNamingFrom: "default" };
+}
+
 export function resolveConfig(root: string, source: string | null, file: BatonConfigFile): BatonConfig {
   const languages = file.languages ?? DEFAULT_LANGUAGES;
   const defaultLanguage = file.defaultLanguage ?? "general";
@@ -136,7 +148,9 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
     languages,
     defaultLanguage,
     routing,
-    artifactNaming: file.artifactNaming ?? "v1",
+    ...artifactNaming(file, isAbsolute(specsDir) ? specsDir : join(root, specsDir)),
+    taskTypeKey: file.taskTypeKey,
+    taskTypeField: file.taskTypeField,
     slug: { maxLength: file.slug?.maxLength ?? 50, separator: file.slug?.separator ?? "_" },
     newTaskPosition: file.newTaskPosition ?? "top",
     lockTimeoutMs: file.lockTimeoutMs ?? 30_000,

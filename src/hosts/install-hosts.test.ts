@@ -69,9 +69,9 @@ describe("baton init: fresh repository", () => {
 
     const { manifest } = readManifest(root)!;
     expect(manifest.files).toHaveLength(COMMANDS.length + AGENTS.length);
-    expect(manifest.settings.created).toBe(true);
+    expect(manifest.settings!.created).toBe(true);
     expect(manifest).toMatchObject({ hooks: "http", port });
-    expect(manifest.settings.hooks.map((h) => h.event)).toEqual([
+    expect(manifest.settings!.hooks.map((h) => h.event)).toEqual([
       "SessionStart",
       "PreToolUse",
       "PostToolUse",
@@ -154,7 +154,7 @@ describe("baton init: existing settings", () => {
     // The user's own lines survive byte for byte.
     expect(text).toContain('    "model": "opus",\n');
     expect(text).toContain('    "env": { "FOO": "1" }');
-    expect(readManifest(root)!.manifest.settings.created).toBe(false);
+    expect(readManifest(root)!.manifest.settings!.created).toBe(false);
 
     const before = tree(root);
     expect((await runInit({ root, bin: TEST_BIN })).upToDate).toBe(true);

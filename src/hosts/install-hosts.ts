@@ -131,12 +131,11 @@ export async function planInstall(options: InstallOptions, hosts: readonly Host[
     previous: prev,
     hostSandbox: (options.hostSandbox ?? prev?.hostSandbox ?? "on") === "on",
   };
-  const wanted = new Set(options.hosts ?? []);
-  const active = hosts.filter((h) => h.primary || wanted.has(h) || (prev && h.installer.installedIn(prev)));
+  const active = activeHosts(hosts, options.hosts ?? [], prev);
   const files = planFiles(root, [...active.flatMap((h) => h.installer.files(ctx)), ...ciFiles(ci)], prev);
   const settings: HostSettingsPlan[] = [];
   for (const host of active) settings.push(await host.installer.settings(ctx));
-  const primary = settings[0]!;
+  const primary = settings.find((s) => s.summary) ?? settings[0]!;
   const dirs = [
     ...BATON_DIRS,
     ...active.flatMap((h) => h.installer.dirs),
@@ -162,16 +161,38 @@ export async function planInstall(options: InstallOptions, hosts: readonly Host[
     bin: ctx.bin,
     hooks,
     ...(port === undefined ? {} : { port }),
-    hosts: active.filter((h) => !h.primary).map((h) => h.name),
+    hosts: active.map((h) => h.name),
     changes,
     conflicts: options.force ? [] : files.conflicts,
     kept: [],
     removeDirs: [],
-    settings: primary.summary!,
+    settings: primary.summary ?? noSettingsChange(active[0]?.installer.settingsFile ?? ""),
     warnings: settings.flatMap((s) => s.warnings),
     upToDate: changes.length === 0 && files.conflicts.length === 0,
   };
 }
+
+/**
+ * The hosts named (`--host opencode` installs opencode's files only), with those installed before;
+ * without a name, what was installed before, or the primary host (Claude Code) the first time.
+ */
+function activeHosts(hosts: readonly Host[], named: readonly Host[], prev: InitManifest | undefined): Host[] {
+  const installed = hosts.filter((h) => prev && h.installer.installedIn(prev));
+  return hosts.filter(
+    (h) =>
+      named.includes(h) ||
+      installed.includes(h) ||
+      (named.length === 0 && installed.length === 0 && h.primary),
+  );
+}
+
+const noSettingsChange = (path: string) => ({
+  path,
+  hooksAdded: [],
+  hooksRemoved: [],
+  permissionsAdded: [],
+  permissionsRemoved: [],
+});
 
 /** What answers on a port: nothing, this repository's Baton server, or something else. */
 async function portHolder(port: number, root: string): Promise<"free" | "ours" | "taken"> {

@@ -20,7 +20,7 @@ import { applyValues, removeValues, type SettingValue } from "./settings-values.
  * minimal edit of the file's own text.
  */
 type Json = Record<string, unknown>;
-type ManifestSettings = InitManifest["settings"];
+type ManifestSettings = NonNullable<InitManifest["settings"]>;
 
 /** Only the parts init edits are checked; every other key is the user's and passes through untouched. */
 const SettingsShape = z.looseObject({

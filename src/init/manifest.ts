@@ -48,7 +48,8 @@ export const InitManifest = z.object({
   ),
   /** Folders that did not exist before; removed on uninstall when empty. */
   dirs: z.array(z.string()),
-  settings: SettingsRecord,
+  /** Claude Code's part (absent when only another host was installed, `--host opencode`). */
+  settings: z.optional(SettingsRecord),
   /** `--host codex`: Baton's hooks in `.codex/hooks.json`, recorded like the Claude Code settings. */
   codex: z.optional(SettingsRecord),
   /** `--host opencode`: Baton's deny rules in `permission.edit` of opencode.json(c). */

@@ -10,7 +10,9 @@ import { autoCompleteExpanded } from "./status-changes.js";
 import type { Transaction } from "./store.js";
 import type { ArchivedTask, TaskEntry } from "./store-schema.js";
 import { requireTask } from "./task-lookup.js";
+import { taskTypeConvention } from "./task-ops.js";
 import { IN_PROGRESS_STATUSES } from "./task-status.js";
+import { setTaskType, taskTypeOf } from "./task-type.js";
 import { findEntry } from "./todo-document.js";
 import { buildEntry, insertEntry, removeEntry } from "./todo-entry.js";
 
@@ -131,7 +133,8 @@ export function recoverTasks(tx: Transaction, numbers: readonly number[]): Recov
     const task = entry as TaskEntry;
     task.project_name = slug;
     task.status = "not_started";
-    task.language ??= tx.config.defaultLanguage;
+    if (taskTypeOf(task) === undefined)
+      setTaskType(task, tx.config.defaultLanguage, taskTypeConvention(tx).key);
     task.last_updated = tx.timestamp;
     delete task["archive_folder"];
     tx.tasks.unshift(task);
@@ -141,7 +144,8 @@ export function recoverTasks(tx: Transaction, numbers: readonly number[]): Recov
         number,
         title: typeof task["title"] === "string" ? task["title"] : titleFromSlug(slug),
         status: "not_started",
-        language: task.language,
+        language: taskTypeOf(task) ?? tx.config.defaultLanguage,
+        typeField: taskTypeConvention(tx).field,
         effort: task.effort === undefined ? undefined : String(task.effort),
         priority: task.priority,
         created: isoDate(tx.now),

@@ -106,6 +106,14 @@ export {
   type TaskStatus,
   TERMINAL_STATUSES,
 } from "./task-status.js";
+export {
+  learnTaskType,
+  setTaskType,
+  TASK_TYPE_FIELDS,
+  TASK_TYPE_KEYS,
+  type TaskTypeConvention,
+  taskTypeOf,
+} from "./task-type.js";
 export { findEntry, parseTodo, renderTodo, type TodoDocument, type TodoEntry } from "./todo-document.js";
 export {
   type ArtifactView,

@@ -4,7 +4,8 @@ import { normalizeTitle } from "./naming.js";
 import type { Transaction } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
 import { requireTask, requireTodoEntry } from "./task-lookup.js";
-import { validateDependencies, validateLanguage, validatePriority } from "./task-ops.js";
+import { taskTypeConvention, validateDependencies, validateLanguage, validatePriority } from "./task-ops.js";
+import { setTaskType, TASK_TYPE_FIELDS } from "./task-type.js";
 import { removeEntryField, setEntryDescription, setEntryField, setEntryTitle } from "./todo-entry.js";
 
 export interface TaskEdit {
@@ -40,8 +41,12 @@ export function editTask(
     setEntryDescription(entry, edit.description);
   }
   if (edit.language !== undefined) {
-    task.language = validateLanguage(tx, edit.language);
-    setEntryField(entry, ["Language"], task.language, ["Status"]);
+    const language = validateLanguage(tx, edit.language);
+    const convention = taskTypeConvention(tx);
+    setTaskType(task, language, convention.key);
+    // An existing line under any of the names is changed in place; a new one takes the repository's name.
+    const names = [convention.field, ...TASK_TYPE_FIELDS.filter((f) => f !== convention.field)];
+    setEntryField(entry, names, language, ["Status"]);
   }
   if (edit.priority !== undefined) {
     task.priority = validatePriority(edit.priority);

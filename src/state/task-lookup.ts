@@ -3,6 +3,7 @@ import { irregularEntryError } from "./irregularity.js";
 import { titleFromSlug } from "./naming.js";
 import type { Transaction } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
+import { taskTypeOf } from "./task-type.js";
 import type { TodoEntry } from "./todo-document.js";
 import { buildEntry, insertEntry } from "./todo-entry.js";
 
@@ -30,7 +31,7 @@ export function requireTodoEntry(tx: Transaction, task: TaskEntry): TodoEntry {
     number: task.project_number,
     title: titleFromSlug(task.project_name),
     status: task.status,
-    language: task.language ?? tx.config.defaultLanguage,
+    language: taskTypeOf(task) ?? tx.config.defaultLanguage,
     effort: task.effort === undefined ? undefined : String(task.effort),
     priority: task.priority,
     created: (task.created ?? tx.timestamp).slice(0, 10),

@@ -9,6 +9,7 @@ import type { Transaction } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
 import { requireTask, requireTodoEntry } from "./task-lookup.js";
 import { IN_PROGRESS_STATUSES, TERMINAL_STATUSES } from "./task-status.js";
+import { learnTaskType, type TaskTypeConvention, taskTypeOf } from "./task-type.js";
 import { entries } from "./todo-document.js";
 import { buildEntry, insertEntry, setEntryField } from "./todo-entry.js";
 import { frontmatterNextNumber } from "./todo-frontmatter.js";
@@ -23,8 +24,14 @@ export interface NewTaskInput {
   parent?: number | undefined;
 }
 
+/** The repository's names for a task's type (learned once per write from its entries, or configured). */
+export function taskTypeConvention(tx: Transaction): TaskTypeConvention {
+  return learnTaskType(tx.tasks, tx.todo, { key: tx.config.taskTypeKey, field: tx.config.taskTypeField });
+}
+
+/** A configured language, or a type the repository's own tasks already carry (ModelChecker's `python`). */
 export function validateLanguage(tx: Transaction, language: string): string {
-  if (!tx.config.languages.includes(language)) {
+  if (!tx.config.languages.includes(language) && !tx.tasks.some((t) => taskTypeOf(t) === language)) {
     throw new UsageError(`unknown language "${language}"`, {
       hint: `Use one of: ${tx.config.languages.join(", ")} (or add it to "languages" in baton.config.json).`,
     });
@@ -95,12 +102,13 @@ export function addTask(tx: Transaction, input: NewTaskInput): TaskEntry {
   const priority = input.priority === undefined ? undefined : validatePriority(input.priority);
   const number = allocateNumber(tx);
   const dependencies = validateDependencies(tx, number, input.dependencies ?? []);
-  const task: TaskEntry = {
+  const convention = taskTypeConvention(tx);
+  const task = {
     project_number: number,
     project_name: slugify(title, tx.config.slug),
     status: "not_started",
-    language,
-  };
+    [convention.key]: language,
+  } as TaskEntry;
   if (priority) task.priority = priority;
   if (input.effort) task.effort = input.effort;
   if (input.description) task.description = input.description;
@@ -118,6 +126,7 @@ export function addTask(tx: Transaction, input: NewTaskInput): TaskEntry {
       title,
       status: "not_started",
       language,
+      typeField: convention.field,
       effort: input.effort,
       priority,
       dependencies,
@@ -166,7 +175,7 @@ export function expandTask(
       title: s.title,
       description: s.description,
       effort: s.effort,
-      language: parent.language ?? tx.config.defaultLanguage,
+      language: taskTypeOf(parent) ?? tx.config.defaultLanguage,
       priority: parent.priority,
       parent: number,
     }),

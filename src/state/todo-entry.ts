@@ -174,6 +174,8 @@ export interface NewEntryFields {
   title: string;
   status: string;
   language: string;
+  /** The TODO field the repository writes a task's type under (`Language`, `Task Type`, `Type`). */
+  typeField?: string | undefined;
   effort?: string | undefined;
   priority?: string | undefined;
   dependencies?: readonly number[] | undefined;
@@ -188,7 +190,7 @@ export function buildEntry(fields: NewEntryFields): TodoEntry {
     `### ${fields.number}. ${fields.title}`,
     `- **Effort**: ${fields.effort ?? "TBD"}`,
     `- **Status**: ${statusToMarker(fields.status)}`,
-    `- **Language**: ${fields.language}`,
+    `- **${fields.typeField ?? "Language"}**: ${fields.language}`,
   ];
   if (fields.priority) lines.push(`- **Priority**: ${fields.priority}`);
   if (fields.dependencies && fields.dependencies.length > 0) {

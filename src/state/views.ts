@@ -2,6 +2,7 @@ import { describeIrregularity } from "./irregularity.js";
 import { titleFromSlug } from "./naming.js";
 import type { Snapshot } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
+import { taskTypeOf } from "./task-type.js";
 import { entries, entryStatus, type TodoDocument, type TodoEntry } from "./todo-document.js";
 import { getEntryDescription } from "./todo-entry.js";
 
@@ -61,7 +62,7 @@ export function taskView(task: TaskEntry, entry: TodoEntry | undefined, withDeta
     title: entry?.title || titleFromSlug(task.project_name),
     slug: task.project_name,
     status: task.status,
-    language: task.language ?? "general",
+    language: taskTypeOf(task) ?? "general",
     dependencies:
       task.dependencies ?? (Array.isArray(task["depends_on"]) ? (task["depends_on"] as number[]) : []),
     subtasks: task.subtasks ?? [],

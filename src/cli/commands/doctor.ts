@@ -11,8 +11,11 @@ import {
   sessionActive,
   storeContext,
 } from "../../state/index.js";
+import { type LearnedConventions, learnedConventions } from "./conventions.js";
 
 export interface DoctorResult {
+  /** What Baton learned from the repository: the task-type field, v1/v2 names, opencode's folders. */
+  conventions: LearnedConventions;
   findings: Finding[];
   fixed: Finding[];
   /** Findings still present after `--fix` (or all of them without it). */
@@ -23,9 +26,11 @@ export interface DoctorResult {
 export async function doctor(options: { repo: string; fix?: boolean | undefined }): Promise<DoctorResult> {
   const ctx = storeContext(await loadConfig(options.repo));
   requireStore(ctx);
+  const conventions = learnedConventions(ctx.config, ctx);
   const findings = runDoctorChecks(ctx);
   if (!options.fix) {
     return {
+      conventions,
       findings,
       fixed: [],
       remaining: findings,
@@ -35,6 +40,7 @@ export async function doctor(options: { repo: string; fix?: boolean | undefined 
   const report = await fixFindings(ctx, findings);
   const remaining = runDoctorChecks(ctx);
   return {
+    conventions,
     findings,
     fixed: report.fixed,
     remaining,

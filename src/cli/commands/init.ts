@@ -3,7 +3,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import * as z from "zod/mini";
 import { findRepoRoot, loadConfig } from "../../config/index.js";
 import { publishedKeyPath, signingKey } from "../../evidence/index.js";
-import { hostNamed, runInit } from "../../hosts/index.js";
+import { HOSTS, hostNamed, runInit } from "../../hosts/index.js";
 import type { InitResult } from "../../init/index.js";
 import { INIT_MANIFEST } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
@@ -172,11 +172,11 @@ export function formatInit(result: InitResult): string {
     return out.join("\n");
   }
   if (result.upToDate) {
-    out.push(`Baton's Claude Code integration in ${result.root} is up to date; nothing changed.`);
+    out.push(`Baton's ${integration(result)} in ${result.root} is up to date; nothing changed.`);
   } else {
     const what = result.mode === "install" ? "Installing" : "Removing";
     out.push(
-      `${what} Baton's Claude Code integration in ${result.root}${result.dryRun ? " (dry run, nothing written)" : ""}:`,
+      `${what} Baton's ${integration(result)} in ${result.root}${result.dryRun ? " (dry run, nothing written)" : ""}:`,
     );
     for (const change of result.changes) out.push(changeLine(change, result.dryRun));
     for (const k of result.kept) out.push(`  kept ${k.path}: ${k.reason}`);
@@ -197,7 +197,10 @@ export function formatInit(result: InitResult): string {
           : "command hooks";
     out.push(`Baton runs as \`${result.bin}\`; ${hooks}.`);
     if (!result.dryRun) {
-      out.push("In Claude Code: /task add …, /research N, /plan N, /implement N, /revise N, /todo, /errors.");
+      if (!result.hosts || result.hosts.includes("claude-code"))
+        out.push(
+          "In Claude Code: /task add …, /research N, /plan N, /implement N, /revise N, /todo, /errors.",
+        );
       if (result.hosts?.includes("opencode"))
         out.push(
           "In opencode: the same commands in its TUI, or `opencode run --command research N`; its plugin asks Baton's hooks (docs/hosts.md).",
@@ -209,4 +212,12 @@ export function formatInit(result: InitResult): string {
     }
   }
   return out.join("\n");
+}
+
+/** "Claude Code integration", "opencode integration", "Claude Code and opencode integration". */
+function integration(result: InitResult): string {
+  const labels = (result.hosts ?? ["claude-code"]).map(
+    (name) => HOSTS.find((h) => h.name === name)?.label ?? name,
+  );
+  return `${labels.length > 0 ? labels.join(" and ") : "Claude Code"} integration`;
 }

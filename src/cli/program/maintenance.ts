@@ -162,7 +162,8 @@ function defineStatus(program: Command): void {
         const read = () => status({ ...opts, repo: repoOf(cmd) });
         if (!opts.watch) {
           const view = await read();
-          print(view, opts, () => formatStatus(view));
+          const { formatConventions } = await import("../commands/conventions.js");
+          print(view, opts, () => [formatStatus(view), ...formatConventions(view.conventions)].join("\n"));
           return;
         }
         const { watchStatus } = await import("../status-watch.js");

@@ -1,7 +1,7 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import type { Runner, RunOutcome, RunUsage } from "../../runners/index.js";
-import { readOpenCheckpoint, storePrefix } from "../../state/index.js";
+import { readOpenCheckpoint, storePrefix, taskTypeOf } from "../../state/index.js";
 import { checkRunResult } from "../gate-out/check-run-result.js";
 import type { GateOutVerdict } from "../gate-out/index.js";
 import { runOperationChecks } from "../gate-out/operation-checks.js";
@@ -170,7 +170,7 @@ async function planVerdict(run: Run, report: PlanRunReport, artifactPath: string
   }
   const checks =
     report.outcome === "done"
-      ? checksFor(run.config, run.task.language ?? run.config.defaultLanguage, "operation")
+      ? checksFor(run.config, taskTypeOf(run.task) ?? run.config.defaultLanguage, "operation")
       : [];
   const checked = await runOperationChecks({
     repoRoot: run.config.root,

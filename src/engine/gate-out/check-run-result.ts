@@ -9,6 +9,7 @@ import {
   specsPaths,
   storePrefix,
   type TaskEntry,
+  taskTypeOf,
 } from "../../state/index.js";
 import type { Run } from "../prepare-run.js";
 import type { GateOutInput } from "./gate-types.js";
@@ -47,7 +48,7 @@ export function gateOutInput(result: ResultToCheck): GateOutInput {
     storePrefix: storePrefix(config.root, specsPaths(config.specsDir).dir),
     checks:
       operation === "implement" && task
-        ? checksFor(config, task.language ?? config.defaultLanguage, "operation")
+        ? checksFor(config, taskTypeOf(task) ?? config.defaultLanguage, "operation")
         : [],
     ...(operation === "implement" && task ? { plannedChanges: latestPlanText(config.root, task) } : {}),
     researchSections: config.research.sections,

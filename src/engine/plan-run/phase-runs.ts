@@ -4,7 +4,7 @@ import type { Route } from "../../agents/index.js";
 import type { PhaseId } from "../../plan/index.js";
 import { setPhaseMarker } from "../../plan/index.js";
 import { addUsage, type RunnerEvent, type RunUsage } from "../../runners/index.js";
-import { type GitBaseline, mutateStore, storePrefix } from "../../state/index.js";
+import { type GitBaseline, mutateStore, storePrefix, taskTypeOf } from "../../state/index.js";
 import { runSandbox } from "../delegate/sandbox-policy.js";
 import { readBaseline } from "../gate-in/work-tree-baseline.js";
 import type { VerifiedArtifact } from "../gate-out/gate-types.js";
@@ -174,7 +174,7 @@ export class PhaseRuns {
       workRoot: this.workRoot(id),
       taskFolder: relative(run.config.root, run.folder),
       storePrefix: storePrefix(run.config.root, run.ctx.paths.dir),
-      checks: checksFor(run.config, run.task.language ?? run.config.defaultLanguage, "phase"),
+      checks: checksFor(run.config, taskTypeOf(run.task) ?? run.config.defaultLanguage, "phase"),
       baseline: this.baselines.get(id) ?? null,
       sessionId: run.sessionId,
       minSummaryBytes: run.config.phases.minSummaryBytes,

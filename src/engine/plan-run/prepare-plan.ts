@@ -13,7 +13,7 @@ import {
   routePhase,
 } from "../../plan/index.js";
 import { PlanFormatError } from "../../shared/index.js";
-import { latestPlanFile, type TaskEntry } from "../../state/index.js";
+import { latestPlanFile, type TaskEntry, taskTypeOf } from "../../state/index.js";
 
 /** Markers that say a phase needs no run: done, or set aside on purpose by whoever wrote the plan. */
 const SETTLED = new Set(["complete", "skipped", "superseded", "not_applicable", "deferred"]);
@@ -79,7 +79,7 @@ function routePhases(
     const routed = routePhase(phase, plan.lines, {
       implementers: config.phases.implementers,
       rules: config.phases.routing,
-      fallbackLanguage: task.language ?? config.defaultLanguage,
+      fallbackLanguage: taskTypeOf(task) ?? config.defaultLanguage,
     });
     const language = overrides.language ?? routed.language;
     if (!config.languages.includes(language)) {

@@ -18,7 +18,7 @@ import { missingSandboxTools, sandboxSettings } from "./sandbox-settings.js";
 export const claudeInstaller: HostInstaller = {
   settingsFile: SETTINGS_PATH,
   dirs: [".claude", ".claude/commands", ".claude/agents"],
-  installedIn: () => true,
+  installedIn: (manifest) => manifest.settings !== undefined,
   files: ({ bin }) => [...commandFiles(bin), ...agentFiles()],
   async settings({ root, bin, hooks, port, previous, specsDir, hostSandbox }): Promise<HostSettingsPlan> {
     const file = readSettings(root, SETTINGS_PATH);
@@ -48,7 +48,7 @@ export const claudeInstaller: HostInstaller = {
   },
   async uninstallSettings(root, manifest) {
     const file = readSettings(root, SETTINGS_PATH);
-    if (!file.exists) return null;
+    if (!file.exists || !manifest.settings) return null;
     const planned = await planSettingsUninstall(file, manifest.settings);
     return {
       write: settingsRemoval(SETTINGS_PATH, file, planned.after),

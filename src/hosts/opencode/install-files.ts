@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import {
   defaultAgentFiles,
   frontmatter,
@@ -11,6 +11,7 @@ import {
 import { parseFrontmatter } from "../../shared/frontmatter.js";
 import { packageRoot } from "../../shared/package.js";
 import type { Operation } from "../../state/index.js";
+import type { OpencodeLayout } from "./opencode-layout.js";
 
 /**
  * What `baton init --host opencode` installs in `.opencode/` (opencode contract 3): commands whose `!`
@@ -56,8 +57,16 @@ function relayCommand(bin: string, subcommand: string, description: string): str
   return frontmatter({ description }) + relayBody(bin, subcommand);
 }
 
-export function opencodeCommandFiles(bin: string): TemplateFile[] {
-  const file = (name: string, content: string) => ({ path: `.opencode/command/${name}.md`, content });
+/**
+ * Each command goes where the repository keeps commands; one the repository already has by that name, in
+ * either spelling, is targeted in its own folder, so `baton init` reports it as a conflict instead of
+ * installing a second command of the same name beside it.
+ */
+export function opencodeCommandFiles(bin: string, layout: OpencodeLayout = DEFAULT_LAYOUT): TemplateFile[] {
+  const file = (name: string, content: string) => ({
+    path: `${layout.commands.get(name) ?? layout.commandsDir}/${name}.md`,
+    content,
+  });
   return [
     file("task", relayCommand(bin, "task", "Create, list, show, edit and move Baton tasks in specs/")),
     ...GATE_OPERATIONS.map((op) => file(op, gateCommand(bin, op))),
@@ -77,15 +86,18 @@ export function opencodeCommandFiles(bin: string): TemplateFile[] {
  * Baton's agents as opencode sub-agents: the same prompt, with opencode's frontmatter. Claude Code's
  * `tools` list has no opencode meaning (there `tools` switches tools off by name), so every tool stays on.
  */
-export function opencodeAgentFiles(): TemplateFile[] {
-  return defaultAgentFiles().map((file) => {
+export function opencodeAgentFiles(layout: OpencodeLayout = DEFAULT_LAYOUT): TemplateFile[] {
+  // An agent the repository defines itself (ModelChecker's `subagents/general-research-agent`) is the one
+  // routing uses; Baton's own of that name would only shadow it.
+  const wanted = defaultAgentFiles().filter((f) => !layout.agents.has(basename(f.path, ".md")));
+  return wanted.map((file) => {
     const lines = file.content.split("\n");
     const parsed = parseFrontmatter(lines);
     const description = parsed?.data?.["description"];
     const body = parsed ? lines.slice(parsed.endLine).join("\n") : file.content;
     const name = file.path.slice(file.path.lastIndexOf("/") + 1);
     return {
-      path: `.opencode/agent/${name}`,
+      path: `${layout.agentsDir}/${name}`,
       content:
         frontmatter({
           description: typeof description === "string" ? description : name.replace(/\.md$/, ""),
@@ -108,6 +120,21 @@ export function opencodePluginFile(bin: string, serverPort: number | null): Temp
   };
 }
 
-export function opencodeFiles(bin: string, serverPort: number | null): TemplateFile[] {
-  return [...opencodeCommandFiles(bin), ...opencodeAgentFiles(), opencodePluginFile(bin, serverPort)];
+export function opencodeFiles(
+  bin: string,
+  serverPort: number | null,
+  layout?: OpencodeLayout,
+): TemplateFile[] {
+  return [
+    ...opencodeCommandFiles(bin, layout),
+    ...opencodeAgentFiles(layout),
+    opencodePluginFile(bin, serverPort),
+  ];
 }
+
+const DEFAULT_LAYOUT: OpencodeLayout = {
+  commandsDir: ".opencode/command",
+  agentsDir: ".opencode/agent",
+  commands: new Map(),
+  agents: new Set(),
+};

@@ -1,6 +1,7 @@
 import { settingsRemoval, settingsWrite } from "../../init/index.js";
 import type { HostInstaller } from "../host.js";
 import { OPENCODE_DIRS, opencodeFiles } from "./install-files.js";
+import { opencodeLayout } from "./opencode-layout.js";
 import {
   planOpencodeConfigInstall,
   planOpencodeConfigUninstall,
@@ -17,7 +18,8 @@ export const opencodeInstaller: HostInstaller = {
   dirs: OPENCODE_DIRS,
   installedIn: (manifest) => manifest.opencode !== undefined,
   // The plugin asks the repository's hook server when HTTP hooks are installed (the default).
-  files: ({ bin, hooks, port }) => opencodeFiles(bin, hooks === "http" ? port : null),
+  files: ({ root, bin, hooks, port, previous }) =>
+    opencodeFiles(bin, hooks === "http" ? port : null, opencodeLayout(root, previous)),
   async settings({ root, specsDir, previous }) {
     const file = readOpencodeConfig(root, previous?.opencode?.path);
     const planned = planOpencodeConfigInstall(file, storeEditPatterns(specsDir), previous?.opencode);
