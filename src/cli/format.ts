@@ -107,10 +107,11 @@ function formatFinding(f: Finding): string {
 }
 
 export function formatDoctor(result: DoctorResult, fixing: boolean): string {
-  const lines: string[] = formatConventions(result.conventions);
-  if (lines.length > 0) lines.push("");
+  const learned = formatConventions(result.conventions);
+  const tail = learned.length > 0 ? ["", ...learned] : [];
   if (result.findings.length === 0)
-    return [...lines, "All invariants hold: state.json and TODO.md agree."].join("\n");
+    return ["All invariants hold: state.json and TODO.md agree.", ...tail].join("\n");
+  const lines: string[] = [];
   lines.push(`Found ${result.findings.length} problem(s):`, ...result.findings.map(formatFinding));
   if (fixing) {
     lines.push("", `Fixed ${result.fixed.length}:`, ...result.fixed.map((f) => `  ${f.code}: ${f.message}`));
@@ -122,7 +123,7 @@ export function formatDoctor(result: DoctorResult, fixing: boolean): string {
       `Run \`baton doctor --fix\` to repair the ${result.findings.filter((f) => f.fixable).length} fixable one(s).`,
     );
   }
-  return lines.join("\n");
+  return [...lines, ...tail].join("\n");
 }
 
 export function formatErrors(result: { total: number; errors: ErrorEntry[] }): string {

@@ -8,13 +8,21 @@ import { entries, FIELD_PREFIX, type TodoDocument, type TodoEntry } from "./todo
 /** A field line written without the `- ` bullet (` **Status**: …`): read and kept, reported as a style. */
 const UNBULLETED_FIELD = new RegExp(`${FIELD_PREFIX}[A-Z][^*]*(?:\\*\\*:|:\\*\\*)`);
 
-/** Field lines of an entry's field block that lack the bullet every other entry uses. */
+/**
+ * Field lines of the entry's field block (the lines right under the heading, up to the first other line)
+ * that lack the bullet; `**Description**:` and other paragraphs further down are prose, not fields.
+ */
 export function unbulletedFieldLines(entry: TodoEntry): number[] {
   const lines: number[] = [];
   for (let i = 1; i < entry.lines.length; i++) {
     const line = entry.lines[i]!;
     const match = UNBULLETED_FIELD.exec(line);
-    if (match && !/^- $/.test(match[1] ?? "") && !/^\*\*Description/.test(line.trim())) lines.push(i);
+    if (!match) {
+      if (/^\s+\S/.test(line) || (i === 1 && line.trim() === "")) continue;
+      break;
+    }
+    if (/^\*\*Description/.test(line.trim())) break;
+    if (!/^- $/.test(match[1] ?? "")) lines.push(i);
   }
   return lines;
 }

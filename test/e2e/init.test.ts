@@ -33,7 +33,9 @@ describe("baton init (CLI)", () => {
       command: `${BIN} hook subagent-stop`,
     });
     expect(text(dir, ".claude/commands/implement.md")).toContain(`!\`${BIN} gate-in implement $ARGUMENTS\``);
-    expect(runBang(dir, "task", "list")).toContain("no task store in");
+    expect(runBang(dir, "task", 'add "Relayed from a slash command"')).toContain(
+      "Created task 1: Relayed from a slash command",
+    );
 
     const before = text(dir, ".claude/settings.json") + text(dir, ".baton/init.json");
     expect(ok(dir, ["init"]).stdout).toContain("is up to date; nothing changed");

@@ -116,7 +116,7 @@ describe("manual status moves follow the lifecycle table", () => {
       expect(results[i]!.stderr).toContain(`task ${run.n}: `);
       expect(results[i]!.stderr).toContain(run.why);
     }
-    expect(fails(dir, ["task", "status", "77", "blocked", "-r", "x"], 1).stderr).toContain(
+    expect(fails(dir, ["task", "status", "77", "blocked", "-r", "x"], 3).stderr).toContain(
       "task 77 not found",
     );
     expectSpecsUnchanged(dir, before);

@@ -100,13 +100,15 @@ describe("baton lint (CLI)", () => {
 
   it("finds nothing in a tree fresh from `baton init --host opencode`, with tasks in specs/", () => {
     const dir = repo();
+    ok(dir, ["init", "--bin", `node ${BATON_BIN}`]);
     ok(dir, ["init", "--host", "opencode", "--bin", `node ${BATON_BIN}`]);
     ok(dir, ["task", "add", "Prove the lemma", "-l", "lean"]);
     ok(dir, ["task", "add", "Write the docs"]);
     commitAll(dir, "init");
     const result = runBaton(dir, ["lint", "--json"]);
     const json = JSON.parse(result.stdout);
-    // Both trees, each by its own host's rules: not even a warning on what Baton itself installs.
+    // Both trees (Claude Code's first, opencode's added beside it), each by its own host's rules: not even
+    // a warning on what Baton itself installs.
     expect(json.findings, JSON.stringify(json.findings, null, 2)).toEqual([]);
     expect(result.status).toBe(0);
     expect(json.files).toBeGreaterThan(20);

@@ -103,7 +103,7 @@ describe("task edit", () => {
     const dir = fixture();
     const before = snapshotSpecs(dir);
     expect(fails(dir, ["task", "edit", "13"], 2).stderr).toContain("nothing to edit");
-    expect(fails(dir, ["task", "edit", "99", "-t", "x"], 1).stderr).toContain("task 99 not found");
+    expect(fails(dir, ["task", "edit", "99", "-t", "x"], 3).stderr).toContain("task 99 not found");
     expect(fails(dir, ["task", "edit", "13", "-t", "   "], 2).stderr).toContain("the title cannot be empty");
     expect(fails(dir, ["task", "edit", "13", "-l", "cobol"], 2).stderr).toContain('unknown language "cobol"');
     expectSpecsUnchanged(dir, before);

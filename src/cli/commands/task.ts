@@ -85,11 +85,12 @@ function taskFields(options: {
 export async function taskAdd(options: TaskAddOptions): Promise<TaskView> {
   const ctx = await context(options);
   if (!existsSync(ctx.paths.state) && !existsSync(ctx.paths.todo)) {
-    // The first task creates the store: only where git can keep it, and never silently.
+    // The first task creates the store: only where git can keep it.
     requireRepository(ctx.config.root, "a new task store there would be kept nowhere");
-    addNotice(`started a task store in ${ctx.paths.dir}`);
   }
   return mutateStore(ctx, { command: `baton task add "${options.title}"` }, (tx) => {
+    // Said by the one writer that starts the store (decided under the lock), never silently.
+    if (!tx.state.exists && tx.todo.source === "") addNotice(`started a task store in ${ctx.paths.dir}`);
     const task = addTask(tx, { ...taskFields(options), title: options.title });
     return taskView(task, findEntry(tx.todo, task.project_number), true);
   });
