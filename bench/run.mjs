@@ -13,6 +13,7 @@ const BENCHES = [
   "checks.mjs",
   "lint.mjs",
   "evidence.mjs",
+  "verify-history.mjs",
   "ui.mjs",
   "queue.mjs",
   "crash-loop.mjs",

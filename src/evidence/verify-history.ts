@@ -1,10 +1,11 @@
 import type { BatonConfig } from "../config/index.js";
-import { INIT_MANIFEST } from "../shared/baton-paths.js";
+import { batonPaths, INIT_MANIFEST } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
 import { storePrefix } from "../state/index.js";
 import { EVIDENCE_DIR } from "./evidence-record.js";
 import { judgeCompletion } from "./judge-completion.js";
 import { type KeyTrust, keyTrust } from "./key-trust.js";
+import { stateHistory } from "./state-history.js";
 
 /** Statuses that say work is done; reaching one must be backed by a Baton commit with evidence. */
 export const DONE_STATUSES = new Set(["researched", "planned", "implemented", "completed"]);
@@ -38,26 +39,6 @@ async function git(root: string, args: string[]): Promise<{ ok: boolean; out: st
   return { ok: result.ok, out: result.stdout };
 }
 
-/** Statuses of active tasks in state.json at a commit; an empty map when the file is not there or unreadable. */
-async function statusesAt(root: string, rev: string, statePath: string): Promise<Map<number, string>> {
-  const shown = await git(root, ["show", `${rev}:${statePath}`]);
-  const map = new Map<number, string>();
-  if (!shown.ok) return map;
-  try {
-    const state = JSON.parse(shown.out) as {
-      active_projects?: Array<{ project_number?: unknown; status?: unknown }>;
-    };
-    for (const task of state.active_projects ?? []) {
-      if (typeof task.project_number === "number" && typeof task.status === "string") {
-        map.set(task.project_number, task.status);
-      }
-    }
-  } catch {
-    // a state.json that does not parse at this commit has no completions to check
-  }
-  return map;
-}
-
 /** The first commit that brought Baton in: its manifest, its config, or its first evidence file. */
 async function adoptionCommit(root: string, prefix: string): Promise<string | null> {
   const added = await git(root, [
@@ -85,11 +66,6 @@ async function afterSet(root: string, from: string, inclusive: boolean): Promise
   return new Set(listed.out.split("\n").filter((l) => l !== ""));
 }
 
-function sessionOf(message: string): string | null {
-  const match = /^Session: (\S+)\s*$/m.exec(message);
-  return match ? match[1]! : null;
-}
-
 /**
  * `baton verify`: every task that reached a done status since Baton was adopted has the Baton commit
  * that moved it — a Session trailer naming the session, the evidence that session committed, and
@@ -97,14 +73,22 @@ function sessionOf(message: string): string | null {
  */
 export async function verifyHistory(
   config: BatonConfig,
-  options: { tasks?: number[]; since?: string; trust?: string[] } = {},
+  options: {
+    tasks?: number[];
+    since?: string;
+    trust?: string[];
+    onProgress?: (done: number, total: number) => void;
+  } = {},
 ): Promise<VerifyReport> {
   const root = config.root;
   const prefix = storePrefix(root, config.specsDir);
   const statePath = `${prefix}/state.json`;
   const from = options.since ?? (await adoptionCommit(root, prefix));
   const after = from === null ? new Set<string>() : await afterSet(root, from, options.since === undefined);
-  const log = await git(root, ["log", "--reverse", "--format=%H%x00%P%x00%B%x01", "--", statePath]);
+  const history = await stateHistory(root, statePath, {
+    cacheFile: batonPaths(root).historyCache,
+    onProgress: options.onProgress,
+  });
   const trust = await keyTrust(root, options.trust);
   const report: VerifyReport = {
     from,
@@ -114,32 +98,11 @@ export async function verifyHistory(
     unsandboxed: [],
     keys: { roots: trust.roots, unvouched: trust.unvouched },
   };
-  // A commit's state.json is read once, whether as a commit or as the next one's parent.
-  const seen = new Map<string, Promise<Map<number, string>>>();
-  const statuses = (rev: string) => {
-    const known = seen.get(rev);
-    if (known) return known;
-    const read = statusesAt(root, rev, statePath);
-    seen.set(rev, read);
-    return read;
-  };
-  for (const record of log.out.split("\x01")) {
-    const [commit, parents, message] = record.replace(/^\n/, "").split("\0");
-    if (!commit || message === undefined) continue;
-    const parent = parents?.split(" ")[0] || null;
-    const now = await statuses(commit);
-    const before = parent ? await statuses(parent) : new Map<number, string>();
-    for (const [task, status] of now) {
-      if (!DONE_STATUSES.has(status) || before.get(task) === status) continue;
-      if (options.tasks && !options.tasks.includes(task)) continue;
-      const completion: Completion = {
-        commit,
-        subject: message.split("\n")[0] ?? "",
-        task,
-        from: before.get(task) ?? null,
-        to: status,
-        session: sessionOf(message),
-      };
+  for (const { commit, subject, session, moves } of history) {
+    for (const move of moves) {
+      if (!DONE_STATUSES.has(move.to)) continue;
+      if (options.tasks && !options.tasks.includes(move.task)) continue;
+      const completion: Completion = { commit, subject, session, ...move };
       if (!after.has(commit)) {
         report.beforeAdoption.push(completion);
         continue;

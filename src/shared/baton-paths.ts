@@ -50,6 +50,8 @@ export function batonPaths(root: string) {
     cacheDir: join(dir, "cache"),
     eventsIndex: join(dir, "cache", "events-index.json"),
     boardCache: join(dir, "cache", "board.json"),
+    /** `baton verify`'s status moves per commit of state.json's history (commits never change). */
+    historyCache: join(dir, "cache", "state-history.json"),
     /** Where a holdout check's files are, only while it runs (ignored, like all of `.baton/`). */
     holdoutRun: (check: string) => join(dir, "holdout", check.replace(/[^A-Za-z0-9_-]/g, "_")),
     /** A holdout check's output, kept for the person and out of every message an agent could read. */

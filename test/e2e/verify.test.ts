@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -89,7 +89,35 @@ describe("baton verify", () => {
     const report = okJson(dir, ["verify", "--json"]);
     expect(report.phantoms).toEqual([]);
     expect(report.beforeAdoption).toEqual([expect.objectContaining({ task: 1, to: "researched" })]);
-    expect(ok(dir, ["verify"]).stdout).toContain("Before adoption (not checked): 1 completion(s)");
+    const text = ok(dir, ["verify"]).stdout;
+    expect(text).toContain(
+      "Before adoption (not checked): 1 completion(s) of 1 task(s); `baton verify --all` lists them",
+    );
+    expect(text).not.toContain("task 1 → researched");
+    expect(ok(dir, ["verify", "--all"]).stdout).toMatch(/\n {2}task 1 → researched in [0-9a-f]{10}/);
+  });
+
+  it("keeps what it read of each commit, and a new or rewritten history is read again", () => {
+    const dir = repo();
+    ok(dir, ["task", "add", "Old work", "-l", "general"]);
+    ok(dir, ["task", "add", "More old work", "-l", "general"]);
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "tasks"]);
+    forgeCompletion(dir, 1, "researched", "none");
+    ok(dir, ["init", "--bin", `node ${BATON_BIN}`]);
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "adopt baton"]);
+    const first = okJson(dir, ["verify"]);
+    expect(existsSync(join(dir, ".baton", "cache", "state-history.json"))).toBe(true);
+    // Read from the cache: the same report.
+    expect(okJson(dir, ["verify"])).toEqual(first);
+    // A completion committed since is read (only that commit is new), and judged: no Baton evidence.
+    forgeCompletion(dir, 2, "researched", "none");
+    const second = JSON.parse(runBaton(dir, ["verify", "--json"]).stdout);
+    expect(second.phantoms).toEqual([expect.objectContaining({ task: 2, to: "researched" })]);
+    // History rewritten (the forged commit dropped): the cache answers by commit, so nothing stale remains.
+    git(dir, ["reset", "-q", "--hard", "HEAD~1"]);
+    expect(okJson(dir, ["verify"])).toEqual(first);
   });
 
   it("baton init --ci github writes a workflow that runs baton verify over the whole history", () => {

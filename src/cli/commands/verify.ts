@@ -13,6 +13,7 @@ export async function verify(options: {
   trust?: string[] | undefined;
   /** Run each verified completion's recorded checks again on a clean checkout and compare the counts. */
   rerun?: boolean | undefined;
+  onProgress?: ((done: number, total: number) => void) | undefined;
 }): Promise<VerifyReport & { reruns?: Rerun[] }> {
   const config = await loadConfig(options.repo);
   requireRepository(config.root, "there is no history to verify");
@@ -29,6 +30,7 @@ export async function verify(options: {
     ...(tasks ? { tasks } : {}),
     ...(options.since ? { since: options.since } : {}),
     ...(options.trust && options.trust.length > 0 ? { trust: options.trust } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   if (!options.rerun) return report;
   return { ...report, reruns: await rerunChecks(config, [...report.verified, ...report.unsandboxed]) };
@@ -49,7 +51,10 @@ function formatReruns(reruns: readonly Rerun[]): string[] {
 
 const short = (sha: string) => sha.slice(0, 10);
 
-export function formatVerify(report: VerifyReport & { reruns?: Rerun[] }): string {
+export function formatVerify(
+  report: VerifyReport & { reruns?: Rerun[] },
+  options: { all?: boolean } = {},
+): string {
   const lines: string[] = [];
   const where = report.from ? `since ${short(report.from)}` : "(Baton is not adopted in this history)";
   const apart = report.unsandboxed.length > 0 ? `, ${report.unsandboxed.length} run unsandboxed` : "";
@@ -78,8 +83,14 @@ export function formatVerify(report: VerifyReport & { reruns?: Rerun[] }): strin
       lines.push(`  unsandboxed task ${c.task} → ${c.to} in ${short(c.commit)} (${c.session})`);
   }
   if (report.beforeAdoption.length > 0) {
-    lines.push(`Before adoption (not checked): ${report.beforeAdoption.length} completion(s)`);
-    for (const c of report.beforeAdoption) lines.push(`  task ${c.task} → ${c.to} in ${short(c.commit)}`);
+    // History from before Baton vouches for nothing and fails nothing: one line, unless asked for.
+    const tasks = new Set(report.beforeAdoption.map((c) => c.task)).size;
+    lines.push(
+      `Before adoption (not checked): ${report.beforeAdoption.length} completion(s) of ${tasks} task(s)${options.all ? "" : "; `baton verify --all` lists them"}`,
+    );
+    if (options.all) {
+      for (const c of report.beforeAdoption) lines.push(`  task ${c.task} → ${c.to} in ${short(c.commit)}`);
+    }
   }
   if (report.reruns) lines.push(...formatReruns(report.reruns));
   return lines.join("\n");

@@ -55,9 +55,11 @@ function defineVerify(program: Command): void {
         "--rerun",
         "run each verified completion's recorded checks again on a clean checkout and compare the counts",
       )
+      .option("--all", "list each completion from before Baton was adopted (by default one line counts them)")
       .option("--json", "print JSON")
       .action(async (numbers: string[], opts, cmd: Command) => {
         const { formatVerify, verify } = await import("../commands/verify.js");
+        const progress = historyProgress(process.stderr);
         const trust: string[] =
           opts.trust ?? process.env["BATON_TRUSTED_KEYS"]?.split(/[\s,]+/).filter(Boolean) ?? [];
         const report = await verify({
@@ -66,8 +68,10 @@ function defineVerify(program: Command): void {
           since: opts.since,
           trust,
           rerun: opts.rerun,
+          onProgress: progress.update,
         });
-        print(report, opts, () => formatVerify(report));
+        progress.done();
+        print(report, opts, () => formatVerify(report, { all: opts.all ?? false }));
         if (report.phantoms.length > 0 || report.reruns?.some((r) => !r.ok)) process.exitCode = 1;
       }),
     "maintenance",
@@ -243,4 +247,23 @@ function defineLint(program: Command): void {
     "maintenance",
     "lint",
   );
+}
+
+/** On a terminal, once reading history has taken a second, one redrawn line says how far it got. */
+function historyProgress(stream: NodeJS.WriteStream): {
+  update: (done: number, total: number) => void;
+  done: () => void;
+} {
+  const started = Date.now();
+  let shown = false;
+  return {
+    update(done, total) {
+      if (!stream.isTTY || Date.now() - started < 1000) return;
+      shown = true;
+      stream.write(`\rbaton verify: reading history, ${done} of ${total} commits`);
+    },
+    done() {
+      if (shown) stream.write("\r\x1b[K");
+    },
+  };
 }
