@@ -148,9 +148,17 @@ describe("routing", () => {
         agentOverride: "nobody",
       }),
     ).toThrow(/no agent or skill named "nobody"/);
-    expect(() => resolveRoute(config, catalog(), { operation: "research", language: "cobol" })).toThrow(
-      /unknown language "cobol"/,
+    // A task's own type routes even when no table names it (the general route); an override must be known.
+    expect(resolveRoute(config, catalog(), { operation: "research", language: "cobol" }).reason).toMatch(
+      /^config: general → research/,
     );
+    expect(() =>
+      resolveRoute(config, catalog(), {
+        operation: "research",
+        language: "general",
+        languageOverride: "cobol",
+      }),
+    ).toThrow(/unknown language "cobol"/);
   });
 
   it("limits delegation depth and refuses cycles", () => {

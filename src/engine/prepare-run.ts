@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, relative, resolve } from "node:path";
 import {
   type AgentFileReader,
   buildPrompt,
@@ -133,9 +133,9 @@ export function prepareOpenRun(
   });
 }
 
-/** The delegation context of format reference 10 for this run. */
-export function runContext(run: Run): DelegationContext {
-  return delegationContext({
+/** The delegation context of format reference 10 for this run, with where its artifact goes when known. */
+export function runContext(run: Run, artifactPath?: string): DelegationContext {
+  const context = delegationContext({
     config: run.config,
     operation: run.operation,
     sessionId: run.sessionId,
@@ -146,11 +146,13 @@ export function runContext(run: Run): DelegationContext {
     metadataPath: run.metadataPath,
     focus: run.focus,
   });
+  if (artifactPath) context.artifact_path = relative(run.config.root, resolve(run.config.root, artifactPath));
+  return context;
 }
 
 /** The exact prompt the agent receives, given where GATE IN planned the artifact. */
 export function runPrompt(run: Run, artifactPath: string): string {
-  return buildPrompt(runContext(run), run.title, artifactPath);
+  return buildPrompt(runContext(run, artifactPath), run.title, artifactPath);
 }
 
 /** The session journal of a prepared run. */

@@ -39,6 +39,7 @@ describe("command runner", () => {
       BATON_TASK_LANGUAGE: "general",
       BATON_TASK_FOLDER: "specs/12_add_widget",
       BATON_METADATA_FILE: "specs/12_add_widget/.return-meta.json",
+      BATON_ARTIFACT_PATH: "specs/12_add_widget/reports/research-001.md",
       BATON_DELEGATION_DEPTH: "1",
       BATON_DELEGATION_PATH: '["orchestrator","research","general-research-agent"]',
       BATON_FOCUS: "edge cases first",

@@ -19,6 +19,7 @@ export const PLACEHOLDERS = [
   "phase_name",
   "iteration",
   "summary_file",
+  "artifact_path",
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
@@ -39,6 +40,7 @@ export function placeholderValues(request: RunRequest): Record<Placeholder, stri
     phase_name: context.phase?.name ?? "",
     iteration: String(context.iteration ?? 1),
     summary_file: context.phase?.summary_path ?? "",
+    artifact_path: context.artifact_path ?? context.phase?.summary_path ?? "",
   };
 }
 
@@ -72,6 +74,7 @@ export function delegationEnv(request: RunRequest, base: NodeJS.ProcessEnv = pro
     BATON_TASK_LANGUAGE: context.task_context.language,
     BATON_TASK_FOLDER: context.task_folder,
     BATON_METADATA_FILE: context.metadata_file_path,
+    BATON_ARTIFACT_PATH: context.artifact_path ?? context.phase?.summary_path ?? "",
     BATON_DELEGATION_DEPTH: String(context.delegation_depth),
     BATON_DELEGATION_PATH: JSON.stringify(context.delegation_path),
     BATON_REPO_ROOT: resolve(request.cwd),

@@ -34,6 +34,8 @@ export const DelegationContext = z.object({
   focus_prompt: z.optional(z.string()),
   task_folder: z.string().check(z.minLength(1)),
   metadata_file_path: z.string().check(z.minLength(1)),
+  /** Where this delegation's artifact goes (the report, the plan, the summary; a phase's summary). */
+  artifact_path: z.optional(z.string()),
   research_path: z.optional(z.string()),
   plan_path: z.optional(z.string()),
   /** 1-based for phases: a phase that reports work remaining runs again with the next iteration. */

@@ -114,7 +114,15 @@ export {
   type TaskTypeConvention,
   taskTypeOf,
 } from "./task-type.js";
-export { findEntry, parseTodo, renderTodo, type TodoDocument, type TodoEntry } from "./todo-document.js";
+export {
+  entries,
+  findEntry,
+  parseTodo,
+  renderTodo,
+  type TodoDocument,
+  type TodoEntry,
+} from "./todo-document.js";
+export { setFrontmatterNextNumber } from "./todo-frontmatter.js";
 export {
   type ArtifactView,
   markIrregular,

@@ -22,6 +22,7 @@ export function sampleRunRequest(cwd: string, overrides: Partial<RunRequest> = {
       focus_prompt: "edge cases first",
       task_folder: "specs/12_add_widget",
       metadata_file_path: `specs/12_add_widget/${METADATA_FILE}`,
+      artifact_path: "specs/12_add_widget/reports/research-001.md",
     },
     ...overrides,
   };

@@ -140,3 +140,44 @@ function okJsonAllowingFailure(dir: string) {
   expect(result.status).toBe(1);
   return JSON.parse(result.stdout);
 }
+
+describe("an operation's commit carries only its own task's changes", () => {
+  it("another task's uncommitted status (a failed run's, a hand's) stays in the work tree, out of the commit", () => {
+    const dir = repo();
+    ok(dir, ["task", "add", "Study the lexer", "-l", "general"]);
+    ok(dir, ["task", "add", "Study the parser", "-l", "general"]);
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "tasks"]);
+    // Task 2 moved outside this run and not committed: it must not ride under task 1's session trailer.
+    ok(dir, ["task", "status", "2", "blocked", "-r", "waiting on the grammar"]);
+    ok(dir, ["task", "add", "Study the printer", "-l", "general"]);
+    const agent = join(dir, "agent.json");
+    writeFileSync(agent, JSON.stringify({ steps: GOOD_RESEARCH }));
+    ok(dir, ["research", "1", "--script", agent]);
+    const committed = JSON.parse(git(dir, ["show", "HEAD:specs/state.json"]));
+    const statuses = Object.fromEntries(
+      committed.active_projects.map((t: { project_number: number; status: string }) => [
+        t.project_number,
+        t.status,
+      ]),
+    );
+    expect(statuses).toEqual({ 1: "researched", 2: "not_started" });
+    const todo = git(dir, ["show", "HEAD:specs/TODO.md"]);
+    expect(todo).not.toContain("Study the printer");
+    expect(todo).toMatch(
+      /### 2\. Study the parser\n- \*\*Effort\*\*: TBD\n- \*\*Status\*\*: \[NOT STARTED\]/,
+    );
+    expect(todo).toMatch(/### 1\. Study the lexer\n[^#]*\[RESEARCHED\]/);
+    // The other changes are still there, for their own commits; verify passes on this history.
+    const now = JSON.parse(readFileSync(join(dir, "specs/state.json"), "utf8"));
+    expect(now.active_projects.find((t: { project_number: number }) => t.project_number === 2).status).toBe(
+      "blocked",
+    );
+    expect(git(dir, ["status", "--porcelain", "specs/state.json", "specs/TODO.md"])).toMatch(
+      / M specs\/state\.json/,
+    );
+    expect(okJson(dir, ["verify"]).verified).toEqual([
+      expect.objectContaining({ task: 1, to: "researched" }),
+    ]);
+  });
+});

@@ -2,9 +2,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { evidencePath, publishedKeyPath } from "../../evidence/index.js";
 import type { Operation } from "../../state/index.js";
-import { appendError, type HeldStore, type StoreContext, sealedContent } from "../../state/index.js";
+import { appendError, type HeldStore, type StoreContext } from "../../state/index.js";
 import type { WorkSnapshot } from "../gate-out/result-snapshot.js";
 import { type BatonFile, commitTaskChanges } from "./git-commit.js";
+import { taskOnlyStoreFiles } from "./task-only-store.js";
 
 const COMMIT_SUBJECT: Record<Operation, [string, string]> = {
   research: ["complete research", "partial research"],
@@ -15,20 +16,23 @@ const COMMIT_SUBJECT: Record<Operation, [string, string]> = {
 
 export type CommitStepResult = { committed: boolean; error?: string; failed?: boolean; leftOut?: string[] };
 
-/**
- * Baton's files in an operation's commit: state.json and TODO.md as Baton last wrote them (the seal's
- * copies), errors.json and the run's evidence as they are under the lock Baton holds.
- */
 /** This account's public key, when the repository has it (written with the first evidence it signs). */
 export function publishedKey(root: string): BatonFile[] {
   const path = publishedKeyPath(root);
   return existsSync(path) ? [{ path }] : [];
 }
 
-export function storeFiles(ctx: StoreContext, evidence: string | null): BatonFile[] {
+/**
+ * Baton's files in an operation's commit: state.json and TODO.md as Baton last wrote them (the seal's
+ * copies) for this task's entries only, errors.json and the run's evidence as they are under the lock.
+ */
+export async function storeFiles(
+  ctx: StoreContext,
+  taskNumber: number,
+  evidence: string | null,
+): Promise<BatonFile[]> {
   return [
-    { path: ctx.paths.state, content: sealedContent(ctx.paths, ctx.paths.state) },
-    { path: ctx.paths.todo, content: sealedContent(ctx.paths, ctx.paths.todo) },
+    ...(await taskOnlyStoreFiles(ctx, taskNumber)),
     { path: ctx.paths.errors },
     ...(evidence && existsSync(evidence) ? [{ path: evidence }] : []),
     ...publishedKey(ctx.config.root),
@@ -68,7 +72,7 @@ export async function commitOperation(request: {
         : partial;
   const result = await commitTaskChanges({
     root: ctx.config.root,
-    baton: storeFiles(ctx, evidencePath(request.folder, sessionId, operation)),
+    baton: await storeFiles(ctx, taskNumber, evidencePath(request.folder, sessionId, operation)),
     work: {
       paths: (request.files ?? []).map((f) => join(ctx.config.root, f)),
       taskFolder: existsSync(request.folder) ? request.folder : null,

@@ -72,7 +72,7 @@ export class HeadlessDelegation implements Delegation {
       : this.options.signal;
     const outcome = await this.options.runner.run(
       {
-        context: runContext(run),
+        context: runContext(run, artifactPath),
         prompt: runPrompt(run, artifactPath),
         cwd: run.config.root,
         agent: run.route.agent,

@@ -145,6 +145,7 @@ function phaseCallSetup(call: PhaseCall) {
   const context: DelegationContext = {
     ...call.baseContext,
     metadata_file_path: relative(workRoot, metadataPath),
+    artifact_path: relative(workRoot, summaryPath),
     iteration: call.iteration,
     phase: {
       id: phase.id,

@@ -129,7 +129,7 @@ export async function recordDeadResult(
   const commit = config.commit
     ? await commitTaskChanges({
         root: config.root,
-        baton: storeFiles(ctx, null),
+        baton: await storeFiles(ctx, checkpoint.taskNumber, null),
         work: { paths: [], taskFolder: folder },
         subject: `task ${checkpoint.taskNumber}: complete ${operation} (recovered)`,
         sessionId: checkpoint.sessionId,

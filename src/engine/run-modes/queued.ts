@@ -54,7 +54,7 @@ export async function openQueuedGate(request: {
   return {
     ok: true,
     sessionId: run.sessionId,
-    context: runContext(run),
+    context: runContext(run, driven.artifactPath),
     prompt: runPrompt(run, driven.artifactPath),
     agent: run.route.agent,
     timeoutMs: run.config.timeoutsMs[run.operation],

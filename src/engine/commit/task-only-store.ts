@@ -1,0 +1,118 @@
+import { readFileSync } from "node:fs";
+import { relative, sep } from "node:path";
+import { runGit } from "../../shared/git.js";
+import { parseJsonDocument, renderJsonDocument } from "../../shared/index.js";
+import {
+  entries,
+  parseTodo,
+  renderTodo,
+  type StoreContext,
+  sealedContent,
+  setFrontmatterNextNumber,
+} from "../../state/index.js";
+import type { BatonFile } from "./git-commit.js";
+
+/**
+ * state.json and TODO.md as an operation's commit carries them: HEAD's versions with only this task's
+ * entries taken from what Baton last wrote. Another task's uncommitted change — a failed run's
+ * `researching`, a task added since — stays in the work tree for its own commit instead of riding under
+ * this task's session trailer. Without a HEAD version (a first commit) the files go in as written.
+ */
+export async function taskOnlyStoreFiles(ctx: StoreContext, taskNumber: number): Promise<BatonFile[]> {
+  const root = ctx.config.root;
+  const current = (path: string) => sealedContent(ctx.paths, path) ?? readOrNull(path);
+  const state = current(ctx.paths.state);
+  const todo = current(ctx.paths.todo);
+  const [headState, headTodo] = await Promise.all([
+    headVersion(root, ctx.paths.state),
+    headVersion(root, ctx.paths.todo),
+  ]);
+  let composedState: string | null = state;
+  let next: number | null = null;
+  if (state !== null && headState !== null) {
+    const composed = await composeState(ctx.paths.state, headState, state, taskNumber);
+    composedState = composed?.text ?? state;
+    next = composed?.next ?? null;
+  }
+  const composedTodo =
+    todo !== null && headTodo !== null
+      ? (composeTodo(ctx.paths.todo, headTodo, todo, taskNumber, next) ?? todo)
+      : todo;
+  return [
+    { path: ctx.paths.state, content: composedState },
+    { path: ctx.paths.todo, content: composedTodo },
+  ];
+}
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+async function headVersion(root: string, path: string): Promise<string | null> {
+  const shown = await runGit(root, ["show", `HEAD:${relative(root, path).split(sep).join("/")}`]);
+  return shown.ok ? shown.stdout : null;
+}
+
+interface StateShape {
+  next_project_number?: unknown;
+  active_projects?: unknown;
+}
+
+type Entry = { project_number?: unknown };
+
+/** HEAD's state.json with this task's entry as written now (added, replaced or removed), nothing else. */
+async function composeState(
+  path: string,
+  headText: string,
+  nowText: string,
+  task: number,
+): Promise<{ text: string; next: number } | null> {
+  try {
+    const head = parseJsonDocument<StateShape>(path, headText);
+    const now = JSON.parse(nowText) as StateShape;
+    if (!Array.isArray(head.value.active_projects) || !Array.isArray(now.active_projects)) return null;
+    const list = [...(head.value.active_projects as Entry[])];
+    const nowList = now.active_projects as Entry[];
+    const mine = nowList.find((e) => e?.project_number === task);
+    const at = list.findIndex((e) => e?.project_number === task);
+    if (mine && at !== -1) list[at] = mine;
+    else if (mine) list.splice(Math.min(nowList.indexOf(mine), list.length), 0, mine);
+    else if (at !== -1) list.splice(at, 1);
+    const numbers = list.map((e) => e?.project_number).filter((n): n is number => typeof n === "number");
+    const headNext = typeof head.value.next_project_number === "number" ? head.value.next_project_number : 1;
+    const next = Math.max(headNext, ...numbers.map((n) => n + 1));
+    const value = { ...head.value, next_project_number: next, active_projects: list };
+    return { text: await renderJsonDocument(head, value, false), next };
+  } catch {
+    return null;
+  }
+}
+
+/** HEAD's TODO.md with this task's entry as written now, and the next number state.json's commit holds. */
+function composeTodo(
+  path: string,
+  headText: string,
+  nowText: string,
+  task: number,
+  next: number | null,
+): string | null {
+  try {
+    const head = parseTodo(path, headText);
+    const now = parseTodo(path, nowText);
+    const mine = [...entries(now)].find((e) => e.number === task);
+    const at = head.segments.findIndex((s) => s.kind === "entry" && s.number === task);
+    if (mine && at !== -1) head.segments[at] = mine;
+    else if (mine) {
+      const firstEntry = head.segments.findIndex((s) => s.kind === "entry");
+      head.segments.splice(firstEntry === -1 ? head.segments.length : firstEntry, 0, mine);
+    } else if (at !== -1) head.segments.splice(at, 1);
+    if (next !== null && head.frontmatter) setFrontmatterNextNumber(head, next);
+    return renderTodo(head);
+  } catch {
+    return null;
+  }
+}
