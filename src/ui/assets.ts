@@ -16,7 +16,8 @@ header h1 { font-size:1.15rem; margin:0; } header a { color:var(--accent); text-
 #live { font-size:.8rem; color:var(--muted); } #live.on::before { content:"● "; color:var(--ok); }
 main { padding:1rem 1.2rem; display:grid; gap:1rem; grid-template-columns:minmax(0,1fr); }
 section > h2 { font-size:.95rem; margin:.2rem 0 .5rem; }
-.panel { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:.7rem .9rem; }
+.panel { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:.7rem .9rem; min-width:0; }
+.scroll { overflow-x:auto; max-width:100%; }
 .board { display:grid; grid-auto-flow:column; grid-auto-columns:minmax(190px,1fr); gap:.7rem; overflow-x:auto; }
 .column { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:.5rem; min-height:4rem; }
 .column h3 { font-size:.8rem; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); margin:.1rem .2rem .5rem; }
@@ -26,6 +27,9 @@ section > h2 { font-size:.95rem; margin:.2rem 0 .5rem; }
 .card .lang { float:right; font-size:.75rem; color:var(--muted); }
 .more { color:var(--muted); font-size:.8rem; padding:.2rem; }
 table { border-collapse:collapse; width:100%; } td, th { text-align:left; padding:.25rem .5rem; border-bottom:1px solid var(--line); vertical-align:top; }
+td code { overflow-wrap:anywhere; }
+tr:has(+ tr.why) td { border-bottom:none; } tr.why td { padding-top:0; color:var(--muted); font-size:.85rem; }
+.msg { display:-webkit-box; -webkit-line-clamp:3; -webkit-box-orient:vertical; overflow:hidden; overflow-wrap:anywhere; }
 th { font-weight:600; color:var(--muted); font-size:.8rem; }
 .dead { color:var(--bad); font-weight:600; } .alive { color:var(--run); } .ok { color:var(--ok); } .bad { color:var(--bad); }
 .empty { color:var(--muted); }
@@ -33,7 +37,12 @@ code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-
 pre { overflow:auto; background:var(--bg); padding:.6rem; border-radius:6px; border:1px solid var(--line); }
 .markdown { max-width: 60rem; } .markdown h1 { font-size:1.3rem; } .markdown h2 { font-size:1.1rem; }
 .phases .marker { font-size:.75rem; padding:.05rem .35rem; border-radius:4px; border:1px solid var(--line); }
-.cols { display:grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap:1rem; }
+.cols { display:grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 420px), 1fr)); gap:1rem; }
+.cols > * { min-width:0; }
+header { flex-wrap:wrap; } header span { overflow-wrap:anywhere; min-width:0; }
+.back { margin:0; } .facts { display:flex; flex-wrap:wrap; gap:.3rem 1.2rem; margin:.4rem 0; padding:0; list-style:none; }
+.facts li { color:var(--muted); } .facts b { color:var(--fg); font-weight:600; }
+@media (max-width: 900px) { main { padding:.7rem; } td, th { padding:.2rem .35rem; } }
 `;
 
 export const CLIENT = `
@@ -45,15 +54,15 @@ export const CLIENT = `
   const eventRow = (e) => "<tr><td>" + esc(e.ts.slice(11, 19)) + "</td><td>" + (e.task !== undefined ? '<a href="/task/' + e.task + '">#' + e.task + "</a>" : "") +
     "</td><td>" + esc(e.operation ?? e.kind) + '</td><td class="' + (/done|passed|committed|recovered/.test(e.outcome) ? "ok" : "bad") + '">' +
     esc(e.kind === "hook" ? "hook " + (e.code ?? "") + " " + e.outcome : e.outcome) + (e.code && e.kind !== "hook" ? " [" + esc(e.code) + "]" : "") +
-    "</td><td>" + esc(e.message ?? "") + "</td></tr>";
-  const table = (head, rows, empty) => rows.length === 0 ? '<p class="empty">' + empty + "</p>" : "<table><tr>" + head.map((h) => "<th>" + h + "</th>").join("") + "</tr>" + rows.join("") + "</table>";
+    "</td></tr>" + (e.message ? '<tr class="why"><td colspan="4"><div class="msg" title="' + esc(e.message) + '">' + esc(e.message) + "</div></td></tr>" : "");
+  const table = (head, rows, empty) => rows.length === 0 ? '<p class="empty">' + empty + "</p>" : '<div class="scroll"><table><tr>' + head.map((h) => "<th>" + h + "</th>").join("") + "</tr>" + rows.join("") + "</table></div>";
   function drawStatus(s) {
     const running = $("running-body"); if (running) running.innerHTML = table(["task", "operation", "agent", "elapsed", "state", "doing", "spent"],
       s.running.map((r) => '<tr data-session="' + esc(r.session) + '"><td><a href="/task/' + r.task + '">#' + r.task + "</a></td><td>" + esc(r.operation) + "</td><td>" + esc(r.agent ?? "") +
         "</td><td>" + dur(r.elapsedMs) + '</td><td class="' + (r.alive === false ? "dead" : "alive") + '">' + (r.alive === false ? "dead — run " + esc(r.next) : r.mode === "session" ? "in a session" : "running") +
         "</td><td>" + esc(r.doing ?? "") + "</td><td>" + (r.spentUsd ? usd(r.spentUsd) : "") + "</td></tr>"), "Nothing is running.");
-    const results = $("results-body"); if (results) results.innerHTML = table(["time", "task", "operation", "outcome", ""], s.results.map(eventRow), "No results yet.");
-    const refusals = $("refusals-body"); if (refusals) refusals.innerHTML = table(["time", "task", "what", "outcome", "why"], s.refusals.map(eventRow), "Nothing refused.");
+    const results = $("results-body"); if (results) results.innerHTML = table(["time", "task", "operation", "outcome"], s.results.map(eventRow), "No results yet.");
+    const refusals = $("refusals-body"); if (refusals) refusals.innerHTML = table(["time", "task", "what", "outcome"], s.refusals.map(eventRow), "Nothing refused.");
     const costs = $("costs-body"); if (costs) costs.innerHTML = "<p>Today " + usd(s.costs.today.costUsd) + " in " + s.costs.today.runs + " agent runs · all " + usd(s.costs.total.costUsd) + "</p>" +
       table(["task", "cost", "runs"], s.costs.byTask.slice(0, 10).map((r) => '<tr><td><a href="/task/' + r.key + '">#' + esc(r.key) + "</a></td><td>" + usd(r.costUsd) + "</td><td>" + r.runs + "</td></tr>"), "Nothing spent yet.");
   }

@@ -23,12 +23,18 @@ function outcomeClass(outcome: string | undefined): string {
 
 function eventRow(e: BatonEvent): string {
   const outcome = e.kind === "hook" ? `hook ${e.code ?? ""} ${e.outcome}` : (e.outcome ?? "");
-  return `<tr><td>${esc(e.ts.slice(11, 19))}</td><td>${e.task !== undefined ? `<a href="/task/${e.task}">#${e.task}</a>` : ""}</td><td>${esc(e.operation ?? e.kind)}</td><td class="${outcomeClass(e.outcome)}">${esc(outcome)}${e.code && e.kind !== "hook" ? ` [${esc(e.code)}]` : ""}</td><td>${esc(e.message ?? "")}</td></tr>`;
+  return `<tr><td>${esc(e.ts.slice(11, 19))}</td><td>${e.task !== undefined ? `<a href="/task/${e.task}">#${e.task}</a>` : ""}</td><td>${esc(e.operation ?? e.kind)}</td><td class="${outcomeClass(e.outcome)}">${esc(outcome)}${e.code && e.kind !== "hook" ? ` [${esc(e.code)}]` : ""}</td></tr>${whyRow(e.message, 4)}`;
+}
+
+/** A message on its own full-width line under its row, clamped to three lines (the whole text on hover). */
+function whyRow(message: string | undefined, columns: number): string {
+  if (!message) return "";
+  return `<tr class="why"><td colspan="${columns}"><div class="msg" title="${esc(message)}">${esc(message)}</div></td></tr>`;
 }
 
 function table(head: string[], rows: string[], empty: string): string {
   if (rows.length === 0) return `<p class="empty">${esc(empty)}</p>`;
-  return `<table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${rows.join("")}</table>`;
+  return `<div class="scroll"><table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${rows.join("")}</table></div>`;
 }
 
 function duration(ms: number): string {
@@ -50,8 +56,8 @@ function runningSection(runs: StatusView["running"]): string {
 function statusSections(status: StatusView): string {
   const c = status.costs;
   return `${runningSection(status.running)}
-<div class="cols"><section class="panel"><h2>Last results</h2><div id="results-body">${table(["time", "task", "operation", "outcome", ""], status.results.map(eventRow), "No results yet.")}</div></section>
-<section class="panel"><h2>Refused</h2><div id="refusals-body">${table(["time", "task", "what", "outcome", "why"], status.refusals.map(eventRow), "Nothing refused.")}</div></section>
+<div class="cols"><section class="panel"><h2>Last results</h2><div id="results-body">${table(["time", "task", "operation", "outcome"], status.results.map(eventRow), "No results yet.")}</div></section>
+<section class="panel"><h2>Refused</h2><div id="refusals-body">${table(["time", "task", "what", "outcome"], status.refusals.map(eventRow), "Nothing refused.")}</div></section>
 <section class="panel"><h2>Cost</h2><div id="costs-body"><p>Today ${usd(c.today.costUsd)} in ${c.today.runs} agent runs · all ${usd(c.total.costUsd)}</p>${table(
     ["task", "cost", "runs"],
     c.byTask
@@ -121,7 +127,7 @@ export function renderTask(repoName: string, page: TaskPage, status: StatusView)
   );
   const sessions = page.events.map(
     (e) =>
-      `<tr><td>${esc(e.ts.replace("T", " ").slice(0, 19))}</td><td><code>${esc(e.session ?? e.hostSession ?? "")}</code></td><td>${esc(e.kind)}${e.phase ? ` (phase ${esc(e.phase)})` : ""}${e.kind === "gate" || e.kind === "hook" ? ` ${esc(e.code ?? "")}` : ""}</td><td class="${outcomeClass(e.outcome)}">${esc(e.outcome ?? "")}${e.code && e.kind !== "gate" && e.kind !== "hook" ? ` [${esc(e.code)}]` : ""}</td><td>${e.costUsd !== undefined ? usd(e.costUsd) : ""}</td><td>${esc(e.message ?? "")}</td></tr>`,
+      `<tr><td>${esc(e.ts.replace("T", " ").slice(0, 19))}</td><td><code>${esc(e.session ?? e.hostSession ?? "")}</code></td><td>${esc(e.kind)}${e.phase ? ` (phase ${esc(e.phase)})` : ""}${e.kind === "gate" || e.kind === "hook" ? ` ${esc(e.code ?? "")}` : ""}</td><td class="${outcomeClass(e.outcome)}">${esc(e.outcome ?? "")}${e.code && e.kind !== "gate" && e.kind !== "hook" ? ` [${esc(e.code)}]` : ""}</td><td>${e.costUsd !== undefined ? usd(e.costUsd) : ""}</td></tr>${whyRow(e.message, 5)}`,
   );
   const evidence = page.evidence.map(
     (e) =>
@@ -132,14 +138,29 @@ export function renderTask(repoName: string, page: TaskPage, status: StatusView)
       `<tr><td>${esc(String(e["timestamp"] ?? ""))}</td><td>${esc(String(e["type"] ?? ""))}</td><td>${esc(String(e["message"] ?? ""))}</td></tr>`,
   );
   const spent = status.costs.byTask.find((r) => r.key === String(t.number));
-  const body = `<section class="panel"><h2>#${t.number} ${esc(t.title)}</h2><p>Status <b id="task-status">${esc(t.status)}</b> · ${esc(t.language)} · folder <code>${esc(page.folder)}</code>${spent ? ` · spent ${usd(spent.costUsd)} in ${spent.runs} agent runs` : ""}</p>${t.description ? `<div class="markdown">${renderMarkdown(t.description)}</div>` : ""}${actions}</section>
+  const body = `<p class="back"><a href="/">← Back to the board</a></p><section class="panel"><h2>#${t.number} ${esc(t.title)}</h2><p>Status <b id="task-status">${esc(t.status)}</b> · ${esc(t.language)} · folder <code>${esc(page.folder)}</code>${spent ? ` · spent ${usd(spent.costUsd)} in ${spent.runs} agent runs` : ""}</p>${taskFacts(t)}${t.description ? `<div class="markdown">${renderMarkdown(t.description)}</div>` : ""}${actions}</section>
 ${running.length > 0 ? runningSection(running) : ""}
 ${planSection(page)}
 ${artifacts.join("\n")}
-<section class="panel"><h2>Sessions and checkpoints</h2>${table(["time", "session", "step", "outcome", "cost", ""], sessions, "No recorded runs yet.")}</section>
+<section class="panel"><h2>Sessions and checkpoints</h2>${table(["time", "session", "step", "outcome", "cost"], sessions, "No recorded runs yet.")}</section>
 <section class="panel"><h2>Evidence</h2>${evidence.length > 0 ? evidence.join("") : '<p class="empty">No evidence yet.</p>'}</section>
 <section class="panel"><h2>Errors</h2>${table(["time", "type", "message"], errors, "No errors recorded for this task.")}</section>`;
   return pageWith(`${repoName} — task ${t.number}`, body, t.number, t.status);
+}
+
+/** What a person plans by: dependencies and relatives (as links), priority, effort, dates. */
+function taskFacts(t: TaskPage["task"]): string {
+  const link = (n: number | string) =>
+    /^\d+$/.test(String(n)) ? `<a href="/task/${esc(String(n))}">#${esc(String(n))}</a>` : esc(String(n));
+  const facts: Array<[string, string]> = [
+    ["depends on", t.dependencies.length > 0 ? t.dependencies.map(link).join(", ") : "nothing"],
+    ["priority", t.priority ? esc(t.priority) : "not set"],
+    ["effort", t.effort ? esc(t.effort) : "not set"],
+  ];
+  if (t.parent !== undefined) facts.push(["part of", link(t.parent)]);
+  if (t.subtasks.length > 0) facts.push(["subtasks", t.subtasks.map(link).join(", ")]);
+  if (t.created) facts.push(["created", esc(t.created.slice(0, 10))]);
+  return `<ul class="facts" id="task-facts">${facts.map(([k, v]) => `<li>${k} <b>${v}</b></li>`).join("")}</ul>`;
 }
 
 function pageWith(title: string, body: string, task: number, status: string): string {

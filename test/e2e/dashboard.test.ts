@@ -141,6 +141,107 @@ describe.skipIf(!CHROMIUM)("baton ui in Chromium", () => {
     }
   }, 90_000);
 
+  it("is readable at 800, 1400 and 1920 px: nothing overflows its panel, panels never overlap", async () => {
+    const { dir, gen } = generatedRepo({ active: 12, archived: 2, folders: false, seed: 3 });
+    const [first, second] = gen.activeNumbers as number[];
+    ok(dir, [
+      "task",
+      "edit",
+      String(first),
+      "--depends",
+      String(second),
+      "--priority",
+      "high",
+      "--effort",
+      "3 hours",
+    ]);
+    // What long real output looks like: unbroken paths, session ids and error text in every table.
+    const long = `GATE_OUT refused: ${"specs/123_a_very_long_task_folder_name/reports/".repeat(4)}01_research.md is ${"x".repeat(180)}`;
+    const lines: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const base = {
+        ts: new Date(Date.UTC(2026, 10, 1, 10, i)).toISOString(),
+        session: `sess_17000000${String(i).padStart(2, "0")}_abcdef`,
+        task: gen.activeNumbers[i % 12],
+        operation: "research",
+      };
+      lines.push(
+        JSON.stringify({
+          ...base,
+          kind: "operation",
+          outcome: "failed",
+          code: "GATE_OUT_REFUSED",
+          message: long,
+        }),
+      );
+      lines.push(
+        JSON.stringify({ ...base, kind: "gate", outcome: "refused", code: "CHECKS_TAMPERED", message: long }),
+      );
+      lines.push(
+        JSON.stringify({ ...base, kind: "agent", costUsd: 0.0123, tokensIn: 9000, tokensOut: 1200 }),
+      );
+    }
+    mkdirSync(join(dir, ".baton", "events"), { recursive: true });
+    writeFileSync(join(dir, ".baton", "events", "events.jsonl"), `${lines.join("\n")}\n`);
+    const { url, child } = await startUi(dir);
+    try {
+      for (const width of [800, 1400, 1920]) {
+        const page = await browser.newPage({ viewport: { width, height: 1000 } });
+        try {
+          for (const [path, name] of [
+            ["/", "board"],
+            [`/task/${first}`, "task"],
+          ] as const) {
+            await page.goto(`${url}${path}`);
+            await page.waitForSelector("#live.on");
+            const layout = await page.evaluate(() => {
+              // A table that must be scrolled sideways to be read counts as overflowing too.
+              const overflowing = [...document.querySelectorAll<HTMLElement>(".panel, .panel .scroll")]
+                .filter((p) => p.scrollWidth > p.clientWidth + 1)
+                .map((p) => p.querySelector("h2")?.textContent ?? p.id);
+              const rects = [...document.querySelectorAll<HTMLElement>(".cols > .panel")].map((p) =>
+                p.getBoundingClientRect(),
+              );
+              const overlaps = rects.some((a, i) =>
+                rects.some(
+                  (b, j) =>
+                    j > i &&
+                    a.left < b.right - 1 &&
+                    b.left < a.right - 1 &&
+                    a.top < b.bottom - 1 &&
+                    b.top < a.bottom - 1,
+                ),
+              );
+              return {
+                overflowing,
+                overlaps,
+                pageWidth: document.documentElement.scrollWidth,
+                innerWidth: window.innerWidth,
+              };
+            });
+            expect(layout.overflowing, `${name} at ${width}px`).toEqual([]);
+            expect(layout.overlaps, `${name} at ${width}px`).toBe(false);
+            expect(layout.pageWidth, `${name} at ${width}px`).toBeLessThanOrEqual(layout.innerWidth);
+            await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+          }
+          // The task page: what a person plans by, and the way back.
+          const facts = await page.textContent("#task-facts");
+          expect(facts).toContain(`depends on #${second}`);
+          expect(facts).toContain("priority high");
+          expect(facts).toContain("effort 3 hours");
+          await page.click(`#task-facts a[href="/task/${second}"]`);
+          await page.waitForSelector(`body[data-task="${second}"]`);
+          await page.click("p.back a");
+          await page.waitForSelector("#board");
+        } finally {
+          await page.close();
+        }
+      }
+    } finally {
+      child.kill("SIGTERM");
+    }
+  }, 90_000);
+
   it("works with no network: every request the page makes goes to the dashboard itself", async () => {
     const { dir, gen } = generatedRepo({ active: 5, archived: 0, folders: false, seed: 9 });
     const planned = gen.nextNumber;
