@@ -1,4 +1,4 @@
-import type { ArchiveResult, ErrorEntry, Finding, TaskView } from "../state/index.js";
+import type { ArchiveResult, ErrorEntry, Finding, TaskRow, TaskView } from "../state/index.js";
 import { statusToMarker } from "../state/index.js";
 import { formatConventions } from "./commands/conventions.js";
 import type { DoctorResult } from "./commands/doctor.js";
@@ -9,7 +9,7 @@ function truncate(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
-export function formatTaskList(views: readonly TaskView[]): string {
+export function formatTaskList(views: readonly TaskRow[]): string {
   if (views.length === 0) return "No tasks.";
   // Plain loops: this runs over every task of a 10,000-task repository on each `task list`.
   const header = ["#", "STATUS", "LANGUAGE"];

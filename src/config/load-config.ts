@@ -141,14 +141,13 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
   }
   const routing = resolveRouting(source, file, languages);
   const specsDir = file.specsDir ?? "specs";
-  return {
+  const config: Omit<BatonConfig, "artifactNaming" | "artifactNamingFrom"> = {
     root,
     source,
     specsDir: isAbsolute(specsDir) ? specsDir : join(root, specsDir),
     languages,
     defaultLanguage,
     routing,
-    ...artifactNaming(file, isAbsolute(specsDir) ? specsDir : join(root, specsDir)),
     taskTypeKey: file.taskTypeKey,
     taskTypeField: file.taskTypeField,
     slug: { maxLength: file.slug?.maxLength ?? 50, separator: file.slug?.separator ?? "_" },
@@ -179,6 +178,26 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
     budgets: file.budgets ?? {},
     sandbox: file.sandbox ?? "bubblewrap",
   };
+  return withLazyNaming(config, file);
+}
+
+/**
+ * The naming is learned from the task folders only when something asks for it (an operation, doctor):
+ * `task list` on 10,000 tasks never lists the folders.
+ */
+function withLazyNaming(
+  config: Omit<BatonConfig, "artifactNaming" | "artifactNamingFrom">,
+  file: BatonConfigFile,
+): BatonConfig {
+  let learned: Pick<BatonConfig, "artifactNaming" | "artifactNamingFrom"> | undefined;
+  const naming = () => {
+    learned ??= artifactNaming(file, config.specsDir);
+    return learned;
+  };
+  return Object.defineProperties(config as BatonConfig, {
+    artifactNaming: { get: () => naming().artifactNaming, enumerable: true },
+    artifactNamingFrom: { get: () => naming().artifactNamingFrom, enumerable: true },
+  });
 }
 
 /** `~/x` as the home folder's x; other paths as written. */

@@ -81,6 +81,8 @@ export function storeInternalPaths(internalDir: string) {
     session: (sessionId: string) => join(internalDir, "sessions", `${sessionId}.jsonl`),
     delegation: (sessionId: string) => join(internalDir, "delegations", `${safe(sessionId)}.jsonl`),
     seal: join(internalDir, "seal"),
+    /** What read commands show of the store, kept while state.json and TODO.md stay as they were. */
+    summaryCache: join(internalDir, "cache", "store-summary.json"),
   };
 }
 

@@ -10,7 +10,7 @@ export {
   renderJsonDocument,
   stringifyJson,
 } from "./json-document.js";
-export { lineOfJsonPath } from "./json-location.js";
+export { jsonLineFinder, lineIndex, lineOfJsonPath } from "./json-location.js";
 export { gitWorkTree, requireRepository } from "./repository.js";
 export * from "./time.js";
 export { describeIssue, formatIssues, validationIssues } from "./zod-format.js";

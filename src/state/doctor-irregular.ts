@@ -1,4 +1,5 @@
 import { relative } from "node:path";
+import { lineIndex } from "../shared/index.js";
 import type { Finding } from "./doctor-finding.js";
 import type { Irregularity } from "./irregularity.js";
 import type { LoadedState } from "./load-store.js";
@@ -29,9 +30,9 @@ export function unbulletedFieldLines(entry: TodoEntry): number[] {
 
 function fieldStyleIrregularities(todo: TodoDocument): Irregularity[] {
   const found: Irregularity[] = [];
-  const text = todo.source;
+  const text = todo.bom ? todo.source.slice(1) : todo.source;
   // Offsets are only known for entries as read; an entry's line is its heading's line plus the index.
-  const lineOfOffset = (offset: number) => text.slice(0, offset).split("\n").length;
+  const lineOfOffset = lineIndex(text);
   for (const entry of entries(todo)) {
     if (!/\n[ \t]*\*\*|\n[*+][ \t]+\*\*/.test(entry.render("\n"))) continue;
     const odd = unbulletedFieldLines(entry);

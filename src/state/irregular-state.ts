@@ -1,4 +1,4 @@
-import { isCanonicalValue, type JsonDocument, lineOfJsonPath } from "../shared/index.js";
+import { isCanonicalValue, type JsonDocument, jsonLineFinder } from "../shared/index.js";
 import { type Irregularity, irregularEntryError } from "./irregularity.js";
 import { entryNumber, type ReadableEntry, readableEntry } from "./readable-entry.js";
 import type { StateFile, TaskEntry } from "./store-schema.js";
@@ -42,9 +42,10 @@ export function readIrregularEntries(doc: JsonDocument<StateFile>, tasks: TaskEn
   const result: IrregularEntries = { ...noIrregularities(), canonical: isCanonicalValue(doc) };
   const firstAt = new Map<number, number>();
   const original = [...tasks];
+  const lineOf = jsonLineFinder(doc.text);
   tasks.length = 0;
   for (const [index, raw] of original.entries()) {
-    const at: EntryAt = { doc, index, raw, after: index === 0 ? null : original[index - 1] };
+    const at: EntryAt = { doc, lineOf, index, raw, after: index === 0 ? null : original[index - 1] };
     const number = entryNumber(raw);
     if (number === null) {
       hold(result, at, noNumber(at));
@@ -67,6 +68,8 @@ export function readIrregularEntries(doc: JsonDocument<StateFile>, tasks: TaskEn
 
 interface EntryAt {
   doc: JsonDocument<StateFile>;
+  /** Lines of the file's paths, parsed once for every irregular entry. */
+  lineOf: (path: ReadonlyArray<string | number>) => number | undefined;
   index: number;
   raw: TaskEntry;
   after: unknown;
@@ -78,7 +81,7 @@ function irregularityAt(
   field?: string,
 ): Irregularity {
   const path: Array<string | number> = ["active_projects", at.index];
-  const line = lineOfJsonPath(at.doc.text, field ? [...path, field] : path);
+  const line = at.lineOf(field ? [...path, field] : path);
   return { file: at.doc.path, ...(line ? { line } : {}), ...fields };
 }
 
@@ -98,7 +101,7 @@ function noNumber(at: EntryAt): Irregularity {
 }
 
 function numberTwice(at: EntryAt, number: number, first: number): Irregularity {
-  const firstLine = lineOfJsonPath(at.doc.text, ["active_projects", first]) ?? "?";
+  const firstLine = at.lineOf(["active_projects", first]) ?? "?";
   return irregularityAt(at, {
     code: "NUMBER_TWICE",
     task: number,

@@ -1,7 +1,7 @@
-import { lineColumnAt } from "../shared/index.js";
+import { lineIndex } from "../shared/index.js";
 import type { Irregularity } from "./irregularity.js";
 import { entryIrregularity, guardEntry } from "./todo-guards.js";
-import { frontmatterEnd, lineAt, STATUS_LINE, segmentCuts } from "./todo-segments.js";
+import { frontmatterEnd, STATUS_LINE, segmentCuts } from "./todo-segments.js";
 
 export { ENTRY_HEADING, FIELD_PREFIX, NEXT_NUMBER_LINE, STATUS_LINE } from "./todo-segments.js";
 
@@ -114,11 +114,12 @@ export function parseTodo(path: string, input: string): TodoDocument {
   const first = cuts[0]?.at ?? text.length;
   if (first > body) segments.push(new RawSegment({ text: text.slice(body, first) }));
   const seen = new Map<number, TodoEntry>();
+  const lineOf = lineIndex(text);
   cuts.forEach((cut, i) => {
     const segmentText = text.slice(cut.at, cuts[i + 1]?.at ?? text.length);
     segments.push(
       cut.entry
-        ? readEntry(doc, text, cut.at, cut.entry, segmentText, seen)
+        ? readEntry(doc, lineOf, cut.at, cut.entry, segmentText, seen)
         : new RawSegment({ text: segmentText }),
     );
   });
@@ -128,18 +129,19 @@ export function parseTodo(path: string, input: string): TodoDocument {
 /** One entry: read, and guarded when irregular; a number's second entry stays in the file as text. */
 function readEntry(
   doc: TodoDocument,
-  text: string,
+  lineOf: (offset: number) => number,
   at: number,
   { number, title }: { number: number; title: string },
   segmentText: string,
   seen: Map<number, TodoEntry>,
 ): TodoSegment {
-  const line = lineAt(text, at);
+  // Counting lines costs a scan of the text before the entry: only an irregular entry pays for it.
+  const line = () => lineOf(at);
   const previous = seen.get(number);
   if (previous !== undefined) {
-    const found = entryIrregularity(doc, number, line, {
+    const found = entryIrregularity(doc, number, line(), {
       code: "ENTRY_TWICE",
-      message: `task ${number} has a second entry here (the first is at line ${lineAt(text, previous.sourceOffset)}); Baton reads the first`,
+      message: `task ${number} has a second entry here (the first is at line ${lineOf(previous.sourceOffset)}); Baton reads the first`,
       fix: `merge the two entries for task ${number} into one`,
       fixable: false,
     });
@@ -149,7 +151,7 @@ function readEntry(
   const entry = new TodoEntry(number, title, { text: segmentText }, at);
   seen.set(number, entry);
   if (title === "") {
-    const found = entryIrregularity(doc, number, line, {
+    const found = entryIrregularity(doc, number, line(), {
       code: "EMPTY_TITLE",
       message: `task ${number} has no title`,
       fix: `write the title after "### ${number}. "`,
@@ -158,7 +160,7 @@ function readEntry(
     guardEntry(doc, entry, found);
   }
   if (statusMarkerIn(segmentText) === undefined) {
-    const found = entryIrregularity(doc, number, line, {
+    const found = entryIrregularity(doc, number, line(), {
       code: "NO_STATUS_LINE",
       message: `task ${number} has no status line (such as "- **Status**: [NOT STARTED]")`,
       fix: `add "- **Status**: [MARKER]" under the heading, the marker of task ${number}'s status in state.json`,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import { opencodeLayout } from "../../hosts/opencode/opencode-layout.js";
 import { readManifest } from "../../init/index.js";
-import { learnTaskType, loadState, loadTodo, type StoreContext } from "../../state/index.js";
+import { learnTaskType, readStoreSummary, type StoreContext } from "../../state/index.js";
 
 /** What Baton learned from the repository (or was told in its config), as `doctor` and `status` show it. */
 export interface LearnedConventions {
@@ -12,16 +12,16 @@ export interface LearnedConventions {
   opencode: { commandsDir: string; agentsDir: string } | null;
 }
 
-export function learnedConventions(config: BatonConfig, ctx: StoreContext): LearnedConventions {
-  let tasks: ReturnType<typeof loadState>["tasks"] = [];
-  let todo = null;
+export async function learnedConventions(
+  config: BatonConfig,
+  ctx: StoreContext,
+): Promise<LearnedConventions> {
+  let taskType = learnTaskType([], null, { key: config.taskTypeKey, field: config.taskTypeField });
   try {
-    tasks = loadState(ctx.paths).tasks;
-    todo = loadTodo(ctx.paths);
+    taskType = (await readStoreSummary(ctx)).taskType;
   } catch {
     // An unreadable file is doctor's finding; the conventions then come from the config and defaults.
   }
-  const taskType = learnTaskType(tasks, todo, { key: config.taskTypeKey, field: config.taskTypeField });
   const hasOpencode = existsSync(join(config.root, ".opencode"));
   const layout = hasOpencode ? opencodeLayout(config.root, readManifest(config.root)?.manifest) : null;
   return {

@@ -26,7 +26,7 @@ export interface DoctorResult {
 export async function doctor(options: { repo: string; fix?: boolean | undefined }): Promise<DoctorResult> {
   const ctx = storeContext(await loadConfig(options.repo));
   requireStore(ctx);
-  const conventions = learnedConventions(ctx.config, ctx);
+  const conventions = await learnedConventions(ctx.config, ctx);
   const findings = runDoctorChecks(ctx);
   if (!options.fix) {
     return {

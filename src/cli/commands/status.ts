@@ -17,5 +17,5 @@ export async function status(options: {
     bin: installedBin(config.root) ?? "baton",
     recent,
   });
-  return { ...view, conventions: learnedConventions(config, ctx) };
+  return { ...view, conventions: await learnedConventions(config, ctx) };
 }

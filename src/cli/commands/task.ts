@@ -17,9 +17,11 @@ import {
   parseTaskNumbers,
   previewStore,
   readSettledStore,
+  readStoreSummary,
   recoverTasks,
   type StoreContext,
   storeContext,
+  type TaskRow,
   type TaskView,
   taskView,
   taskViews,
@@ -101,16 +103,26 @@ export interface TaskListOptions extends RepoOptions {
   language?: string[] | undefined;
 }
 
-export async function taskList(options: TaskListOptions): Promise<TaskView[]> {
-  const ctx = await context(options);
-  const views = taskViews(await readSettledStore(ctx));
+/** The filters of `task list`, applied alike to full views (--json) and to rows. */
+function listFilter(options: TaskListOptions) {
   const statuses = options.status
     ?.flatMap((s) => s.split(","))
     .map((s) => s.trim().toLowerCase().replace(/[ -]/g, "_"));
   const languages = options.language?.flatMap((s) => s.split(",")).map((s) => s.trim());
-  return views.filter(
-    (v) => (!statuses || statuses.includes(v.status)) && (!languages || languages.includes(v.language)),
-  );
+  return (v: { status: string; language: string }) =>
+    (!statuses || statuses.includes(v.status)) && (!languages || languages.includes(v.language));
+}
+
+/** `task list --json`: every field of each active task. */
+export async function taskList(options: TaskListOptions): Promise<TaskView[]> {
+  const ctx = await context(options);
+  return taskViews(await readSettledStore(ctx)).filter(listFilter(options));
+}
+
+/** `task list`: what its table prints, from the store's summary (parsed again only after a change). */
+export async function taskRows(options: TaskListOptions): Promise<TaskRow[]> {
+  const ctx = await context(options);
+  return (await readStoreSummary(ctx)).rows.filter(listFilter(options));
 }
 
 export async function taskShow(

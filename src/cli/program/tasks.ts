@@ -54,10 +54,11 @@ function defineTaskList(task: Command): void {
       .option("-l, --language <language>", "only these languages (repeat or comma-separate)", collect)
       .option("--json", "print JSON")
       .action(async (opts, cmd: Command) => {
-        const { taskList } = await import("../commands/task.js");
+        const { taskList, taskRows } = await import("../commands/task.js");
         const { formatTaskList } = await import("../format.js");
-        const views = await taskList({ ...opts, repo: repoOf(cmd) });
-        print(views, opts, () => formatTaskList(views));
+        const options = { ...opts, repo: repoOf(cmd) };
+        const rows = opts.json ? await taskList(options) : await taskRows(options);
+        print(rows, opts, () => formatTaskList(rows));
       }),
     null,
     "task list",
