@@ -83,6 +83,8 @@ export function storeInternalPaths(internalDir: string) {
     seal: join(internalDir, "seal"),
     /** What read commands show of the store, kept while state.json and TODO.md stay as they were. */
     summaryCache: join(internalDir, "cache", "store-summary.json"),
+    /** Where each task's entry is in state.json and TODO.md, under the same key: `task show` reads one. */
+    offsetsCache: join(internalDir, "cache", "store-offsets.json"),
   };
 }
 

@@ -2,8 +2,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { dirname } from "node:path";
 import { storeInternalPaths } from "../shared/baton-paths.js";
 import { packageVersion } from "../shared/package.js";
+import { keepOffsets } from "./entry-offsets.js";
 import { sessionActive } from "./open-checkpoint.js";
-import { readSettledStore, requireStore, type StoreContext } from "./store.js";
+import { readSettledStore, requireStore, type Snapshot, type StoreContext } from "./store.js";
 import { learnTaskType, type TaskTypeConvention } from "./task-type.js";
 import { type TaskView, taskViews } from "./views.js";
 
@@ -45,7 +46,7 @@ interface SummaryFile {
 }
 
 /** Bumped when what a summary holds changes shape. */
-const SUMMARY_FORMAT = 2;
+const SUMMARY_FORMAT = 3;
 
 function fileKey(path: string): string {
   try {
@@ -73,15 +74,52 @@ export async function readStoreSummary(ctx: StoreContext): Promise<StoreSummary>
     if (cached?.key === key) return { rows: cached.rows.map(unpack), taskType: cached.taskType };
   }
   const snapshot = await readSettledStore(ctx);
-  const packed = taskViews(snapshot).map(pack);
-  const taskType = learnTaskType(snapshot.state.tasks, snapshot.todo, {
-    key: ctx.config.taskTypeKey,
-    field: ctx.config.taskTypeField,
-  });
+  const { packed, taskType } = summarize(ctx, snapshot);
   // The key is taken again after reading: a file that changed meanwhile is simply not kept.
-  if (key !== null && key === storeKey(ctx))
+  if (key !== null && key === storeKey(ctx)) {
     writeSummary(path, ctx.paths.internalDir, { key, rows: packed, taskType });
+    keepOffsets(ctx, key, snapshot, { state: snapshot.state.doc.text, todo: snapshot.todo.source });
+  }
   return { rows: packed.map(unpack), taskType };
+}
+
+function summarize(
+  ctx: StoreContext,
+  snapshot: Snapshot,
+): { packed: PackedRow[]; taskType: TaskTypeConvention } {
+  return {
+    packed: taskViews(snapshot).map(pack),
+    taskType: learnTaskType(snapshot.state.tasks, snapshot.todo, {
+      key: ctx.config.taskTypeKey,
+      field: ctx.config.taskTypeField,
+    }),
+  };
+}
+
+/**
+ * After a write, under the store's lock: the summary of what was just written, from the documents the
+ * write rendered, so the next `task list` reads it instead of the files. A store with an irregular entry
+ * keeps none (its messages name lines the write may have moved); the next read builds it.
+ */
+export function summarizeWrite(
+  ctx: StoreContext,
+  written: Snapshot,
+  texts: { state: string; todo: string },
+): void {
+  if (written.state.irregular.length > 0 || written.todo.irregular.length > 0) return;
+  if (existsSync(ctx.paths.journal) || !existsSync(ctx.paths.internalDir)) return;
+  try {
+    const key = storeKey(ctx);
+    const { packed, taskType } = summarize(ctx, written);
+    writeSummary(storeInternalPaths(ctx.paths.internalDir).summaryCache, ctx.paths.internalDir, {
+      key,
+      rows: packed,
+      taskType,
+    });
+    keepOffsets(ctx, key, written, texts);
+  } catch {
+    // A summary is an optimisation: the next read builds it.
+  }
 }
 
 /** A summary of another shape (an older Baton's, a truncated file) is no summary: the files are read. */
@@ -100,7 +138,7 @@ function readSummary(path: string): SummaryFile | null {
 }
 
 /** Only where Baton already keeps its files: a read creates no folder of its own. */
-function writeSummary(path: string, internalDir: string, summary: SummaryFile): void {
+export function writeSummary(path: string, internalDir: string, summary: object): void {
   if (!existsSync(internalDir)) return;
   try {
     mkdirSync(dirname(path), { recursive: true });

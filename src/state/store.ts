@@ -10,6 +10,7 @@ import { acquireLock, ensureInternalDir } from "./lock.js";
 import { sessionActive } from "./open-checkpoint.js";
 import { adoptable, describeForeignChanges, findForeignChanges, restoreSealed, sealWrites } from "./seal.js";
 import { type Snapshot, type StoreContext, storeContext } from "./store-context.js";
+import { summarizeWrite } from "./store-summary.js";
 import { emptyTodo } from "./todo-document.js";
 import { Transaction } from "./transaction.js";
 
@@ -192,6 +193,15 @@ async function mutateLocked<R>(
   // The seal of what Baton writes lands in the same journaled commit as the files themselves.
   writes.push(...sealWrites(ctx.paths, writes, [...tx.deletes]));
   await commitFiles(ctx.paths.journal, writes, tx.moves, [...tx.deletes]);
+  if (writes.some((w) => w.path === ctx.paths.state || w.path === ctx.paths.todo)) {
+    const text = (path: string, unchanged: string) =>
+      writes.find((w) => w.path === path)?.content ?? unchanged;
+    summarizeWrite(
+      ctx,
+      { state: tx.state, todo: tx.todo },
+      { state: text(ctx.paths.state, tx.state.doc.text), todo: text(ctx.paths.todo, tx.todo.source) },
+    );
+  }
   if (tx.stateCanonical && writes.some((w) => w.path === ctx.paths.state)) {
     rememberCanonical(ctx.paths.internalDir, ctx.paths.state);
   }

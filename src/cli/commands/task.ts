@@ -18,7 +18,9 @@ import {
   previewStore,
   readSettledStore,
   readStoreSummary,
+  readTaskDetail,
   recoverTasks,
+  requireStore,
   type StoreContext,
   storeContext,
   type TaskRow,
@@ -130,6 +132,10 @@ export async function taskShow(
 ): Promise<TaskView & { raw: unknown }> {
   const ctx = await context(options);
   const number = parseTaskNumber(options.number);
+  requireStore(ctx);
+  // One entry read from where the store summary says it is, while the files are unchanged.
+  const detail = readTaskDetail(ctx, number);
+  if (detail) return { ...taskView(detail.task, detail.entry, true), raw: detail.task };
   const snapshot = await readSettledStore(ctx);
   const task = snapshot.state.tasks.find((t) => t.project_number === number);
   if (!task) throw notActive(ctx, number);
