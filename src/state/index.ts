@@ -96,7 +96,7 @@ export {
   StateFile,
   TaskEntry,
 } from "./store-schema.js";
-export { readStoreSummary, type StoreSummary, type TaskRow } from "./store-summary.js";
+export { peekStoreSummary, readStoreSummary, type StoreSummary, type TaskRow } from "./store-summary.js";
 export { editTask, type TaskEdit } from "./task-edit.js";
 export { requireTask, requireTodoEntry } from "./task-lookup.js";
 export { addTask, expandTask, type NewTaskInput, type SubtaskInput } from "./task-ops.js";

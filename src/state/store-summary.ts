@@ -63,6 +63,13 @@ export function storeKey(ctx: StoreContext): string {
   return `${SUMMARY_FORMAT}|${packageVersion()}|${configured}|${fileKey(paths.state)}|${fileKey(paths.todo)}`;
 }
 
+/** The kept summary when it still describes the files; null otherwise. Reads only, never settles. */
+export function peekStoreSummary(ctx: StoreContext): StoreSummary | null {
+  if (existsSync(ctx.paths.journal) || sessionActive(ctx.paths)) return null;
+  const cached = readSummary(storeInternalPaths(ctx.paths.internalDir).summaryCache);
+  return cached?.key === storeKey(ctx) ? { rows: cached.rows.map(unpack), taskType: cached.taskType } : null;
+}
+
 export async function readStoreSummary(ctx: StoreContext): Promise<StoreSummary> {
   requireStore(ctx);
   const path = storeInternalPaths(ctx.paths.internalDir).summaryCache;

@@ -3,7 +3,13 @@ import { join } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import { opencodeLayout } from "../../hosts/opencode/opencode-layout.js";
 import { readManifest } from "../../init/index.js";
-import { learnTaskType, readStoreSummary, type StoreContext } from "../../state/index.js";
+import {
+  learnTaskType,
+  loadState,
+  loadTodo,
+  peekStoreSummary,
+  type StoreContext,
+} from "../../state/index.js";
 
 /** What Baton learned from the repository (or was told in its config), as `doctor` and `status` show it. */
 export interface LearnedConventions {
@@ -16,11 +22,16 @@ export async function learnedConventions(
   config: BatonConfig,
   ctx: StoreContext,
 ): Promise<LearnedConventions> {
-  let taskType = learnTaskType([], null, { key: config.taskTypeKey, field: config.taskTypeField });
-  try {
-    taskType = (await readStoreSummary(ctx)).taskType;
-  } catch {
-    // An unreadable file is doctor's finding; the conventions then come from the config and defaults.
+  const configured = { key: config.taskTypeKey, field: config.taskTypeField };
+  // Read only: doctor reports an interrupted write, it never rolls it forward to learn a convention.
+  let taskType = peekStoreSummary(ctx)?.taskType;
+  if (!taskType) {
+    try {
+      taskType = learnTaskType(loadState(ctx.paths).tasks, loadTodo(ctx.paths), configured);
+    } catch {
+      // An unreadable file is doctor's finding; the conventions then come from the config and defaults.
+      taskType = learnTaskType([], null, configured);
+    }
   }
   const hasOpencode = existsSync(join(config.root, ".opencode"));
   const layout = hasOpencode ? opencodeLayout(config.root, readManifest(config.root)?.manifest) : null;
