@@ -34,6 +34,12 @@ export function keepOffsets(
   writeSummary(storeInternalPaths(ctx.paths.internalDir).offsetsCache, ctx.paths.internalDir, file);
 }
 
+/** After a full read by `task show`: the offsets for the next one, when the files are still those read. */
+export function rememberOffsets(ctx: StoreContext, snapshot: Snapshot): void {
+  if (existsSync(ctx.paths.journal) || sessionActive(ctx.paths)) return;
+  keepOffsets(ctx, storeKey(ctx), snapshot, { state: snapshot.state.doc.text, todo: snapshot.todo.source });
+}
+
 /** Each entry's span in the rendered text: the segments' rendered lengths, added up. */
 function todoOffsets(doc: TodoDocument): OffsetsFile["todo"] {
   const out: OffsetsFile["todo"] = {};

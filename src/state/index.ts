@@ -29,7 +29,7 @@ export {
 } from "./delegation-log.js";
 export { type Finding, type FindingCode, runDoctorChecks } from "./doctor-checks.js";
 export { type FixReport, fixFindings } from "./doctor-fix.js";
-export { readTaskDetail } from "./entry-offsets.js";
+export { readTaskDetail, rememberOffsets } from "./entry-offsets.js";
 export { appendError, type ErrorFilter, listErrors, type NewError } from "./errors-log.js";
 export { commitFiles, recoverInterruptedCommit } from "./journal.js";
 export {

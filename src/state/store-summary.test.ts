@@ -1,9 +1,9 @@
-import { readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { storeInternalPaths } from "../shared/baton-paths.js";
 import { tempStore } from "../testing/store-fixture.js";
-import { readTaskDetail } from "./entry-offsets.js";
+import { readTaskDetail, rememberOffsets } from "./entry-offsets.js";
 import { changeStatus } from "./status-changes.js";
 import { mutateStore, readStore } from "./store.js";
 import { readStoreSummary } from "./store-summary.js";
@@ -73,5 +73,18 @@ describe("task show from the entry offsets", () => {
     // Any change to the files and the offsets are not used.
     writeFileSync(todoPath, readFileSync(todoPath, "utf8").replace("Prüfe", "Pruefe"));
     expect(readTaskDetail(t.ctx, snapshot.state.tasks[0]!.project_number)).toBeNull();
+  });
+});
+
+describe("the kept offsets", () => {
+  it("come back after a full read when lost, while the summary itself is still valid", async () => {
+    const t = await tempStore({ active: 5 });
+    cleanup = t.cleanup;
+    await mutateStore(t.ctx, { command: "test" }, (tx) => addTask(tx, { title: "Kept" }));
+    const offsets = storeInternalPaths(t.ctx.paths.internalDir).offsetsCache;
+    rmSync(offsets);
+    expect(readTaskDetail(t.ctx, 1)).toBeNull();
+    rememberOffsets(t.ctx, readStore(t.ctx));
+    expect(readTaskDetail(t.ctx, 1)?.task.project_number).toBe(1);
   });
 });

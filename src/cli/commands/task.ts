@@ -20,6 +20,7 @@ import {
   readStoreSummary,
   readTaskDetail,
   recoverTasks,
+  rememberOffsets,
   requireStore,
   type StoreContext,
   storeContext,
@@ -137,6 +138,7 @@ export async function taskShow(
   const detail = readTaskDetail(ctx, number);
   if (detail) return { ...taskView(detail.task, detail.entry, true), raw: detail.task };
   const snapshot = await readSettledStore(ctx);
+  rememberOffsets(ctx, snapshot);
   const task = snapshot.state.tasks.find((t) => t.project_number === number);
   if (!task) throw notActive(ctx, number);
   const [view] = markIrregular(snapshot, [taskView(task, findEntry(snapshot.todo, number), true)]);
