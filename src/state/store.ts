@@ -129,6 +129,8 @@ export interface MutateOptions {
   afterWrite?: () => Promise<void>;
   /** `baton adopt` / `doctor --fix`: keep changes made outside Baton even while a session is active. */
   adopt?: boolean;
+  /** The first `task add` starts the store; every other write needs one (`NO_STORE`, nothing created). */
+  creates?: boolean;
 }
 
 export async function mutateStore<R>(
@@ -136,7 +138,7 @@ export async function mutateStore<R>(
   options: MutateOptions,
   mutate: (tx: Transaction) => R | Promise<R>,
 ): Promise<R> {
-  const held = await holdStore(ctx, options.command);
+  const held = await holdStore(ctx, options.command, { creates: options.creates });
   try {
     return await held.mutate(options, mutate);
   } finally {
@@ -151,7 +153,13 @@ export interface HeldStore {
   release(): void;
 }
 
-export async function holdStore(ctx: StoreContext, command: string): Promise<HeldStore> {
+export async function holdStore(
+  ctx: StoreContext,
+  command: string,
+  options: { creates?: boolean | undefined } = {},
+): Promise<HeldStore> {
+  // A write where there is no store would create one as a side effect (`archive` in the wrong folder).
+  if (!options.creates) requireStore(ctx);
   ensureInternalDir(ctx.paths.internalDir);
   const release = await acquireLock(ctx.paths.lock, { timeoutMs: ctx.config.lockTimeoutMs, command });
   let released = false;

@@ -13,6 +13,17 @@ const READS = [
   ["task", "list"],
   ["task", "show", "1"],
   ["plan", "show", "1"],
+  ["errors"],
+  ["ui", "--port", "0"],
+];
+/** Writes that need a store: none may create one as a side effect ("No tasks to archive" in a wrong folder). */
+const WRITES = [
+  ["archive"],
+  ["recover"],
+  ["adopt"],
+  ["doctor", "--fix"],
+  ["task", "status", "1", "blocked", "-r", "x"],
+  ["task", "abandon", "1"],
 ];
 
 let cleanup = () => {};
@@ -29,7 +40,7 @@ describe("no success on nothing", () => {
   it("outside any repository every read and operation exits 3 with what to do, and creates nothing", () => {
     const dir = mkdtempSync(join(tmpdir(), "baton-nowhere-"));
     cleanup = () => rmSync(dir, { recursive: true, force: true });
-    for (const args of [...READS, ["research", "1"], ["task", "add", "Somewhere"]]) {
+    for (const args of [...READS, ...WRITES, ["research", "1"], ["task", "add", "Somewhere"]]) {
       const result = fails(dir, args, 3);
       expect(result.stderr, args.join(" ")).toMatch(/no task store in|is not inside a git repository/);
       expect(result.stderr).not.toContain("unexpected failure");
@@ -44,7 +55,7 @@ describe("no success on nothing", () => {
     const nested = join(dir, "src", "deep");
     mkdirSync(nested, { recursive: true });
     const before = tree(dir);
-    for (const args of READS) {
+    for (const args of [...READS, ...WRITES]) {
       const result = fails(nested, args, 3);
       expect(result.stderr, args.join(" ")).toContain(`no task store in ${dir}`);
       expect(result.stderr).toContain('baton task add "<title>"');

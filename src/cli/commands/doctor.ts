@@ -58,6 +58,7 @@ export interface AdoptResult {
  */
 export async function adopt(options: { repo: string; insideSession: boolean }): Promise<AdoptResult> {
   const ctx = storeContext(await loadConfig(options.repo));
+  requireStore(ctx);
   // The repository's word (an open in-session checkpoint) counts, not only the caller's environment.
   if (options.insideSession || sessionActive(ctx.paths)) {
     throw new UsageError("baton adopt is for a person outside a Claude Code session", {

@@ -1,7 +1,7 @@
 import { loadConfig } from "../../config/index.js";
 import { UsageError } from "../../shared/index.js";
 import type { ErrorEntry } from "../../state/index.js";
-import { type ErrorFilter, listErrors, storeContext } from "../../state/index.js";
+import { type ErrorFilter, listErrors, requireStore, storeContext } from "../../state/index.js";
 
 export async function errors(
   options: { repo: string } & Omit<ErrorFilter, "task" | "limit"> & {
@@ -10,6 +10,7 @@ export async function errors(
     },
 ): Promise<{ total: number; errors: ErrorEntry[] }> {
   const ctx = storeContext(await loadConfig(options.repo));
+  requireStore(ctx);
   const task = options.task === undefined ? undefined : Number(options.task);
   const limit = options.limit === undefined ? undefined : Number(options.limit);
   if (task !== undefined && !Number.isInteger(task))

@@ -12,6 +12,7 @@ import { agentFileReaders } from "../../hosts/index.js";
 import { createRunner, type RunnerConfig } from "../../runners/index.js";
 import { UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
+import { requireStore, storeContext } from "../../state/index.js";
 import { parseTaskNumber } from "./task.js";
 
 export interface OperateOptions {
@@ -164,6 +165,7 @@ export async function recover(options: {
   force?: boolean | undefined;
 }): Promise<RecoveryAction[]> {
   const config = await loadConfig(options.repo);
+  requireStore(storeContext(config));
   return recoverOpenRuns(
     config,
     options.number === undefined ? undefined : parseTaskNumber(options.number),

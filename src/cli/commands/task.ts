@@ -93,7 +93,7 @@ export async function taskAdd(options: TaskAddOptions): Promise<TaskView> {
     // The first task creates the store: only where git can keep it.
     requireRepository(ctx.config.root, "a new task store there would be kept nowhere");
   }
-  return mutateStore(ctx, { command: `baton task add "${options.title}"` }, (tx) => {
+  return mutateStore(ctx, { command: `baton task add "${options.title}"`, creates: true }, (tx) => {
     // Said by the one writer that starts the store (decided under the lock), never silently.
     if (!tx.state.exists && tx.todo.source === "") addNotice(`started a task store in ${ctx.paths.dir}`);
     const task = addTask(tx, { ...taskFields(options), title: options.title });

@@ -170,6 +170,8 @@ function defineUi(program: Command): void {
         const { installedBin } = await import("../../init/manifest.js");
         const { dashboard } = await import("../../ui/index.js");
         const config = await loadConfig(repoOf(cmd));
+        const { requireStore, storeContext } = await import("../../state/index.js");
+        requireStore(storeContext(config));
         const ui = dashboard(config, { bin: installedBin(config.root) ?? "baton" });
         const server = await startHookServer({ port, fallbackDir: config.root, routes: ui.handle });
         process.stdout.write(
