@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { isBatonError } from "../shared/index.js";
 import { tempStore } from "../testing/store-fixture.js";
 import { runDoctorChecks } from "./doctor-checks.js";
+import { fixFindings } from "./doctor-fix.js";
 import { mutateStore, readStore } from "./store.js";
 import { addTask } from "./task-ops.js";
 import { taskViews } from "./views.js";
@@ -166,12 +167,74 @@ describe("doctor on any entry shape", () => {
       }
       if (next(10) === 0) state.active_projects.push(ODD_VALUES[next(ODD_VALUES.length)]);
       writeFileSync(statePath, JSON.stringify(state));
-      for (const step of [() => runDoctorChecks(t.ctx), () => taskViews(readStore(t.ctx))]) {
+      const steps = [
+        async () => runDoctorChecks(t.ctx),
+        async () => taskViews(readStore(t.ctx)),
+        async () => fixFindings(t.ctx, runDoctorChecks(t.ctx)),
+      ];
+      for (const step of steps) {
         try {
-          step();
+          await step();
         } catch (error) {
           // A file-level problem is a Baton error naming the file; anything else is a crash.
           expect(isBatonError(error), `${JSON.stringify(state)}: ${String(error)}`).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+/** Lines a hand, a merge or another tool leaves in TODO.md. */
+const ODD_LINES = [
+  "### 7.",
+  "### 7. Duplicate title",
+  "### x. Not a number",
+  " **Status**: [RESEARCHED]",
+  "- **Status**: RESEARCHED",
+  "- **Status:** [PLANNED]",
+  "<<<<<<< HEAD",
+  "=======",
+  ">>>>>>> branch",
+  "```",
+  "---",
+  "## Tasks",
+  "## Done",
+  "next_project_number: abc",
+  "\uFEFF",
+  "\r",
+  "",
+];
+
+describe("doctor and the readers on any TODO.md", () => {
+  it("never end in an unexpected failure: 300 seeded TODO.md files with odd lines", async () => {
+    const t = await tempStore({ active: 6 });
+    cleanup = t.cleanup;
+    const todoPath = join(t.repo.specsDir, "TODO.md");
+    const lines = readFileSync(todoPath, "utf8").split("\n");
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 300; round++) {
+      const edited = [...lines];
+      for (let k = 0; k < 1 + next(4); k++) {
+        const at = next(edited.length);
+        if (next(3) === 0) edited.splice(at, 1);
+        else edited.splice(at, 0, ODD_LINES[next(ODD_LINES.length)]!);
+      }
+      writeFileSync(todoPath, edited.join("\n"));
+      const steps = [
+        async () => runDoctorChecks(t.ctx),
+        async () => taskViews(readStore(t.ctx)),
+        // doctor --fix too: its repairs meet the same odd lines.
+        async () => fixFindings(t.ctx, runDoctorChecks(t.ctx)),
+      ];
+      for (const step of steps) {
+        try {
+          await step();
+        } catch (error) {
+          expect(isBatonError(error), `${edited.join("\\n")}: ${String(error)}`).toBe(true);
         }
       }
     }
