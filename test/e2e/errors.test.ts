@@ -6,6 +6,7 @@ import {
   okJson,
   repo,
   runAll,
+  runBaton,
   snapshotSpecs,
   write,
 } from "./helpers.js";
@@ -232,6 +233,9 @@ describe("errors", () => {
       ["err_1736969700000", "git_commit_failure"],
     ]);
     const empty = repo();
+    // No store at all is nothing to list from; a store without errors.json lists none.
+    expect(runBaton(empty, ["errors"]).status).toBe(3);
+    ok(empty, ["task", "add", "First task"]);
     expect(ok(empty, ["errors"]).stdout).toBe("No matching errors (0 in errors.json).\n");
   });
 });

@@ -62,6 +62,7 @@ describe("baton init (CLI)", () => {
     mkdirSync(tools);
     writeFileSync(join(tools, "baton"), `#!/bin/sh\nexec node '${BATON_BIN}' "$@"\n`, { mode: 0o755 });
     ok(dir, ["init", "--bin", join(tools, "baton")]);
+    ok(dir, ["task", "add", "First task"]);
     expect(text(dir, ".claude/commands/errors.md")).toContain(`Bash('${tools}/baton' errors:*)`);
     expect(runBang(dir, "errors", "")).toContain("No matching errors");
   });
