@@ -6,6 +6,7 @@ rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
 await build({
   entryPoints: {
     "cli/main": "src/cli/main.ts",
+    "cli/fast-read": "src/cli/fast-read-main.ts",
     "hooks/main": "src/hooks/hook-main.ts",
     index: "src/index.ts",
     "testing/generate-repo": "src/testing/generate-repo.ts",

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { CONFIG_FILE_NAMES } from "../shared/baton-paths.js";
 import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
 import {
@@ -17,17 +17,9 @@ import { learnArtifactNaming } from "./naming-convention.js";
 
 export { CONFIG_FILE_NAMES };
 
-/** The repository root: the nearest folder with a baton config, a `specs/` folder or a `.git`. */
-export function findRepoRoot(start: string): string {
-  let dir = resolve(start);
-  for (;;) {
-    if (CONFIG_FILE_NAMES.some((name) => existsSync(join(dir, name)))) return dir;
-    if (existsSync(join(dir, "specs")) || existsSync(join(dir, ".git"))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return resolve(start);
-    dir = parent;
-  }
-}
+import { findRepoRoot } from "./repo-root.js";
+
+export { findRepoRoot };
 
 async function parseConfigText(path: string, text: string): Promise<unknown> {
   if (path.endsWith(".json")) {

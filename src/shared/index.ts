@@ -10,7 +10,8 @@ export {
   renderJsonDocument,
   stringifyJson,
 } from "./json-document.js";
-export { jsonLineFinder, lineIndex, lineOfJsonPath } from "./json-location.js";
+export { jsonLineFinder, lineOfJsonPath } from "./json-location.js";
+export { lineIndex } from "./lines.js";
 export { gitWorkTree, requireRepository } from "./repository.js";
 export * from "./time.js";
 export { describeIssue, formatIssues, validationIssues } from "./zod-format.js";

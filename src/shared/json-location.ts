@@ -1,5 +1,6 @@
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { lineColumnAt } from "./errors.js";
+import { lineIndex } from "./lines.js";
 
 /**
  * The 1-based line of a value in a JSON text, found by its path (`["active_projects", 2,
@@ -18,28 +19,6 @@ export function lineOfJsonPath(text: string, path: ReadonlyArray<string | number
     return lineColumnAt(body, at).line;
   }
   return undefined;
-}
-
-/**
- * 1-based line numbers of many offsets in one text: the line starts are found once (on first use), then
- * each lookup is a binary search. Counting from the start for each of thousands of entries was quadratic.
- */
-export function lineIndex(text: string): (offset: number) => number {
-  let starts: number[] | undefined;
-  return (offset) => {
-    if (!starts) {
-      starts = [0];
-      for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) starts.push(at + 1);
-    }
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
 }
 
 /** `lineOfJsonPath` for many paths of one text: the text is parsed once, on the first lookup. */

@@ -78,3 +78,25 @@ export class TailBuffer {
     return bytes.toString("utf8");
   }
 }
+
+/**
+ * 1-based line numbers of many offsets in one text: the line starts are found once (on first use), then
+ * each lookup is a binary search. Counting from the start for each of thousands of entries was quadratic.
+ */
+export function lineIndex(text: string): (offset: number) => number {
+  let starts: number[] | undefined;
+  return (offset) => {
+    if (!starts) {
+      starts = [0];
+      for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) starts.push(at + 1);
+    }
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}

@@ -29,7 +29,7 @@ export {
 } from "./delegation-log.js";
 export { type Finding, type FindingCode, runDoctorChecks } from "./doctor-checks.js";
 export { type FixReport, fixFindings } from "./doctor-fix.js";
-export { readTaskDetail, rememberOffsets } from "./entry-offsets.js";
+export { rememberOffsets } from "./entry-offsets.js";
 export { appendError, type ErrorFilter, listErrors, type NewError } from "./errors-log.js";
 export { commitFiles, recoverInterruptedCommit } from "./journal.js";
 export {
@@ -97,6 +97,7 @@ export {
   TaskEntry,
 } from "./store-schema.js";
 export { peekStoreSummary, readStoreSummary, type StoreSummary, type TaskRow } from "./store-summary.js";
+export { readTaskDetail } from "./task-detail.js";
 export { editTask, type TaskEdit } from "./task-edit.js";
 export { requireTask, requireTodoEntry } from "./task-lookup.js";
 export { addTask, expandTask, type NewTaskInput, type SubtaskInput } from "./task-ops.js";

@@ -1,4 +1,4 @@
-import { FileFormatError } from "../shared/index.js";
+import { FileFormatError } from "../shared/errors.js";
 
 /**
  * Something in a task store that Baton reads around instead of refusing the whole file: real stores carry

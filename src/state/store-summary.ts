@@ -1,12 +1,21 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
 import { storeInternalPaths } from "../shared/baton-paths.js";
-import { packageVersion } from "../shared/package.js";
 import { keepOffsets } from "./entry-offsets.js";
 import { sessionActive } from "./open-checkpoint.js";
 import { readSettledStore, requireStore, type Snapshot, type StoreContext } from "./store.js";
+import {
+  type PackedRow,
+  pack,
+  readSummary,
+  storeKey,
+  type TaskRow,
+  unpack,
+  writeSummary,
+} from "./summary-file.js";
 import { learnTaskType, type TaskTypeConvention } from "./task-type.js";
-import { type TaskView, taskViews } from "./views.js";
+import { taskViews } from "./views.js";
+
+export type { TaskRow } from "./summary-file.js";
 
 /**
  * What `task list` and `status` show of the store, kept beside it (`specs/.baton/cache/`, ignored by git)
@@ -17,50 +26,6 @@ import { type TaskView, taskViews } from "./views.js";
 export interface StoreSummary {
   rows: TaskRow[];
   taskType: TaskTypeConvention;
-}
-
-/** One line of `task list`: what it prints, and filters on. */
-export type TaskRow = Pick<TaskView, "number" | "status" | "language" | "title" | "todoStatus" | "irregular">;
-
-/** Rows are kept as arrays: a tenth of the bytes of the full views, which `task list` never prints. */
-type PackedRow = [number, string, string, string, (string | null)?, string[]?];
-
-function pack(view: TaskView): PackedRow {
-  const row: PackedRow = [view.number, view.status, view.language, view.title];
-  if (view.todoStatus !== undefined || view.irregular) row.push(view.todoStatus ?? null);
-  if (view.irregular) row.push(view.irregular);
-  return row;
-}
-
-function unpack(row: PackedRow): TaskRow {
-  const out: TaskRow = { number: row[0], status: row[1], language: row[2], title: row[3] };
-  if (row[4] != null) out.todoStatus = row[4];
-  if (row[5]) out.irregular = row[5];
-  return out;
-}
-
-interface SummaryFile {
-  key: string;
-  rows: PackedRow[];
-  taskType: TaskTypeConvention;
-}
-
-/** Bumped when what a summary holds changes shape. */
-const SUMMARY_FORMAT = 3;
-
-function fileKey(path: string): string {
-  try {
-    const s = statSync(path, { bigint: true });
-    return `${s.size}:${s.ino}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch {
-    return "absent";
-  }
-}
-
-export function storeKey(ctx: StoreContext): string {
-  const { config, paths } = ctx;
-  const configured = `${config.taskTypeKey ?? ""}/${config.taskTypeField ?? ""}`;
-  return `${SUMMARY_FORMAT}|${packageVersion()}|${configured}|${fileKey(paths.state)}|${fileKey(paths.todo)}`;
 }
 
 /** The kept summary when it still describes the files; null otherwise. Reads only, never settles. */
@@ -126,33 +91,5 @@ export function summarizeWrite(
     keepOffsets(ctx, key, written, texts);
   } catch {
     // A summary is an optimisation: the next read builds it.
-  }
-}
-
-/** A summary of another shape (an older Baton's, a truncated file) is no summary: the files are read. */
-function readSummary(path: string): SummaryFile | null {
-  try {
-    const value = JSON.parse(readFileSync(path, "utf8")) as Partial<SummaryFile> | null;
-    const ok =
-      typeof value?.key === "string" &&
-      Array.isArray(value.rows) &&
-      value.rows.every((r) => Array.isArray(r) && typeof r[0] === "number" && typeof r[3] === "string") &&
-      typeof value.taskType?.key === "string";
-    return ok ? (value as SummaryFile) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Only where Baton already keeps its files: a read creates no folder of its own. */
-export function writeSummary(path: string, internalDir: string, summary: object): void {
-  if (!existsSync(internalDir)) return;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(summary));
-    renameSync(temp, path);
-  } catch {
-    // A read-only store still lists; the next read parses the files again.
   }
 }

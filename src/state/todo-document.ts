@@ -1,4 +1,4 @@
-import { lineIndex } from "../shared/index.js";
+import { lineIndex } from "../shared/lines.js";
 import type { Irregularity } from "./irregularity.js";
 import { entryIrregularity, guardEntry } from "./todo-guards.js";
 import { frontmatterEnd, STATUS_LINE, segmentCuts } from "./todo-segments.js";

@@ -1,4 +1,4 @@
-import { lineColumnAt } from "../shared/index.js";
+import { lineColumnAt } from "../shared/errors.js";
 import type { Irregularity } from "./irregularity.js";
 
 /** How TODO.md is cut into segments: the line patterns, the frontmatter block, and the entry headings. */

@@ -23,6 +23,7 @@ import {
   rememberOffsets,
   requireStore,
   type StoreContext,
+  sessionActive,
   storeContext,
   type TaskRow,
   type TaskView,
@@ -135,7 +136,7 @@ export async function taskShow(
   const number = parseTaskNumber(options.number);
   requireStore(ctx);
   // One entry read from where the store summary says it is, while the files are unchanged.
-  const detail = readTaskDetail(ctx, number);
+  const detail = sessionActive(ctx.paths) ? null : readTaskDetail(ctx, number);
   if (detail) return { ...taskView(detail.task, detail.entry, true), raw: detail.task };
   const snapshot = await readSettledStore(ctx);
   rememberOffsets(ctx, snapshot);

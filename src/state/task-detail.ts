@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from "node:fs";
+import { storeInternalPaths } from "../shared/baton-paths.js";
+import type { SpecsPaths } from "./paths.js";
+import type { TaskEntry } from "./store-schema.js";
+import { storeKey } from "./summary-file.js";
+import { parseTodo, type TodoDocument, type TodoEntry } from "./todo-document.js";
+
+/**
+ * Where each task's entry is, in the texts the summary was made from ([start, end) per task number, in
+ * state.json and in TODO.md without its byte order mark). Kept only for a store with no irregular entry.
+ */
+export interface OffsetsFile {
+  key: string;
+  state: Record<string, [number, number]>;
+  todo: Record<string, [number, number]>;
+}
+
+type KeyedStore = Parameters<typeof storeKey>[0] & {
+  paths: Pick<SpecsPaths, "state" | "todo" | "internalDir" | "journal">;
+};
+
+/**
+ * One task's state.json entry and TODO.md entry, read from their offsets while the files are those the
+ * offsets were taken from; null whenever that cannot be shown (then the caller reads the whole store).
+ * Each slice is checked to be the task's own entry before it is used. The caller has made sure no
+ * session's checkpoint is open (a session's reads settle the store first).
+ */
+export function readTaskDetail(
+  ctx: KeyedStore,
+  number: number,
+): { task: TaskEntry; entry: TodoEntry | undefined } | null {
+  if (existsSync(ctx.paths.journal)) return null;
+  let file: OffsetsFile;
+  try {
+    file = JSON.parse(
+      readFileSync(storeInternalPaths(ctx.paths.internalDir).offsetsCache, "utf8"),
+    ) as OffsetsFile;
+  } catch {
+    return null;
+  }
+  if (file?.key !== storeKey(ctx)) return null;
+  const span = file.state?.[number];
+  if (!Array.isArray(span)) return null;
+  try {
+    const task = JSON.parse(readFileSync(ctx.paths.state, "utf8").slice(span[0], span[1])) as TaskEntry;
+    if (task?.project_number !== number) return null;
+    const todoSpan = file.todo?.[number];
+    if (!Array.isArray(todoSpan)) return { task, entry: undefined };
+    const text = readFileSync(ctx.paths.todo, "utf8")
+      .replace(/^\uFEFF/, "")
+      .slice(todoSpan[0], todoSpan[1]);
+    if (!text.startsWith(`### ${number}.`)) return null;
+    const entry = [...entriesOf(parseTodo(ctx.paths.todo, text))][0];
+    return entry?.number === number ? { task, entry } : null;
+  } catch {
+    return null;
+  }
+}
+
+function* entriesOf(doc: TodoDocument): Generator<TodoEntry> {
+  for (const s of doc.segments) if (s.kind === "entry") yield s;
+}
