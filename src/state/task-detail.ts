@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync } from "node:fs";
 import { storeInternalPaths } from "../shared/baton-paths.js";
 import type { SpecsPaths } from "./paths.js";
 import type { TaskEntry } from "./store-schema.js";
@@ -11,6 +11,8 @@ import { parseTodo, type TodoDocument, type TodoEntry } from "./todo-document.js
  */
 export interface OffsetsFile {
   key: string;
+  /** Byte offsets in the files (an older summary's character offsets are not used). */
+  unit: "bytes";
   state: Record<string, [number, number]>;
   todo: Record<string, [number, number]>;
 }
@@ -38,22 +40,32 @@ export function readTaskDetail(
   } catch {
     return null;
   }
-  if (file?.key !== storeKey(ctx)) return null;
+  if (file?.key !== storeKey(ctx) || file.unit !== "bytes") return null;
   const span = file.state?.[number];
   if (!Array.isArray(span)) return null;
   try {
-    const task = JSON.parse(readFileSync(ctx.paths.state, "utf8").slice(span[0], span[1])) as TaskEntry;
+    const task = JSON.parse(readRange(ctx.paths.state, span)) as TaskEntry;
     if (task?.project_number !== number) return null;
     const todoSpan = file.todo?.[number];
     if (!Array.isArray(todoSpan)) return { task, entry: undefined };
-    const text = readFileSync(ctx.paths.todo, "utf8")
-      .replace(/^\uFEFF/, "")
-      .slice(todoSpan[0], todoSpan[1]);
+    const text = readRange(ctx.paths.todo, todoSpan);
     if (!text.startsWith(`### ${number}.`)) return null;
     const entry = [...entriesOf(parseTodo(ctx.paths.todo, text))][0];
     return entry?.number === number ? { task, entry } : null;
   } catch {
     return null;
+  }
+}
+
+/** The bytes [start, end) of a file as text. */
+function readRange(path: string, [start, end]: [number, number]): string {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.alloc(Math.max(0, end - start));
+    const read = readSync(fd, buffer, 0, buffer.length, start);
+    return buffer.subarray(0, read).toString("utf8");
+  } finally {
+    closeSync(fd);
   }
 }
 
