@@ -8,6 +8,6 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(0);
   throw error;
 });
-const answer = fastRead(process.argv.slice(2), process.cwd());
+const answer = await fastRead(process.argv.slice(2), process.cwd());
 if (answer === null) await import("./main.js");
 else process.stdout.write(`${answer}\n`);

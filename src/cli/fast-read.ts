@@ -1,16 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { learnArtifactNaming } from "../config/naming-convention.js";
 import { findRepoRoot } from "../config/repo-root.js";
-import { opencodeLayout } from "../hosts/opencode/opencode-layout.js";
 import { batonPaths, CONFIG_FILE_NAMES, storeInternalPaths } from "../shared/baton-paths.js";
 import { specsPaths } from "../state/paths.js";
 import { readSummary, storeKey, unpack } from "../state/summary-file.js";
 import { readTaskDetail } from "../state/task-detail.js";
 import { taskView } from "../state/views.js";
-import { readStatus } from "../status/read-status.js";
-import { formatConventions, type LearnedConventions } from "./conventions-format.js";
-import { formatStatus } from "./status-format.js";
+import type { LearnedConventions } from "./conventions-format.js";
 import { formatTask, formatTaskList } from "./task-format.js";
 
 /**
@@ -20,7 +16,7 @@ import { formatTask, formatTaskList } from "./task-format.js";
  * files — returns false, and the full CLI answers (and keeps the summary for next time). The output is
  * the full CLI's, byte for byte (test/e2e/fast-read.test.ts).
  */
-export function fastRead(args: readonly string[], cwd: string): string | null {
+export async function fastRead(args: readonly string[], cwd: string): Promise<string | null> {
   const [group, command, number, ...rest] = args;
   const list = group === "task" && command === "list" && number === undefined;
   const show = group === "task" && command === "show" && /^\d+$/.test(number ?? "") && rest.length === 0;
@@ -51,12 +47,26 @@ export function fastRead(args: readonly string[], cwd: string): string | null {
  * conventions line from the summary. Without a store, a summary, or with a manifest this path cannot read
  * as the full one does, the full CLI answers.
  */
-function fastStatus(root: string, paths: ReturnType<typeof specsPaths>): string | null {
+async function fastStatus(root: string, paths: ReturnType<typeof specsPaths>): Promise<string | null> {
   if (!existsSync(paths.state) && !existsSync(paths.todo)) return null;
   const summary = readSummary(storeInternalPaths(paths.internalDir).summaryCache);
   if (!summary || summary.key !== storeKey({ config: {}, paths })) return null;
   const bin = manifestBin(root);
   if (bin === null) return null;
+  // Loaded here, not above: `task list` and `task show` never need the status code (it brings zod).
+  const [
+    { readStatus },
+    { formatStatus },
+    { formatConventions },
+    { learnArtifactNaming },
+    { opencodeLayout },
+  ] = await Promise.all([
+    import("../status/read-status.js"),
+    import("./status-format.js"),
+    import("./conventions-format.js"),
+    import("../config/naming-convention.js"),
+    import("../hosts/opencode/opencode-layout.js"),
+  ]);
   const view = readStatus(root, paths.dir, { bin: bin ?? "baton", recent: 10 });
   const naming = learnArtifactNaming(paths.dir);
   const layout = existsSync(join(root, ".opencode")) ? opencodeLayout(root, undefined) : null;
