@@ -3,10 +3,11 @@ import { join } from "node:path";
 import { findRepoRoot } from "../config/repo-root.js";
 import { batonPaths, CONFIG_FILE_NAMES, storeInternalPaths } from "../shared/baton-paths.js";
 import { specsPaths } from "../state/paths.js";
-import { readSummary, storeKey, unpack } from "../state/summary-file.js";
+import { readSummary, readSummaryHead, storeKey, unpack } from "../state/summary-file.js";
 import { readTaskDetail } from "../state/task-detail.js";
 import { taskView } from "../state/views.js";
 import type { LearnedConventions } from "./conventions-format.js";
+import { STATUS_TOP_TASKS } from "./status-format.js";
 import { formatTask, formatTaskList } from "./task-format.js";
 
 /**
@@ -49,7 +50,7 @@ export async function fastRead(args: readonly string[], cwd: string): Promise<st
  */
 async function fastStatus(root: string, paths: ReturnType<typeof specsPaths>): Promise<string | null> {
   if (!existsSync(paths.state) && !existsSync(paths.todo)) return null;
-  const summary = readSummary(storeInternalPaths(paths.internalDir).summaryCache);
+  const summary = readSummaryHead(storeInternalPaths(paths.internalDir).summaryCache);
   if (!summary || summary.key !== storeKey({ config: {}, paths })) return null;
   const bin = manifestBin(root);
   if (bin === null) return null;
@@ -67,7 +68,7 @@ async function fastStatus(root: string, paths: ReturnType<typeof specsPaths>): P
     import("../config/naming-convention.js"),
     import("../hosts/opencode/opencode-layout.js"),
   ]);
-  const view = readStatus(root, paths.dir, { bin: bin ?? "baton", recent: 10 });
+  const view = readStatus(root, paths.dir, { bin: bin ?? "baton", recent: 10, topTasks: STATUS_TOP_TASKS });
   const naming = learnArtifactNaming(paths.dir);
   const layout = existsSync(join(root, ".opencode")) ? opencodeLayout(root, undefined) : null;
   const conventions: LearnedConventions = {

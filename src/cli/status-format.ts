@@ -28,6 +28,9 @@ function eventLine(e: BatonEvent): string {
 }
 
 /** Plain lines, one thing per line; `width` clips each (a watching terminal's columns). */
+/** How many tasks `status` names by cost (the fast path asks readStatus for only these). */
+export const STATUS_TOP_TASKS = 8;
+
 export function formatStatus(view: StatusView, width = Number.POSITIVE_INFINITY): string {
   const out: string[] = [];
   out.push(view.running.length === 0 ? "Running: nothing" : `Running (${view.running.length}):`);
@@ -59,7 +62,7 @@ export function formatStatus(view: StatusView, width = Number.POSITIVE_INFINITY)
   if (c.byTask.length > 0)
     out.push(
       `  by task: ${c.byTask
-        .slice(0, 8)
+        .slice(0, STATUS_TOP_TASKS)
         .map((r) => `#${r.key} ${usd(r.costUsd)}`)
         .join(" · ")}`,
     );

@@ -10,7 +10,7 @@ import {
   storeKey,
   type TaskRow,
   unpack,
-  writeSummary,
+  writeStoreSummary,
 } from "./summary-file.js";
 import { learnTaskType, type TaskTypeConvention } from "./task-type.js";
 import { taskViews } from "./views.js";
@@ -49,7 +49,7 @@ export async function readStoreSummary(ctx: StoreContext): Promise<StoreSummary>
   const { packed, taskType } = summarize(ctx, snapshot);
   // The key is taken again after reading: a file that changed meanwhile is simply not kept.
   if (key !== null && key === storeKey(ctx)) {
-    writeSummary(path, ctx.paths.internalDir, { key, rows: packed, taskType });
+    writeStoreSummary(path, ctx.paths.internalDir, { key, rows: packed, taskType });
     keepOffsets(ctx, key, snapshot, { state: snapshot.state.doc.text, todo: snapshot.todo.source });
   }
   return { rows: packed.map(unpack), taskType };
@@ -83,7 +83,7 @@ export function summarizeWrite(
   try {
     const key = storeKey(ctx);
     const { packed, taskType } = summarize(ctx, written);
-    writeSummary(storeInternalPaths(ctx.paths.internalDir).summaryCache, ctx.paths.internalDir, {
+    writeStoreSummary(storeInternalPaths(ctx.paths.internalDir).summaryCache, ctx.paths.internalDir, {
       key,
       rows: packed,
       taskType,

@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { packageVersion } from "../shared/package.js";
 import type { SpecsPaths } from "./paths.js";
@@ -37,7 +47,7 @@ export interface SummaryFile {
 }
 
 /** Bumped when what a summary holds changes shape. */
-export const SUMMARY_FORMAT = 3;
+export const SUMMARY_FORMAT = 4;
 
 function fileKey(path: string): string {
   try {
@@ -57,28 +67,71 @@ export function storeKey(ctx: {
   return `${SUMMARY_FORMAT}|${packageVersion()}|${configured}|${fileKey(paths.state)}|${fileKey(paths.todo)}`;
 }
 
-/** A summary of another shape (an older Baton's, a truncated file) is no summary: the files are read. */
+/**
+ * The file is two lines: the head (key and convention, what `status` needs) and the rows (what `task list`
+ * needs), so a status reads a few hundred bytes of a 10,000-task summary. A summary of another shape (an
+ * older Baton's, a truncated file) is no summary: the files are read.
+ */
 export function readSummary(path: string): SummaryFile | null {
   try {
-    const value = JSON.parse(readFileSync(path, "utf8")) as Partial<SummaryFile> | null;
+    const text = readFileSync(path, "utf8");
+    const newline = text.indexOf("\n");
+    const head = parseHead(text.slice(0, newline));
+    const rows = head && (JSON.parse(text.slice(newline + 1)) as unknown);
     const ok =
-      typeof value?.key === "string" &&
-      Array.isArray(value.rows) &&
-      value.rows.every((r) => Array.isArray(r) && typeof r[0] === "number" && typeof r[3] === "string") &&
-      typeof value.taskType?.key === "string";
-    return ok ? (value as SummaryFile) : null;
+      Array.isArray(rows) &&
+      rows.every((r) => Array.isArray(r) && typeof r[0] === "number" && typeof r[3] === "string");
+    return head && ok ? { ...head, rows: rows as PackedRow[] } : null;
   } catch {
     return null;
   }
 }
 
+/** Only the head: the key and the task-type convention. */
+export function readSummaryHead(path: string): Omit<SummaryFile, "rows"> | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const buffer = Buffer.alloc(4096);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, read).toString("utf8");
+    const newline = text.indexOf("\n");
+    return newline === -1 ? null : parseHead(text.slice(0, newline));
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function parseHead(line: string): Omit<SummaryFile, "rows"> | null {
+  try {
+    const head = JSON.parse(line) as Partial<SummaryFile> | null;
+    return typeof head?.key === "string" && typeof head.taskType?.key === "string"
+      ? { key: head.key, taskType: head.taskType }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The summary in its two lines. */
+export function writeStoreSummary(path: string, internalDir: string, summary: SummaryFile): void {
+  const { rows, ...head } = summary;
+  writeText(path, internalDir, `${JSON.stringify(head)}\n${JSON.stringify(rows)}\n`);
+}
+
 /** Only where Baton already keeps its files: a read creates no folder of its own. */
 export function writeSummary(path: string, internalDir: string, summary: object): void {
+  writeText(path, internalDir, JSON.stringify(summary));
+}
+
+function writeText(path: string, internalDir: string, text: string): void {
   if (!existsSync(internalDir)) return;
   try {
     mkdirSync(dirname(path), { recursive: true });
     const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(summary));
+    writeFileSync(temp, text);
     renameSync(temp, path);
   } catch {
     // A read-only store still lists; the next read parses the files again.

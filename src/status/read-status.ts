@@ -110,10 +110,28 @@ function running(checkpoint: OpenCheckpoint, index: EventIndex, now: number, bin
   };
 }
 
+/** The first `k` rows in the order a stable sort by `compare` gives, without sorting them all. */
+function topRows(
+  record: Record<string, Spend>,
+  k: number,
+  compare: (a: CostRow, b: CostRow) => number,
+): CostRow[] {
+  const top: CostRow[] = [];
+  for (const [key, spend] of Object.entries(record)) {
+    const row = { key, ...spend };
+    if (top.length === k && compare(row, top[k - 1]!) >= 0) continue;
+    let at = top.length;
+    while (at > 0 && compare(row, top[at - 1]!) < 0) at--;
+    top.splice(at, 0, row);
+    if (top.length > k) top.pop();
+  }
+  return top;
+}
+
 export function readStatus(
   root: string,
   specsDir: string,
-  options: { bin?: string; recent?: number; now?: number } = {},
+  options: { bin?: string; recent?: number; now?: number; topTasks?: number } = {},
 ): StatusView {
   const now = options.now ?? Date.now();
   const recent = options.recent ?? 10;
@@ -138,7 +156,11 @@ export function readStatus(
     costs: {
       total,
       today: index.byDay[new Date(now).toISOString().slice(0, 10)] ?? zero(),
-      byTask: rows(index.byTask).sort(byCost),
+      // The text shows the top few; a full sort of every task's row is for `--json`.
+      byTask:
+        options.topTasks === undefined
+          ? rows(index.byTask).sort(byCost)
+          : topRows(index.byTask, options.topTasks, byCost),
       byOperation: rows(index.byOperation).sort(byCost),
       byDay: rows(index.byDay)
         .sort((a, b) => b.key.localeCompare(a.key))

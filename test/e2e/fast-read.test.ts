@@ -46,6 +46,22 @@ describe("the fast read path answers exactly as the full CLI", () => {
     writeFileSync(todo, readFileSync(todo, "utf8").replace(/\[BLOCKED\]/, "[PLANNED]"));
     commitAll(dir, "a hand edit");
     expectSame(dir, COMMANDS(n));
+    // Costs by task, with ties: status names the top few in the order the full sort gives.
+    const events = gen.activeNumbers.map((task: number, i: number) =>
+      JSON.stringify({
+        ts: `2026-11-0${1 + (i % 5)}T10:00:00.000Z`,
+        session: `sess_17000000${String(i).padStart(2, "0")}_abcdef`,
+        task,
+        operation: "research",
+        kind: "agent",
+        costUsd: [0.5, 0.25, 0.5, 0.125][i % 4],
+        tokensIn: 10,
+        tokensOut: 5,
+      }),
+    );
+    mkdirSync(join(dir, ".baton", "events"), { recursive: true });
+    writeFileSync(join(dir, ".baton", "events", "events.jsonl"), `${events.join("\n")}\n`);
+    expectSame(dir, [["status"]]);
     // A summary that does not parse is no summary: the files are read again.
     const summary = join(dir, "specs", ".baton", "cache", "store-summary.json");
     writeFileSync(summary, "{ not json");
