@@ -163,7 +163,8 @@ export function readStatus(
           : topRows(index.byTask, options.topTasks, byCost),
       byOperation: rows(index.byOperation).sort(byCost),
       byDay: rows(index.byDay)
-        .sort((a, b) => b.key.localeCompare(a.key))
+        // Days are ISO dates: code-unit order is date order, and far cheaper than localeCompare.
+        .sort((a, b) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0))
         .slice(0, 14),
     },
   };
