@@ -1,5 +1,4 @@
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
-import { lineColumnAt } from "./errors.js";
 import { lineIndex } from "./lines.js";
 
 /**
@@ -8,17 +7,7 @@ import { lineIndex } from "./lines.js";
  * entry. Error paths only: it parses the text again.
  */
 export function lineOfJsonPath(text: string, path: ReadonlyArray<string | number>): number | undefined {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const tree = parseTree(body);
-  if (!tree) return undefined;
-  for (let depth = path.length; depth > 0; depth--) {
-    const node = findNodeAtLocation(tree, path.slice(0, depth) as (string | number)[]);
-    if (!node) continue;
-    // A property's value node: point at the line of its key, where an editor shows the field.
-    const at = node.parent?.type === "property" ? node.parent.offset : node.offset;
-    return lineColumnAt(body, at).line;
-  }
-  return undefined;
+  return jsonLineFinder(text)(path);
 }
 
 /** `lineOfJsonPath` for many paths of one text: the text is parsed once, on the first lookup. */
@@ -32,6 +21,7 @@ export function jsonLineFinder(text: string): (path: ReadonlyArray<string | numb
     for (let depth = path.length; depth > 0; depth--) {
       const node = findNodeAtLocation(tree, path.slice(0, depth) as (string | number)[]);
       if (!node) continue;
+      // A property's value node: point at the line of its key, where an editor shows the field.
       return lineOf(node.parent?.type === "property" ? node.parent.offset : node.offset);
     }
     return undefined;

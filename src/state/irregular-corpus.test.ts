@@ -5,7 +5,7 @@ import { isBatonError } from "../shared/index.js";
 import { tempStore } from "../testing/store-fixture.js";
 import { runDoctorChecks } from "./doctor-checks.js";
 import { fixFindings } from "./doctor-fix.js";
-import { mutateStore, readStore } from "./store.js";
+import { mutateStore, readStore, type StoreContext } from "./store.js";
 import { addTask } from "./task-ops.js";
 import { taskViews } from "./views.js";
 
@@ -115,6 +115,34 @@ describe("irregular stores as real repositories keep them", () => {
   });
 });
 
+/** A seeded generator of numbers below `n`: the same odd inputs on every run, so a failure reproduces. */
+function seeded(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state % n;
+  };
+}
+
+/**
+ * doctor, the readers and doctor --fix on the store as it now is: a file-level problem is a Baton error
+ * naming the file; anything else is a crash. `input` describes the store for the failure message.
+ */
+async function expectOnlyBatonErrors(ctx: StoreContext, input: () => string): Promise<void> {
+  const steps = [
+    async () => runDoctorChecks(ctx),
+    async () => taskViews(readStore(ctx)),
+    async () => fixFindings(ctx, runDoctorChecks(ctx)),
+  ];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      expect(isBatonError(error), `${input()}: ${String(error)}`).toBe(true);
+    }
+  }
+}
+
 /** Values a hand or another tool puts where Baton expects something else. */
 const ODD_VALUES: unknown[] = [
   null,
@@ -154,11 +182,7 @@ describe("doctor on any entry shape", () => {
     cleanup = t.cleanup;
     const statePath = join(t.repo.specsDir, "state.json");
     const original = readFileSync(statePath, "utf8");
-    let seed = 42;
-    const next = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
+    const next = seeded(42);
     for (let round = 0; round < 300; round++) {
       const state = JSON.parse(original);
       for (let k = 0; k < 1 + next(3); k++) {
@@ -167,19 +191,7 @@ describe("doctor on any entry shape", () => {
       }
       if (next(10) === 0) state.active_projects.push(ODD_VALUES[next(ODD_VALUES.length)]);
       writeFileSync(statePath, JSON.stringify(state));
-      const steps = [
-        async () => runDoctorChecks(t.ctx),
-        async () => taskViews(readStore(t.ctx)),
-        async () => fixFindings(t.ctx, runDoctorChecks(t.ctx)),
-      ];
-      for (const step of steps) {
-        try {
-          await step();
-        } catch (error) {
-          // A file-level problem is a Baton error naming the file; anything else is a crash.
-          expect(isBatonError(error), `${JSON.stringify(state)}: ${String(error)}`).toBe(true);
-        }
-      }
+      await expectOnlyBatonErrors(t.ctx, () => JSON.stringify(state));
     }
   });
 });
@@ -211,11 +223,7 @@ describe("doctor and the readers on any TODO.md", () => {
     cleanup = t.cleanup;
     const todoPath = join(t.repo.specsDir, "TODO.md");
     const lines = readFileSync(todoPath, "utf8").split("\n");
-    let seed = 7;
-    const next = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
+    const next = seeded(7);
     for (let round = 0; round < 300; round++) {
       const edited = [...lines];
       for (let k = 0; k < 1 + next(4); k++) {
@@ -224,19 +232,7 @@ describe("doctor and the readers on any TODO.md", () => {
         else edited.splice(at, 0, ODD_LINES[next(ODD_LINES.length)]!);
       }
       writeFileSync(todoPath, edited.join("\n"));
-      const steps = [
-        async () => runDoctorChecks(t.ctx),
-        async () => taskViews(readStore(t.ctx)),
-        // doctor --fix too: its repairs meet the same odd lines.
-        async () => fixFindings(t.ctx, runDoctorChecks(t.ctx)),
-      ];
-      for (const step of steps) {
-        try {
-          await step();
-        } catch (error) {
-          expect(isBatonError(error), `${edited.join("\\n")}: ${String(error)}`).toBe(true);
-        }
-      }
+      await expectOnlyBatonErrors(t.ctx, () => edited.join("\\n"));
     }
   });
 });

@@ -3,7 +3,7 @@ import { storeInternalPaths } from "../shared/baton-paths.js";
 import type { SpecsPaths } from "./paths.js";
 import type { TaskEntry } from "./store-schema.js";
 import { storeKey } from "./summary-file.js";
-import { parseTodo, type TodoDocument, type TodoEntry } from "./todo-document.js";
+import { entries, parseTodo, type TodoEntry } from "./todo-document.js";
 
 /**
  * Where each task's entry is, in the texts the summary was made from ([start, end) per task number, in
@@ -50,7 +50,7 @@ export function readTaskDetail(
     if (!Array.isArray(todoSpan)) return { task, entry: undefined };
     const text = readRange(ctx.paths.todo, todoSpan);
     if (!text.startsWith(`### ${number}.`)) return null;
-    const entry = [...entriesOf(parseTodo(ctx.paths.todo, text))][0];
+    const entry = entries(parseTodo(ctx.paths.todo, text)).next().value;
     return entry?.number === number ? { task, entry } : null;
   } catch {
     return null;
@@ -67,8 +67,4 @@ function readRange(path: string, [start, end]: [number, number]): string {
   } finally {
     closeSync(fd);
   }
-}
-
-function* entriesOf(doc: TodoDocument): Generator<TodoEntry> {
-  for (const s of doc.segments) if (s.kind === "entry") yield s;
 }

@@ -1,4 +1,3 @@
-import { lineColumnAt } from "../shared/errors.js";
 import type { Irregularity } from "./irregularity.js";
 
 /** How TODO.md is cut into segments: the line patterns, the frontmatter block, and the entry headings. */
@@ -24,10 +23,6 @@ export const FIELD_PREFIX = "^(\\s*(?:[-*+]\\s+)?)\\*\\*";
 export const STATUS_LINE = /^(\s*(?:[-*+]\s+)?)\*\*Status(?:\*\*:|:\*\*)\s*(\[[^\]]*\])/;
 export const NEXT_NUMBER_LINE = /^next_project_number:\s*(\d+)\s*$/;
 const FRONTMATTER_FENCE = /^---[ \t]*$/;
-
-export function lineAt(text: string, offset: number): number {
-  return lineColumnAt(text, offset).line;
-}
 
 /** Start offsets and texts (terminator excluded) of the lines of `text` from `from` on. */
 export function* linesFrom(text: string, from: number): Generator<{ start: number; line: string }> {

@@ -35,6 +35,19 @@ function forgeCompletion(dir: string, task: number, status: string, session: str
   git(dir, ["commit", "-qam", `task ${task}: complete research`, "-m", `Session: ${session}`]);
 }
 
+/** Tasks committed, task 1 completed by hand, then Baton adopted: history from before adoption. */
+function adoptedAfterOldWork(titles: string[]): string {
+  const dir = repo();
+  for (const title of titles) ok(dir, ["task", "add", title, "-l", "general"]);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "tasks"]);
+  forgeCompletion(dir, 1, "researched", "none");
+  ok(dir, ["init", "--bin", `node ${BATON_BIN}`]);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "adopt baton"]);
+  return dir;
+}
+
 describe("baton verify", () => {
   it("passes on Baton's own history, with each completion's commit and session", () => {
     const dir = researchedRepo();
@@ -78,14 +91,7 @@ describe("baton verify", () => {
   });
 
   it("lists completions from before Baton was adopted without failing on them", () => {
-    const dir = repo();
-    ok(dir, ["task", "add", "Old work", "-l", "general"]);
-    git(dir, ["add", "-A"]);
-    git(dir, ["commit", "-qm", "tasks"]);
-    forgeCompletion(dir, 1, "researched", "none");
-    ok(dir, ["init", "--bin", `node ${BATON_BIN}`]);
-    git(dir, ["add", "-A"]);
-    git(dir, ["commit", "-qm", "adopt baton"]);
+    const dir = adoptedAfterOldWork(["Old work"]);
     const report = okJson(dir, ["verify", "--json"]);
     expect(report.phantoms).toEqual([]);
     expect(report.beforeAdoption).toEqual([expect.objectContaining({ task: 1, to: "researched" })]);
@@ -98,15 +104,7 @@ describe("baton verify", () => {
   });
 
   it("keeps what it read of each commit, and a new or rewritten history is read again", () => {
-    const dir = repo();
-    ok(dir, ["task", "add", "Old work", "-l", "general"]);
-    ok(dir, ["task", "add", "More old work", "-l", "general"]);
-    git(dir, ["add", "-A"]);
-    git(dir, ["commit", "-qm", "tasks"]);
-    forgeCompletion(dir, 1, "researched", "none");
-    ok(dir, ["init", "--bin", `node ${BATON_BIN}`]);
-    git(dir, ["add", "-A"]);
-    git(dir, ["commit", "-qm", "adopt baton"]);
+    const dir = adoptedAfterOldWork(["Old work", "More old work"]);
     const first = okJson(dir, ["verify"]);
     expect(existsSync(join(dir, ".baton", "cache", "state-history.json"))).toBe(true);
     // Read from the cache: the same report.
