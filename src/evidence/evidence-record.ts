@@ -57,6 +57,12 @@ export const Evidence = z.object({
    * with git's object id of its bytes (null: deleted). `baton verify` holds the commit to exactly this.
    */
   work: z.optional(z.record(z.string(), z.nullable(z.string()))),
+  /**
+   * Paths whose committed bytes are not the ones GATE OUT hashed: git's filters (line endings, clean filters)
+   * or the repository's own commit hooks changed them as they were committed. `artifacts` and `work` hold
+   * what git stored.
+   */
+  restated: z.optional(z.array(z.string())),
   recordedAt: z.string(),
   /** Ed25519 over the canonical JSON of every other field, by the key `.baton/keys/<key>.pub` holds. */
   signature: z.optional(z.object({ key: z.string(), value: z.string() })),
@@ -148,4 +154,45 @@ export function writeEvidence(tx: Transaction, input: EvidenceInput): string {
   const published = publishedKeyPath(input.root);
   if (!existsSync(published)) tx.writeFile(published, key.publicPem);
   return path;
+}
+
+/**
+ * A file as git stored it in a commit: its object id, its size and its content as text (what `baton verify`
+ * reads back); null when the commit does not hold it.
+ */
+export type StoredFile = { blob: string; bytes: number; text: string } | null;
+
+/**
+ * The evidence re-stated for what git stored: each artifact and work file whose committed object differs
+ * from the one recorded takes the committed one (a file the commit gained is listed as work), the paths are
+ * named in `restated`, and the record is signed again. Null when git stored exactly what was recorded.
+ */
+export function restateEvidence(evidence: Evidence, stored: ReadonlyMap<string, StoredFile>): Evidence | null {
+  const restated = new Set(evidence.restated ?? []);
+  const artifacts = evidence.artifacts.map((a) => {
+    const file = stored.get(a.path);
+    if (file === undefined || file === null || file.blob === a.blob) return a;
+    restated.add(a.path);
+    return { path: a.path, sha256: sha256Of(file.text), blob: file.blob, bytes: file.bytes };
+  });
+  const work = evidence.work === undefined ? undefined : { ...evidence.work };
+  if (work) {
+    for (const [path, file] of stored) {
+      const blob = file?.blob ?? null;
+      if (Object.hasOwn(work, path) ? work[path] === blob : false) continue;
+      if (!Object.hasOwn(work, path) && evidence.artifacts.some((a) => a.path === path)) continue;
+      work[path] = blob;
+      restated.add(path);
+    }
+  }
+  if (restated.size === (evidence.restated ?? []).length) return null;
+  const next: Evidence = {
+    ...evidence,
+    artifacts,
+    ...(work ? { work } : {}),
+    restated: [...restated].sort(),
+  };
+  delete next.signature;
+  if (evidence.signature) next.signature = signBytes(signedBytes(next), signingKey());
+  return next;
 }

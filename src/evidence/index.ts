@@ -5,6 +5,8 @@ export {
   type EvidenceInput,
   evidencePath,
   publishedKeyPath,
+  restateEvidence,
+  type StoredFile,
   sha256Of,
   signedBytes,
   writeEvidence,

@@ -21,7 +21,8 @@ export interface StateCommit {
  * are computed once and kept (`.baton/cache/`), and a later `verify` reads only the commits added since.
  */
 interface HistoryCache {
-  version: 1;
+  /** 2: a shallow clone's boundary commits are no longer kept (1 kept their moves as if they had no parent). */
+  version: 2;
   statePath: string;
   commits: Record<string, StatusMove[]>;
 }
@@ -29,6 +30,8 @@ interface HistoryCache {
 export interface HistoryOptions {
   /** Where the per-commit moves are kept; null keeps nothing (a folder Baton has not written to). */
   cacheFile: string | null;
+  /** Commits whose moves are not kept: a shallow clone's boundary, whose parent is missing until it is fetched. */
+  uncached?: ReadonlySet<string> | undefined;
   /** Called as commits are read: (done, total). */
   onProgress?: ((done: number, total: number) => void) | undefined;
 }
@@ -56,16 +59,18 @@ export async function stateHistory(
   }
   const cache = readCache(options.cacheFile, statePath);
   const missing = records.filter((r) => cache.commits[r.commit] === undefined);
-  if (missing.length > 0) {
-    await computeMoves(root, statePath, missing, cache, options.onProgress);
-    writeCache(options.cacheFile, cache);
-  }
-  return records.map((r) => ({
+  if (missing.length > 0) await computeMoves(root, statePath, missing, cache, options.onProgress);
+  const history = records.map((r) => ({
     commit: r.commit,
     subject: r.message.split("\n")[0] ?? "",
     session: sessionOf(r.message),
     moves: cache.commits[r.commit] ?? [],
   }));
+  if (missing.length > 0) {
+    for (const commit of options.uncached ?? []) delete cache.commits[commit];
+    writeCache(options.cacheFile, cache);
+  }
+  return history;
 }
 
 /** Reads each state.json version once (two git processes for any number of commits) and diffs the statuses. */
@@ -175,11 +180,11 @@ function statusesIn(text: string): Map<number, string> {
 }
 
 function readCache(path: string | null, statePath: string): HistoryCache {
-  const empty: HistoryCache = { version: 1, statePath, commits: {} };
+  const empty: HistoryCache = { version: 2, statePath, commits: {} };
   if (!path) return empty;
   try {
     const cache = JSON.parse(readFileSync(path, "utf8")) as HistoryCache;
-    return cache.version === 1 && cache.statePath === statePath && typeof cache.commits === "object"
+    return cache.version === 2 && cache.statePath === statePath && typeof cache.commits === "object"
       ? cache
       : empty;
   } catch {

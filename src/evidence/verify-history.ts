@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import { batonPaths, INIT_MANIFEST } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
@@ -28,6 +30,11 @@ export interface VerifyReport {
   phantoms: Array<Completion & { reasons: string[] }>;
   /** Completions before Baton was adopted: listed, never failures. */
   beforeAdoption: Completion[];
+  /**
+   * A shallow clone: the commits where its history is cut (their parents were not fetched), and the
+   * completions recorded there, which cannot be judged without the parent. Null in a full history.
+   */
+  truncated: { boundary: string[]; completions: Completion[] } | null;
   /** Verified completions whose agent ran without Baton's sandbox (`--sandbox off`): listed apart. */
   unsandboxed: Completion[];
   /** The evidence keys: the roots trusted (adoption's, or pinned), and keys no trusted key vouches for. */
@@ -53,6 +60,19 @@ async function adoptionCommit(root: string, prefix: string): Promise<string | nu
     `${prefix}/*/${EVIDENCE_DIR}/*.json`,
   ]);
   return added.ok ? (added.out.split("\n").find((l) => l.trim() !== "") ?? null) : null;
+}
+
+/** A shallow clone's boundary commits (git's `shallow` file): their parents are not in this repository. */
+async function shallowBoundary(root: string): Promise<Set<string>> {
+  const shallow = await git(root, ["rev-parse", "--is-shallow-repository", "--git-path", "shallow"]);
+  const [isShallow, path] = shallow.out.split("\n");
+  if (!shallow.ok || isShallow !== "true" || !path) return new Set();
+  try {
+    const listed = readFileSync(isAbsolute(path) ? path : join(root, path), "utf8");
+    return new Set(listed.split("\n").filter((l) => /^[0-9a-f]{40,64}$/.test(l)));
+  } catch {
+    return new Set();
+  }
 }
 
 /**
@@ -85,8 +105,10 @@ export async function verifyHistory(
   const statePath = `${prefix}/state.json`;
   const from = options.since ?? (await adoptionCommit(root, prefix));
   const after = from === null ? new Set<string>() : await afterSet(root, from, options.since === undefined);
+  const boundary = await shallowBoundary(root);
   const history = await stateHistory(root, statePath, {
     cacheFile: batonPaths(root).historyCache,
+    uncached: boundary,
     onProgress: options.onProgress,
   });
   const trust = await keyTrust(root, options.trust);
@@ -96,6 +118,7 @@ export async function verifyHistory(
     phantoms: [],
     beforeAdoption: [],
     unsandboxed: [],
+    truncated: boundary.size > 0 ? { boundary: [...boundary], completions: [] } : null,
     keys: { roots: trust.roots, unvouched: trust.unvouched },
   };
   for (const { commit, subject, session, moves } of history) {
@@ -103,6 +126,10 @@ export async function verifyHistory(
       if (!DONE_STATUSES.has(move.to)) continue;
       if (options.tasks && !options.tasks.includes(move.task)) continue;
       const completion: Completion = { commit, subject, session, ...move };
+      if (boundary.has(commit)) {
+        report.truncated?.completions.push(completion);
+        continue;
+      }
       if (!after.has(commit)) {
         report.beforeAdoption.push(completion);
         continue;

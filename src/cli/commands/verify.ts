@@ -92,6 +92,14 @@ export function formatVerify(
       for (const c of report.beforeAdoption) lines.push(`  task ${c.task} → ${c.to} in ${short(c.commit)}`);
     }
   }
+  if (report.truncated) {
+    // A shallow clone verifies what it has; what lies past its cut is named, not failed.
+    const { boundary, completions } = report.truncated;
+    lines.push(
+      `History is shallow (cut at ${boundary.map(short).join(", ")}): ${completions.length} completion(s) recorded at the cut cannot be checked without the commit before it, and earlier history is not here; \`git fetch --unshallow\` verifies all of it`,
+    );
+    for (const c of completions) lines.push(`  cut     task ${c.task} → ${c.to} in ${short(c.commit)}`);
+  }
   if (report.reruns) lines.push(...formatReruns(report.reruns));
   return lines.join("\n");
 }

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { runGit, runGitWaitingForLock } from "../../shared/git.js";
 import { staleIndexLock } from "../gate-in/work-tree-baseline.js";
 import type { WorkSnapshot } from "../gate-out/result-snapshot.js";
+import { settleStoredEvidence } from "./stored-evidence.js";
 
 const git = (root: string, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) =>
   runGit(root, args, { timeoutMs: 60_000, ...options });
@@ -28,6 +29,7 @@ export async function commitEntries(
   root: string,
   entries: WorkSnapshot,
   message: string,
+  evidence?: { path: string; batonPaths: ReadonlySet<string> },
 ): Promise<IndexCommit> {
   const prefixed = await git(root, [
     "rev-parse",
@@ -73,13 +75,22 @@ export async function commitEntries(
       env,
     });
     if (!commit.ok) return failed("git commit", commit);
-    await syncSharedIndex(root, paths);
-    const sha = await git(root, ["rev-parse", "HEAD"]);
-    return { ok: true, committed: true, sha: sha.stdout.trim() };
+    const committed = (await git(root, ["rev-parse", "HEAD"])).stdout.trim();
+    const settled = await settleStoredEvidence(root, committed, evidence?.path, evidence?.batonPaths ?? new Set(), env);
+    if (!settled.ok) return { ok: false, reason: settled.reason };
+    await syncSharedIndex(root, await committedPaths(root, settled.sha, paths));
+    return { ok: true, committed: true, sha: settled.sha };
   } finally {
     rmSync(env.GIT_INDEX_FILE, { force: true });
     rmSync(`${env.GIT_INDEX_FILE}.lock`, { force: true });
   }
+}
+
+/** The paths the commit changed (a hook may have added some) with the ones Baton gave it. */
+async function committedPaths(root: string, sha: string, paths: readonly string[]): Promise<string[]> {
+  const diff = await git(root, ["diff-tree", "-r", "-z", "--root", "--no-renames", "--no-commit-id", "--name-only", sha]);
+  const changed = diff.ok ? diff.stdout.split("\0").filter((p) => p !== "") : [];
+  return [...new Set([...paths, ...changed])];
 }
 
 /** The shared index takes the committed paths from HEAD; a failure here leaves only `git status` stale. */

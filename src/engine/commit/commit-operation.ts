@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { evidencePath, publishedKeyPath } from "../../evidence/index.js";
-import type { Operation } from "../../state/index.js";
+import type { GitBaseline, Operation } from "../../state/index.js";
 import { appendError, type HeldStore, type StoreContext } from "../../state/index.js";
 import type { WorkSnapshot } from "../gate-out/result-snapshot.js";
 import { type BatonFile, commitTaskChanges } from "./git-commit.js";
@@ -61,6 +61,10 @@ export async function commitOperation(request: {
   files?: readonly string[] | undefined;
   /** The work as GATE OUT accepted it: committed as seen, whatever changed since. */
   seen?: WorkSnapshot | undefined;
+  /** Repository-relative files of the record (artifacts) to commit even when ignored. */
+  record?: readonly string[] | undefined;
+  /** The work tree at GATE IN: a file exactly as it was then is not the agent's, and never committed. */
+  baseline?: GitBaseline | null | undefined;
 }): Promise<CommitStepResult> {
   const { ctx, operation, taskNumber, sessionId } = request;
   const [done, partial] = COMMIT_SUBJECT[operation];
@@ -70,13 +74,17 @@ export async function commitOperation(request: {
       : request.partialDetail
         ? `${partial} ${request.partialDetail}`
         : partial;
+  const evidence = evidencePath(request.folder, sessionId, operation);
   const result = await commitTaskChanges({
     root: ctx.config.root,
-    baton: await storeFiles(ctx, taskNumber, evidencePath(request.folder, sessionId, operation)),
+    baton: await storeFiles(ctx, taskNumber, evidence),
+    evidence,
     work: {
       paths: (request.files ?? []).map((f) => join(ctx.config.root, f)),
       taskFolder: existsSync(request.folder) ? request.folder : null,
       seen: request.seen,
+      baseline: request.baseline,
+      record: request.record ?? [],
     },
     subject: `task ${taskNumber}: ${subject}`,
     sessionId,

@@ -1,4 +1,4 @@
-import { holdStore } from "../../state/index.js";
+import { holdStore, readOpenCheckpoint } from "../../state/index.js";
 import type { DriveContext } from "../drive-context.js";
 import type { RunEvent } from "../transition.js";
 import { closeCheckpoint } from "./close-checkpoint.js";
@@ -29,6 +29,7 @@ export async function commitRun(ctx: DriveContext, outcome: "done" | "partial"):
       partialDetail: delegation.partialDetail?.(),
       files: committedFiles(driven.verdict),
       seen: driven.verdict?.snapshot,
+      baseline: readOpenCheckpoint(run.ctx.paths.internalDir, run.taskNumber)?.baseline,
     });
     if (!result.failed) await held.mutate({}, (tx) => closeCheckpoint(tx, run.taskNumber));
     return { type: "commit_finished", ...result };

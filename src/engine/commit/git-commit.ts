@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { runGit } from "../../shared/git.js";
+import type { GitBaseline } from "../../state/index.js";
 import {
+  agentChanged,
   changedSinceSnapshot,
   snapshotWork,
   type WorkPaths,
@@ -26,8 +28,13 @@ export interface CommitRequest {
   subject: string;
   sessionId: string;
   baton: readonly BatonFile[];
-  /** The work: files and a task folder (its control and temp files excluded), committed as `seen` when given. */
-  work: WorkPaths & { seen?: WorkSnapshot | undefined };
+  /** The evidence file among `baton`: re-stated for what git stored when filters or hooks changed the bytes. */
+  evidence?: string | null | undefined;
+  /**
+   * The work: files and a task folder (its control and temp files excluded), committed as `seen` when given;
+   * else as it is now, less what is exactly as it was at `baseline` (GATE IN).
+   */
+  work: WorkPaths & { seen?: WorkSnapshot | undefined; baseline?: GitBaseline | null | undefined };
 }
 
 const git = (root: string, args: string[], stdin?: string) =>
@@ -52,17 +59,19 @@ export async function commitTaskChanges(request: CommitRequest): Promise<CommitR
     if (!inside.ok) return { ok: true, committed: false, reason: "not a git repository", leftOut: [] };
   }
   const batonRel = request.baton.map((f) => relative(root, f.path));
-  const now = await snapshotWork(root, workPathspecs(root, request.work, batonRel));
+  const now = await snapshotWork(root, workPathspecs(root, request.work, batonRel), request.work.record);
   if (!now.ok) return { ok: false, reason: now.reason };
   const seen = request.work.seen;
-  const entries: WorkSnapshot = seen ? { ...seen } : { ...now.snapshot };
-  const leftOut = seen ? changedSinceSnapshot(seen, now.snapshot) : [];
+  const changed = agentChanged(root, now.snapshot, request.work.baseline);
+  const entries: WorkSnapshot = seen ? { ...seen } : changed;
+  const leftOut = seen ? changedSinceSnapshot(seen, changed) : [];
   const baton = await batonEntries(root, request.baton);
   if (!baton.ok) return { ok: false, reason: baton.reason };
   Object.assign(entries, baton.entries);
   leftOut.push(...baton.changed);
   const message = `${request.subject}\n\nSession: ${request.sessionId}\n`;
-  const result = await commitEntries(root, entries, message);
+  const evidence = request.evidence ? { path: request.evidence, batonPaths: new Set(batonRel) } : undefined;
+  const result = await commitEntries(root, entries, message, evidence);
   return result.ok ? { ...result, leftOut: leftOut.sort() } : result;
 }
 

@@ -4,6 +4,7 @@ import type { DriveContext } from "../drive-context.js";
 import type { RunEvent } from "../transition.js";
 import type { GateInContext, GateInStep } from "./gate-in-step.js";
 import { gateIn } from "./open-run.js";
+import { refuseForeignFolder } from "./refuse-foreign-folder.js";
 import { refuseStaleIndexLock } from "./refuse-stale-index-lock.js";
 import { requireSandbox } from "./require-sandbox.js";
 import { requireSigningKey } from "./require-signing-key.js";
@@ -23,6 +24,7 @@ export const GATE_IN: readonly GateInStep[] = [
   requireSandbox,
   requireSigningKey,
   refuseStaleIndexLock,
+  refuseForeignFolder,
   takeBaseline,
 ];
 

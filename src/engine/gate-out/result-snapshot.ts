@@ -2,6 +2,8 @@ import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { join, relative } from "node:path";
 import { CONTROL_FILE_GLOBS, TEMP_FILE_GLOB } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
+import type { GitBaseline } from "../../state/index.js";
+import { blobId } from "../gate-in/work-tree-baseline.js";
 import type { Gate } from "./gate-types.js";
 
 /** One file as git would commit it: its mode and the id of its bytes, written to git's object store. */
@@ -27,23 +29,19 @@ const nulList = (out: string) => out.split("\0").filter((p) => p !== "");
 export async function snapshotWork(
   root: string,
   pathspecs: readonly string[],
+  forced: readonly string[] = [],
 ): Promise<{ ok: true; snapshot: WorkSnapshot } | { ok: false; reason: string }> {
   // Only exclusions would match the whole tree.
-  if (pathspecs.every((p) => p.startsWith(":(exclude"))) return { ok: true, snapshot: {} };
-  const listed = await git(root, [
-    "ls-files",
-    "-z",
-    "--cached",
-    "--others",
-    "--exclude-standard",
-    "--",
-    ...pathspecs,
-  ]);
+  const listed = pathspecs.every((p) => p.startsWith(":(exclude"))
+    ? { ok: true as const, stdout: "" }
+    : await git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...pathspecs]);
   if (!listed.ok)
     return { ok: false, reason: `git ls-files failed: ${listed.stderr.trim() || listed.message}` };
   const snapshot: WorkSnapshot = {};
   const regular: string[] = [];
-  for (const path of new Set(nulList(listed.stdout))) {
+  // Baton's record (artifacts, summaries) is committed even where a .gitignore hides it: it names them itself.
+  const present = forced.filter((p) => existsSync(join(root, p)));
+  for (const path of new Set([...nulList(listed.stdout), ...present])) {
     let stat: ReturnType<typeof lstatSync>;
     try {
       stat = lstatSync(join(root, path));
@@ -81,6 +79,21 @@ export async function snapshotWork(
   return { ok: true, snapshot };
 }
 
+/**
+ * The snapshot without the files that are exactly as they were at GATE IN (dirty or untracked then, and
+ * untouched since): a file the agent did not change is never part of its commit, whoever put it there.
+ */
+export function agentChanged(root: string, snapshot: WorkSnapshot, baseline: GitBaseline | null | undefined): WorkSnapshot {
+  if (!baseline) return snapshot;
+  const kept: WorkSnapshot = {};
+  for (const [path, entry] of Object.entries(snapshot)) {
+    const before = Object.hasOwn(baseline.dirty, path) ? baseline.dirty[path] : undefined;
+    if (before !== undefined && before === (entry === null ? null : blobId(join(root, path)))) continue;
+    kept[path] = entry;
+  }
+  return kept;
+}
+
 /** Paths whose file now differs from the snapshot: what changed since it was taken. */
 export function changedSinceSnapshot(seen: WorkSnapshot, now: WorkSnapshot): string[] {
   const paths = new Set([...Object.keys(seen), ...Object.keys(now)]);
@@ -98,6 +111,8 @@ export function changedSinceSnapshot(seen: WorkSnapshot, now: WorkSnapshot): str
 export interface WorkPaths {
   paths: readonly string[];
   taskFolder: string | null;
+  /** Repository-relative files of Baton's record (artifacts, a phase summary): taken even when ignored. */
+  record?: readonly string[] | undefined;
 }
 
 /**
@@ -125,9 +140,11 @@ export const snapshotResult: Gate = async (ctx) => {
   const changes = ctx.changes;
   const files = changes ? changes.files.filter((f) => !changes.unlisted.includes(f)) : [];
   const work = { paths: files.map((f) => join(ctx.repoRoot, f)), taskFolder: ctx.taskFolder };
-  const taken = await snapshotWork(ctx.repoRoot, workPathspecs(ctx.repoRoot, work));
+  const record = (ctx.artifacts ?? []).map((a) => a.path);
+  if (ctx.phase) record.push(relative(ctx.repoRoot, ctx.phase.summaryPath));
+  const taken = await snapshotWork(ctx.repoRoot, workPathspecs(ctx.repoRoot, work), record);
   // Outside git there is nothing to commit, and so nothing to snapshot.
-  if (taken.ok) ctx.snapshot = taken.snapshot;
+  if (taken.ok) ctx.snapshot = agentChanged(ctx.repoRoot, taken.snapshot, ctx.baseline);
   return { ok: true };
 };
 

@@ -223,7 +223,12 @@ async function commitPhase(
       })),
       ...publishedKey(rc.root),
     ],
-    work: { paths: [summary, ...settled.files.map((f) => join(rc.root, f))], taskFolder: null },
+    evidence: evidencePath,
+    work: {
+      paths: [summary, ...settled.files.map((f) => join(rc.root, f))],
+      taskFolder: null,
+      record: [relative(rc.root, summary)],
+    },
     subject,
     sessionId: rc.sessionId,
   });

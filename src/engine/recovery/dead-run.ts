@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
-import { writeEvidence } from "../../evidence/index.js";
+import { evidencePath, writeEvidence } from "../../evidence/index.js";
 // The process-group primitives are not in shared/index.js, for the same start-up reason as the process helper.
 import { groupAlive, signalGroup } from "../../shared/process-group.js";
 import {
@@ -130,7 +130,13 @@ export async function recordDeadResult(
     ? await commitTaskChanges({
         root: config.root,
         baton: await storeFiles(ctx, checkpoint.taskNumber, null),
-        work: { paths: [], taskFolder: folder },
+        evidence: folder ? evidencePath(folder, checkpoint.sessionId, operation) : null,
+        work: {
+          paths: [],
+          taskFolder: folder,
+          baseline: checkpoint.baseline,
+          record: verdict.artifacts.map((a) => a.path),
+        },
         subject: `task ${checkpoint.taskNumber}: complete ${operation} (recovered)`,
         sessionId: checkpoint.sessionId,
       })

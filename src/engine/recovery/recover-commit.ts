@@ -53,7 +53,8 @@ export async function commitRecordedResult(
       sessionId: checkpoint.sessionId,
       delegationPath: [],
       partialDetail: "(recovered)",
-      files: evidencedFiles(folder, checkpoint.sessionId, checkpoint.operation),
+      ...evidencedWork(folder, checkpoint.sessionId, checkpoint.operation),
+      baseline: checkpoint.baseline,
     });
     if (result.failed) outcome = { failed: result.error ?? "git commit failed" };
     else {
@@ -71,15 +72,26 @@ export async function commitRecordedResult(
   return outcome;
 }
 
-/** The work files the recorded result's evidence names as its own (listed by the agent, or all when it listed none). */
-function evidencedFiles(folder: string, sessionId: string, operation: string): string[] {
+/**
+ * The work files the recorded result's evidence names as its own (listed by the agent, or all when it listed
+ * none), and its artifacts, committed even when ignored.
+ */
+function evidencedWork(
+  folder: string,
+  sessionId: string,
+  operation: string,
+): { files: string[]; record: string[] } {
   try {
     const parsed = Evidence.safeParse(
       JSON.parse(readFileSync(evidencePath(folder, sessionId, operation), "utf8")),
     );
-    const changes = parsed.success ? parsed.data.changes : undefined;
-    return changes ? changes.files.filter((f) => !changes.unlisted.includes(f)) : [];
+    if (!parsed.success) return { files: [], record: [] };
+    const { changes, artifacts } = parsed.data;
+    return {
+      files: changes ? changes.files.filter((f) => !changes.unlisted.includes(f)) : [],
+      record: artifacts.map((a) => a.path),
+    };
   } catch {
-    return [];
+    return { files: [], record: [] };
   }
 }

@@ -1,0 +1,88 @@
+import { readFileSync } from "node:fs";
+import { relative, sep } from "node:path";
+import { Evidence, restateEvidence, type StoredFile } from "../../evidence/index.js";
+import { REPO_KEYS_DIR } from "../../shared/baton-paths.js";
+import { writeFileAtomic } from "../../shared/index.js";
+import { runGit } from "../../shared/git.js";
+
+const git = (root: string, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) =>
+  runGit(root, args, { timeoutMs: 60_000, ...options });
+
+/** Files of Baton's record that ride in a commit without being work: evidence of other runs, public keys. */
+const isBatonRecord = (path: string) => path.startsWith(`${REPO_KEYS_DIR}/`) || /\/evidence\/[^/]+\.json$/.test(path);
+
+const nulList = (out: string) => out.split("\0").filter((p) => p !== "");
+
+/** Every path the commit changed from its parent → the object it holds now (null: deleted). */
+async function committedChanges(root: string, sha: string): Promise<Map<string, string | null> | null> {
+  const diff = await git(root, ["diff-tree", "-r", "-z", "--root", "--no-renames", "--no-commit-id", sha]);
+  if (!diff.ok) return null;
+  const fields = nulList(diff.stdout);
+  const changes = new Map<string, string | null>();
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const meta = /^:\d+ (\d+) [0-9a-f]+ ([0-9a-f]+) (\w)/.exec(fields[i]!);
+    if (!meta) continue;
+    changes.set(fields[i + 1]!, meta[3] === "D" ? null : meta[2]!);
+  }
+  return changes;
+}
+
+/**
+ * After a commit: what git stored for the work and the artifacts, held against the evidence committed with
+ * it. Line-ending conversion, clean filters and the repository's own commit hooks (a formatter that rewrites
+ * and re-adds files) can store other bytes than GATE OUT hashed; then the evidence is re-stated for what
+ * git stored, signed again, and the commit amended with it (without running the hooks a second time), so
+ * `baton verify` holds the commit to the bytes it really has. Returns the commit now at HEAD.
+ */
+export async function settleStoredEvidence(
+  root: string,
+  sha: string,
+  evidencePath: string | undefined,
+  batonPaths: ReadonlySet<string>,
+  env: Record<string, string>,
+): Promise<{ ok: true; sha: string } | { ok: false; reason: string }> {
+  if (!evidencePath) return { ok: true, sha };
+  let evidence: Evidence;
+  try {
+    const parsed = Evidence.safeParse(JSON.parse(readFileSync(evidencePath, "utf8")));
+    if (!parsed.success) return { ok: true, sha };
+    evidence = parsed.data;
+  } catch {
+    return { ok: true, sha };
+  }
+  const changes = await committedChanges(root, sha);
+  if (changes === null) return { ok: true, sha };
+  const rel = relative(root, evidencePath).split(sep).join("/");
+  const stored = new Map<string, StoredFile>();
+  for (const [path, blob] of changes) {
+    if (batonPaths.has(path) || path === rel || isBatonRecord(path)) continue;
+    if (blob === null) {
+      stored.set(path, null);
+      continue;
+    }
+    const [size, text] = await Promise.all([
+      git(root, ["cat-file", "-s", blob]),
+      git(root, ["cat-file", "blob", blob]),
+    ]);
+    if (size.ok && text.ok) stored.set(path, { blob, bytes: Number(size.stdout.trim()), text: text.stdout });
+  }
+  const next = restateEvidence(evidence, stored);
+  if (next === null) return { ok: true, sha };
+  const content = `${JSON.stringify(next, null, 2)}\n`;
+  writeFileAtomic(evidencePath, content);
+  const blob = await git(root, ["hash-object", "-w", "--no-filters", "--stdin"], { stdin: content });
+  if (!blob.ok) return { ok: false, reason: `git hash-object failed: ${blob.stderr.trim()}` };
+  const read = await git(root, ["read-tree", sha], { env });
+  if (!read.ok) return { ok: false, reason: `git read-tree failed: ${read.stderr.trim()}` };
+  const added = await git(root, ["update-index", "-z", "--add", "--index-info"], {
+    env,
+    stdin: `100644 ${blob.stdout.trim()}\t${rel}\0`,
+  });
+  if (!added.ok) return { ok: false, reason: `git update-index failed: ${added.stderr.trim()}` };
+  const amend = await git(root, ["commit", "--quiet", "--amend", "--no-verify", "--allow-empty", "-C", sha], {
+    env,
+  });
+  if (!amend.ok) return { ok: false, reason: `git commit --amend failed: ${amend.stderr.trim()}` };
+  const head = await git(root, ["rev-parse", "HEAD"]);
+  return { ok: true, sha: head.stdout.trim() };
+}
