@@ -1,0 +1,178 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { fails, GOOD_RESEARCH, git, ok, okJson, repo, snapshotSpecs } from "./helpers.js";
+
+/**
+ * Repositories as people configure them: folders Baton did not make, ignore rules over the store, line-ending
+ * conversion, clean filters, hooks that rewrite what is committed, shallow clones. Each run is honest work,
+ * so each must be recorded, committed and verified; none may commit a file the agent did not write.
+ */
+
+const REPORT = `# Research Report\n\n${"A finding with its evidence. ".repeat(12)}\n`;
+
+/** A research agent writing `content` as its report (the line endings as given). */
+function researcher(dir: string, content = REPORT): string {
+  const path = join(dir, ".git", "agent.json");
+  const steps = structuredClone(GOOD_RESEARCH) as Array<Record<string, unknown>>;
+  steps[0] = { ...steps[0], content };
+  writeFileSync(path, JSON.stringify({ steps }));
+  return path;
+}
+
+/** A repository with tasks 1..n committed, after `setup` ran in it (config, ignore rules, hooks). */
+function tasksRepo(n = 1, setup: (dir: string) => void = () => {}): string {
+  const dir = repo();
+  setup(dir);
+  for (let i = 1; i <= n; i++) ok(dir, ["task", "add", `Study part ${i}`, "-l", "general"]);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "tasks"]);
+  return dir;
+}
+
+const committedPaths = (dir: string, rev = "HEAD") =>
+  git(dir, ["show", "--name-only", "--format=", rev]).split("\n").filter(Boolean);
+
+function verifyPasses(dir: string): void {
+  const report = okJson(dir, ["verify"]);
+  expect(report.phantoms).toEqual([]);
+  expect(report.verified.length).toBeGreaterThan(0);
+}
+
+describe("a task folder Baton did not make", () => {
+  for (const [what, files] of [
+    ["a notes file", ["private-notes.txt"]],
+    ["a file in a subfolder", ["drafts/keys.env"]],
+  ] as const) {
+    it(`is refused at GATE IN when it holds ${what}, and nothing is written or committed`, () => {
+      const dir = tasksRepo(2);
+      for (const file of files) {
+        mkdirSync(join(dir, "specs", "2_study_part_2", file, ".."), { recursive: true });
+        writeFileSync(join(dir, "specs", "2_study_part_2", file), "API_TOKEN=sk-live-123\n");
+      }
+      const head = git(dir, ["rev-parse", "HEAD"]);
+      const before = snapshotSpecs(dir);
+      const refused = fails(dir, ["research", "2", "--script", researcher(dir)]);
+      expect(refused.stdout).toContain("GATE_IN");
+      expect(refused.stdout).toContain(files[0]);
+      expect(refused.stdout).toContain("specs/2_study_part_2/");
+      expect(git(dir, ["rev-parse", "HEAD"])).toBe(head);
+      const after = snapshotSpecs(dir);
+      for (const [path, bytes] of before) {
+        if (!path.startsWith(".baton")) expect(after.get(path)?.equals(bytes), path).toBe(true);
+      }
+      expect(existsSync(join(dir, "specs", "2_study_part_2", "reports"))).toBe(false);
+    });
+  }
+
+  it("a file dropped in a task's own folder before a run is not part of that run's commit", () => {
+    const dir = tasksRepo(1);
+    ok(dir, ["research", "1", "--script", researcher(dir)]);
+    writeFileSync(join(dir, "specs", "1_study_part_1", "my-notes.md"), "secret thoughts\n");
+    const plan = join(dir, ".git", "plan.json");
+    writeFileSync(
+      plan,
+      JSON.stringify({
+        steps: [
+          {
+            write: "{artifact_path}",
+            content: `# Implementation Plan\n\n## Phases\n\n### Phase 1: Do it [NOT STARTED]\n\n${"Steps to take. ".repeat(20)}\n`,
+          },
+          {
+            writeMetadata: {
+              status: "planned",
+              summary: "planned",
+              artifacts: [{ type: "plan", path: "{artifact_path}" }],
+              metadata: { session_id: "{session_id}", agent_type: "scripted" },
+            },
+          },
+        ],
+      }),
+    );
+    ok(dir, ["plan", "1", "--script", plan]);
+    expect(committedPaths(dir).some((p) => p.endsWith("my-notes.md"))).toBe(false);
+    expect(git(dir, ["status", "--porcelain", "--", "specs/1_study_part_1/my-notes.md"])).toContain("??");
+    verifyPasses(dir);
+  });
+});
+
+describe("ignore rules over Baton's record", () => {
+  for (const rule of ["specs/*/reports/", "specs/", "*.md"]) {
+    it(`commits the report and the store under '${rule}', and verify passes`, () => {
+      const dir = tasksRepo(1, (d) => writeFileSync(join(d, ".gitignore"), `${rule}\n`));
+      // The first commit of the store needs -f under a rule that hides it.
+      git(dir, ["add", "-f", "specs/state.json", "specs/TODO.md"]);
+      git(dir, ["commit", "-qm", "store", "--allow-empty"]);
+      ok(dir, ["research", "1", "--script", researcher(dir)]);
+      const paths = committedPaths(dir);
+      expect(paths).toContain("specs/1_study_part_1/reports/research-001.md");
+      expect(paths).toContain("specs/state.json");
+      expect(paths).toContain("specs/TODO.md");
+      verifyPasses(dir);
+    });
+  }
+});
+
+describe("git's filters and the repository's hooks", () => {
+  const crlf = REPORT.replace(/\n/g, "\r\n");
+
+  it("core.autocrlf=true with a CRLF report: recorded, committed, verified", () => {
+    const dir = tasksRepo(1, (d) => git(d, ["config", "core.autocrlf", "true"]));
+    ok(dir, ["research", "1", "--script", researcher(dir, crlf)]);
+    verifyPasses(dir);
+  });
+
+  it("a clean filter that changes the bytes git stores: verified against what git stored", () => {
+    const dir = tasksRepo(1, (d) => {
+      git(d, ["config", "filter.shout.clean", "tr a-z A-Z"]);
+      git(d, ["config", "filter.shout.smudge", "cat"]);
+      writeFileSync(join(d, ".gitattributes"), "*.md filter=shout\n");
+    });
+    ok(dir, ["research", "1", "--script", researcher(dir)]);
+    expect(git(dir, ["show", "HEAD:specs/1_study_part_1/reports/research-001.md"])).toContain("A FINDING");
+    verifyPasses(dir);
+  });
+
+  for (const [what, hook] of [
+    [
+      "rewrites the staged report (a formatter)",
+      `for f in $(git diff --cached --name-only --diff-filter=ACM -- '*.md'); do sed -i 's/[ \\r]*$//; s/finding/Finding/g' "$f"; git add "$f"; done`,
+    ],
+    ["adds a generated file", "date +%s%N > generated.txt; git add generated.txt"],
+  ] as const) {
+    it(`a pre-commit hook that ${what}: the evidence says what git stored, verify passes`, () => {
+      const dir = tasksRepo(1, (d) => {
+        const path = join(d, ".git", "hooks", "pre-commit");
+        writeFileSync(path, `#!/bin/sh\n${hook}\n`);
+        chmodSync(path, 0o755);
+      });
+      ok(dir, ["research", "1", "--script", researcher(dir, crlf.replace(/\r\n/g, "  \r\n"))]);
+      const evidence = git(dir, ["show", "--name-only", "--format="])
+        .split("\n")
+        .find((p) => p.includes("/evidence/"))!;
+      const restated = JSON.parse(readFileSync(join(dir, evidence), "utf8")).restated as string[];
+      expect(restated.length).toBeGreaterThan(0);
+      expect(git(dir, ["status", "--porcelain", "--", evidence])).toBe("");
+      verifyPasses(dir);
+    });
+  }
+
+  it("a shallow clone verifies what it has and names the cut, exit 0", () => {
+    const dir = tasksRepo(3);
+    for (const n of ["1", "2", "3"]) ok(dir, ["research", n, "--script", researcher(dir)]);
+    const clone = repo();
+    git(clone, ["fetch", "-q", "--depth", "2", `file://${dir}`, "main"]);
+    git(clone, ["checkout", "-q", "FETCH_HEAD"]);
+    const report = okJson(clone, ["verify"]);
+    expect(report.phantoms).toEqual([]);
+    expect(report.verified.map((c: { task: number }) => c.task)).toEqual([3]);
+    expect(report.truncated.completions.map((c: { task: number }) => c.task).sort()).toEqual([1, 2]);
+    const text = ok(clone, ["verify"]).stdout;
+    expect(text).toMatch(/History is shallow \(cut at [0-9a-f]{10}\)/);
+    git(clone, ["fetch", "-q", "--unshallow", `file://${dir}`, "main"]);
+    const full = okJson(clone, ["verify"]);
+    expect(full.phantoms).toEqual([]);
+    expect(full.truncated).toBe(null);
+    expect(full.verified.map((c: { task: number }) => c.task).sort()).toEqual([1, 2, 3]);
+  });
+});
