@@ -3,6 +3,7 @@ import type { BatonConfig } from "../config/index.js";
 import { type BatonEvent, eventsPath, parseEventLines, readFrom } from "../shared/event-stream.js";
 import { binScript } from "../shared/package.js";
 import { runProcess } from "../shared/process.js";
+import { Stopwatch } from "../shared/time.js";
 import type { Operation } from "../state/index.js";
 import { readSettledStore, storeContext, taskTypeOf } from "../state/index.js";
 import { type BatchTask, nextOperation, type RunTarget, schedule, type Waiting } from "./schedule.js";
@@ -236,7 +237,7 @@ export async function runLocally(
   operation: Operation,
   cap: number | undefined,
 ): Promise<BatchRun> {
-  const started = Date.now();
+  const started = new Stopwatch();
   const result = await runProcess({
     command: process.execPath,
     args: [binScript(), operation, String(number), ...operationArgs(request, operation, cap)],
@@ -249,7 +250,7 @@ export async function runLocally(
     tailBytes: 4 * 1024 * 1024,
     onSpawn: (pid) => request.onProgress?.({ type: "started", task: number, operation, pid }),
   });
-  const run: BatchRun = { task: number, operation, ok: false, durationMs: Date.now() - started };
+  const run: BatchRun = { task: number, operation, ok: false, durationMs: started.elapsedMs() };
   try {
     const report = JSON.parse(result.stdout) as {
       sessionId: string;

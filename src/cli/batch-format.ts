@@ -1,12 +1,13 @@
 import type { BatchProgress, BatchReport } from "../batch/index.js";
+import { Stopwatch } from "../shared/time.js";
 
 const usd = (n: number) => `$${n.toFixed(4)}`;
 
 /** Live lines on stderr: each run as it starts and ends, and what its phases and agents do. */
 export function batchReporter(stream: NodeJS.WritableStream): (event: BatchProgress) => void {
-  const started = Date.now();
+  const started = new Stopwatch();
   const clock = () => {
-    const s = Math.floor((Date.now() - started) / 1000);
+    const s = Math.floor(started.elapsedMs() / 1000);
     return `[${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}]`;
   };
   return (event) => {

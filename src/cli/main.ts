@@ -49,7 +49,10 @@ function reportError(thrown: unknown): number {
   if (isBatonError(error)) {
     process.stderr.write(`baton: ${error.message}\n`);
     if (error.hint) process.stderr.write(`  ${error.hint}\n`);
-    if (process.env["BATON_DEBUG"]) process.stderr.write(`${error.stack}\n`);
+    if (process.env["BATON_DEBUG"]) {
+      process.stderr.write(`${error.stack}\n`);
+      if (error.cause instanceof Error) process.stderr.write(`caused by: ${error.cause.stack}\n`);
+    }
     return exitCodeOf(error);
   }
   process.stderr.write(

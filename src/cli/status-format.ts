@@ -5,7 +5,8 @@ const usd = (n: number) => `$${n < 10 ? n.toFixed(4) : n.toFixed(2)}`;
 const tokens = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n));
 
 function duration(ms: number): string {
-  const s = Math.floor(ms / 1000);
+  // Events written before durations were measured on the monotonic clock may hold a negative one.
+  const s = Math.floor(Math.max(0, ms) / 1000);
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;

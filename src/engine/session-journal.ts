@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { storeInternalPaths } from "../shared/baton-paths.js";
+import { withPath } from "../shared/errors.js";
 
 /**
  * An append-only record of one operation run: each step is written before it starts and after it
@@ -34,6 +35,8 @@ export class SessionJournal {
     try {
       writeSync(fd, line);
       fsyncSync(fd);
+    } catch (error) {
+      throw withPath(error, this.path);
     } finally {
       closeSync(fd);
     }

@@ -167,7 +167,10 @@ export type StoredFile = { blob: string; bytes: number; text: string } | null;
  * from the one recorded takes the committed one (a file the commit gained is listed as work), the paths are
  * named in `restated`, and the record is signed again. Null when git stored exactly what was recorded.
  */
-export function restateEvidence(evidence: Evidence, stored: ReadonlyMap<string, StoredFile>): Evidence | null {
+export function restateEvidence(
+  evidence: Evidence,
+  stored: ReadonlyMap<string, StoredFile>,
+): Evidence | null {
   const restated = new Set(evidence.restated ?? []);
   const artifacts = evidence.artifacts.map((a) => {
     const file = stored.get(a.path);

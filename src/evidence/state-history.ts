@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { dirname } from "node:path";
+import { writeFileNamed } from "../shared/atomic-write.js";
 import { runGit } from "../shared/git.js";
 
 /** A task reaching a status in one commit of state.json's history (the parent had another, or none). */
@@ -197,7 +198,7 @@ function writeCache(path: string | null, cache: HistoryCache): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
     const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(cache));
+    writeFileNamed(temp, JSON.stringify(cache));
     renameSync(temp, path);
   } catch {
     // A read-only checkout still verifies; only the next run reads the history again.

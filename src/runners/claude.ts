@@ -45,21 +45,18 @@ export const ClaudeRunnerOptions = z.strictObject({
 });
 export type ClaudeRunnerOptions = z.infer<typeof ClaudeRunnerOptions>;
 
-// Linux refuses a single argument over 128 KiB (MAX_ARG_STRLEN); longer prompts go through stdin.
-const MAX_PROMPT_ARG_BYTES = 100_000;
-
 /**
- * The command line for one request, without the binary. The agent becomes the session's main thread:
- * `--agents` defines it (its body as the system prompt, its tools, its model) and `--agent` selects it.
+ * The command line for one request, without the binary, and what goes to its stdin. The agent becomes the
+ * session's main thread: `--agents` defines it (its body as the system prompt, its tools, its model) and
+ * `--agent` selects it. The prompt always travels on stdin, never in argv: it carries the user's focus,
+ * which may be long (an argument over 128 KiB fails the spawn with E2BIG) or read as an option.
  */
 export function claudeInvocation(
   options: ClaudeRunnerOptions,
   request: RunRequest,
-): { args: string[]; stdin?: string } {
+): { args: string[]; stdin: string } {
   const { prompt, agent } = request;
-  // A prompt starting with "-" would be read as an option; stdin carries any text verbatim.
-  const viaStdin = prompt.startsWith("-") || Buffer.byteLength(prompt) > MAX_PROMPT_ARG_BYTES;
-  const args = viaStdin ? ["-p"] : ["-p", prompt];
+  const args = ["-p"];
   args.push("--output-format", "stream-json", "--verbose");
   if (options.settingSources) args.push("--setting-sources", options.settingSources.join(","));
   if (agent) args.push(...agentArgs(agent));
@@ -70,7 +67,7 @@ export function claudeInvocation(
     args.push("--allowedTools", agent.tools.join(","));
   }
   args.push(...(options.args ?? []));
-  return viaStdin ? { args, stdin: prompt } : { args };
+  return { args, stdin: prompt };
 }
 
 function agentArgs(agent: AgentDefinition): string[] {

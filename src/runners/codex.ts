@@ -35,7 +35,7 @@ export function locateCodex(options: {
 }
 
 /**
- * `codex exec --json` with stdin closed (a piped stdin would be appended to the prompt) and Baton's own
+ * `codex exec --json` with the prompt on stdin (no prompt argument: codex reads stdin to its end) and Baton's own
  * timeout: Codex retries an unreachable server for ever (contract 11.1). Codex has no agent definitions,
  * so the routed agent's instructions lead the prompt. It has no re-prompt either: an agent that stops before
  * its metadata is refused at GATE OUT (META_MISSING).
@@ -91,13 +91,13 @@ export class CodexRunner implements Runner {
     args.push(...(this.options.args ?? []));
     const instructions = request.agent?.systemPrompt;
     const prompt = instructions ? `${instructions}\n\n---\n\n${request.prompt}` : request.prompt;
-    // Codex would read a prompt starting with "-" as an option.
-    args.push("--", prompt);
+    // No prompt argument: `codex exec` then reads it from stdin, so a long focus never meets argv's limits.
     return runAgentProcess(
       "codex",
       {
         command: launcher ? process.execPath : binary.path,
         args: launcher ? [binary.path, ...args] : args,
+        stdin: prompt,
         cwd,
         env,
         interpreter: new CodexEventInterpreter(),

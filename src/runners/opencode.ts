@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as z from "zod/mini";
+import { Stopwatch } from "../shared/time.js";
 import { locateAgentCli, validRunnerOptions } from "./agent-cli.js";
 import { addUsage, failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { delegationEnv } from "./context.js";
@@ -89,10 +90,14 @@ export class OpencodeRunner implements Runner {
     return { kind: this.kind, detail: binary.path ?? `no binary: ${binary.message}` };
   }
 
-  /** `opencode run --format json`: the agent (defined inline, or the repository's), the model, the session to go on. */
+  /**
+   * `opencode run --format json`: the agent (defined inline, or the repository's), the model, the session to
+   * go on. No message words: the prompt goes on stdin, which `opencode run` reads whole when it is not a
+   * terminal, so a long focus never meets argv's limits.
+   */
   private args(
     request: RunRequest,
-    call: { inline: boolean; model: string | undefined; sessionId: string | undefined; prompt: string },
+    call: { inline: boolean; model: string | undefined; sessionId: string | undefined },
   ): string[] {
     const args = ["run", "--format", "json"];
     if (call.inline && request.agent) args.push("--agent", request.agent.name);
@@ -100,7 +105,7 @@ export class OpencodeRunner implements Runner {
       args.push("--agent", request.agent.name);
     if (call.model) args.push("--model", call.model);
     if (call.sessionId) args.push("--session", call.sessionId);
-    args.push(...(this.options.args ?? []), "--", call.prompt);
+    args.push(...(this.options.args ?? []));
     return args;
   }
 
@@ -119,20 +124,21 @@ export class OpencodeRunner implements Runner {
     const model = this.options.model ?? request.agent?.model;
     const inline = request.agent ? agentConfig(request.agent, model) : null;
     if (inline) env["OPENCODE_CONFIG_CONTENT"] = mergeConfig(env["OPENCODE_CONFIG_CONTENT"], inline);
-    const started = Date.now();
+    const started = new Stopwatch();
     const metadata = join(cwd, request.context.metadata_file_path);
     let sessionId: string | undefined;
     let usage: RunUsage | undefined;
     let prompt = request.prompt;
     for (let attempt = 0; ; attempt++) {
       const interpreter = new OpencodeEventInterpreter();
-      const args = this.args(request, { inline: inline !== null, model, sessionId, prompt });
-      const remaining = options.timeoutMs - (Date.now() - started);
+      const args = this.args(request, { inline: inline !== null, model, sessionId });
+      const remaining = options.timeoutMs - started.elapsedMs();
       const outcome = await runAgentProcess(
         "opencode",
         {
           command: binary.path,
           args,
+          stdin: prompt,
           cwd,
           env,
           interpreter,

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  appendFileSync,
   closeSync,
   fsyncSync,
   lstatSync,
@@ -8,12 +9,14 @@ import {
   realpathSync,
   renameSync,
   unlinkSync,
+  type WriteFileOptions,
+  writeFileSync,
   writeSync,
 } from "node:fs";
 import { open } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { tempFileName } from "./baton-paths.js";
-import { IoError } from "./errors.js";
+import { IoError, withPath } from "./errors.js";
 
 /** Temp files live beside their target so that the final rename never crosses a file system. */
 export function tempPathFor(target: string): string {
@@ -29,6 +32,8 @@ export function writeFileDurable(path: string, content: string): void {
       written += writeSync(fd, buffer, written, buffer.length - written);
     }
     fsyncSync(fd);
+  } catch (error) {
+    throw withPath(error, path);
   } finally {
     closeSync(fd);
   }
@@ -40,6 +45,8 @@ export async function writeFileDurableAsync(path: string, content: string): Prom
   try {
     await handle.writeFile(content, "utf8");
     await handle.sync();
+  } catch (error) {
+    throw withPath(error, path);
   } finally {
     await handle.close();
   }
@@ -96,4 +103,26 @@ export function writeFileAtomic(target: string, content: string): void {
     throw error;
   }
   fsyncDirectory(dirname(path));
+}
+
+/** `writeFileSync` whose failure names the file (a full disk fails the write, which alone names none). */
+export function writeFileNamed(
+  path: string,
+  data: string | NodeJS.ArrayBufferView,
+  options?: WriteFileOptions,
+): void {
+  try {
+    writeFileSync(path, data, options);
+  } catch (error) {
+    throw withPath(error, path);
+  }
+}
+
+/** `appendFileSync` whose failure names the file. */
+export function appendFileNamed(path: string, data: string, options?: WriteFileOptions): void {
+  try {
+    appendFileSync(path, data, options);
+  } catch (error) {
+    throw withPath(error, path);
+  }
 }

@@ -12,6 +12,7 @@ export type ErrorCode =
   | "TASK_NOT_FOUND"
   | "NO_STORE"
   | "NOT_A_REPOSITORY"
+  | "STORE_NOT_CHECKED_OUT"
   | "INVALID_TRANSITION"
   | "INVALID_ARGUMENT"
   | "LOCK_TIMEOUT"
@@ -106,6 +107,16 @@ export function exitCodeOf(error: BatonError): number {
   return EXIT_CODES.refused;
 }
 
+/**
+ * The repository keeps a task store that the work tree does not have (a sparse checkout leaves it out, or it
+ * was deleted): starting another one here would number tasks from 1 beside the committed store.
+ */
+export class StoreNotCheckedOutError extends BatonError {
+  constructor(message: string, options: BatonErrorOptions = {}) {
+    super("STORE_NOT_CHECKED_OUT", message, options);
+  }
+}
+
 export class TransitionError extends BatonError {
   constructor(message: string, options: BatonErrorOptions = {}) {
     super("INVALID_TRANSITION", message, options);
@@ -178,6 +189,12 @@ const FS_FAILURES: Record<string, { what: string; hint: string }> = {
   ENOSPC: { what: "no space left on the device", hint: "Free some space and run the command again." },
   EDQUOT: { what: "disk quota exceeded", hint: "Free some space and run the command again." },
   EMFILE: { what: "too many open files", hint: "Raise the open-file limit (ulimit -n) and try again." },
+  ENFILE: {
+    what: "too many open files on this system",
+    hint: "Close other programs' files or raise the system's limit, and try again.",
+  },
+  EIO: { what: "an input/output error of the device", hint: "Check the disk, then run the command again." },
+  EFBIG: { what: "the file is too large for this file system", hint: "Check the file's size." },
   EISDIR: { what: "is a directory", hint: "Move the directory out of the way; Baton needs a file there." },
   ENOTDIR: {
     what: "a path component is not a directory",
@@ -193,9 +210,23 @@ export function fileSystemFailure(error: unknown): IoError | null {
   if (!(error instanceof Error) || isBatonError(error)) return null;
   const { code, path, syscall } = error as NodeJS.ErrnoException;
   const known = code === undefined ? undefined : FS_FAILURES[code];
-  if (!known || path === undefined) return null;
-  return new IoError(`IO_FAILURE: cannot ${syscall ?? "access"} ${path}: ${known.what} (${code})`, {
+  if (!known) return null;
+  // Only a failure of an open file (write, fsync) comes without its path: Baton's writers add it (withPath).
+  const where = path ?? "a file (its path was not reported)";
+  return new IoError(`IO_FAILURE: cannot ${syscall ?? "access"} ${where}: ${known.what} (${code})`, {
     cause: error,
     hint: known.hint,
   });
+}
+
+/**
+ * A failure on an open file descriptor (write, fsync, close) names no path: the writer that knows it adds
+ * it, so a full disk is reported as the file it stopped. Returns the same error, for `throw withPath(…)`.
+ */
+export function withPath(error: unknown, path: string): unknown {
+  const errno = error as NodeJS.ErrnoException | null;
+  if (errno && typeof errno === "object" && typeof errno.code === "string" && errno.path === undefined) {
+    errno.path = path;
+  }
+  return error;
 }

@@ -1,5 +1,4 @@
 import {
-  appendFileSync,
   closeSync,
   existsSync,
   mkdirSync,
@@ -9,9 +8,9 @@ import {
   renameSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { appendFileNamed, writeFileNamed } from "./atomic-write.js";
 import { BATON_GITIGNORE, batonPaths, EVENTS_FILE } from "./baton-paths.js";
 
 /**
@@ -97,10 +96,10 @@ export function appendEvent(root: string, event: NewEvent, rotateBytes = ROTATE_
       mkdirSync(dir, { recursive: true });
       // The stream is per machine: like Baton's logs, never committed.
       const ignore = batonPaths(root).gitignore;
-      if (!existsSync(ignore)) writeFileSync(ignore, BATON_GITIGNORE);
+      if (!existsSync(ignore)) writeFileNamed(ignore, BATON_GITIGNORE);
     }
     rotateIfLarge(dir, path, rotateBytes);
-    appendFileSync(path, line);
+    appendFileNamed(path, line);
   } catch (error) {
     if (!warned) {
       warned = true;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 // Not re-exported by shared/index.js on purpose: task commands load that barrel and never spawn.
 import { runProcess } from "./process.js";
+import { monotonicMs } from "./time.js";
 
 /** git's object id of a file's bytes, as `git hash-object` computes it (SHA-1 repositories). */
 export function gitBlobId(bytes: Buffer): string {
@@ -77,10 +78,10 @@ const LOCKED = /index\.lock': File exists|Unable to create '.*\.lock'|could not 
  * failure is returned with git's own message.
  */
 export async function runGitWaitingForLock(cwd: string, args: string[], options: GitOptions = {}) {
-  const deadline = Date.now() + gitLockWaitMs();
+  const deadline = monotonicMs() + gitLockWaitMs();
   for (let pause = 50; ; pause = Math.min(pause * 2, 1000)) {
     const result = await runGit(cwd, args, options);
-    if (result.ok || !LOCKED.test(result.stderr) || Date.now() + pause > deadline) return result;
+    if (result.ok || !LOCKED.test(result.stderr) || monotonicMs() + pause > deadline) return result;
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }

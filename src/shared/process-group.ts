@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { monotonicMs } from "./time.js";
 
 /** Sends a signal to every process of a group; a group that is already gone is not an error. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
@@ -146,7 +147,7 @@ export class GroupStopper {
 
   terminate(): void {
     if (this.termSentAt !== null) return;
-    this.termSentAt = Date.now();
+    this.termSentAt = monotonicMs();
     signalGroup(this.pgid, "SIGTERM");
     // Needed while the direct child still runs (it may ignore SIGTERM); settle() takes over once it exits.
     this.killTimer = setTimeout(() => this.kill(), this.graceMs);
@@ -154,7 +155,7 @@ export class GroupStopper {
 
   private kill(): void {
     if (this.killSentAt !== null) return;
-    this.killSentAt = Date.now();
+    this.killSentAt = monotonicMs();
     signalGroup(this.pgid, "SIGKILL");
   }
 
@@ -163,7 +164,7 @@ export class GroupStopper {
     if (!groupAlive(this.pgid)) return false;
     this.terminate();
     while (groupAlive(this.pgid)) {
-      const now = Date.now();
+      const now = monotonicMs();
       if (this.killSentAt === null && now >= this.termSentAt! + this.graceMs) this.kill();
       if (this.killSentAt !== null && now >= this.killSentAt + SIGKILL_WAIT_MS) break;
       await sleep(POLL_MS);

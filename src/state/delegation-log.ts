@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import * as z from "zod/mini";
+import { appendFileNamed } from "../shared/atomic-write.js";
 import { MARKER_FILES, storeInternalPaths } from "../shared/baton-paths.js";
 import { logKey, openLine, sealLine } from "./log-seal.js";
 
@@ -85,7 +86,7 @@ export function appendDelegationEvents(
   const path = delegationLogPath(internalDir, sessionId);
   mkdirSync(dirname(path), { recursive: true });
   const key = logKey();
-  appendFileSync(path, events.map((e) => `${sealLine(key, sessionId, JSON.stringify(e))}\n`).join(""));
+  appendFileNamed(path, events.map((e) => `${sealLine(key, sessionId, JSON.stringify(e))}\n`).join(""));
 }
 
 export function emptyDelegationView(): DelegationView {

@@ -1,5 +1,6 @@
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileNamed } from "../shared/atomic-write.js";
 
 /**
  * Whether state.json is in canonical `JSON.stringify` form decides how it is rewritten, and finding
@@ -38,5 +39,5 @@ export function isKnownCanonical(internalDir: string, statePath: string): boolea
 
 export function rememberCanonical(internalDir: string, statePath: string): void {
   const now = fingerprint(statePath);
-  if (now) writeFileSync(hintPath(internalDir), JSON.stringify(now));
+  if (now) writeFileNamed(hintPath(internalDir), JSON.stringify(now));
 }

@@ -88,6 +88,7 @@ export {
   storeContext,
   Transaction,
 } from "./store.js";
+export { requireStoreCheckedOut } from "./store-checkout.js";
 export {
   ArchivedTask,
   ArtifactEntry,

@@ -1,14 +1,6 @@
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { writeFileNamed } from "../shared/atomic-write.js";
 import {
   fsyncDirectory,
   resolveWriteTarget,
@@ -56,12 +48,17 @@ export async function commitFiles(
   // Temps land in task folders too, where no cleanup scans: a kill before the journal names them would
   // leave them for a later commit to stage. This list names them first (a cheap, non-durable write).
   const intent = `${journalPath}.temps`;
-  writeFileSync(intent, JSON.stringify(staged.map((s) => s.temp)));
+  writeFileNamed(intent, JSON.stringify(staged.map((s) => s.temp)));
+  // A write that fails before the journal (a full disk) leaves the old files and no temp behind.
+  const abandon = (error: unknown) => {
+    for (const { temp } of staged) rmSync(temp, { force: true });
+    rmSync(intent, { force: true });
+    return error;
+  };
   try {
     await Promise.all(writes.map((w, i) => writeFileDurableAsync(staged[i]!.temp, w.content)));
   } catch (error) {
-    for (const { temp } of staged) rmSync(temp, { force: true });
-    throw error;
+    throw abandon(error);
   }
   const single = staged.length === 1 && moves.length === 0 && pendingDeletes.length === 0;
   if (!single) {
@@ -72,7 +69,11 @@ export async function commitFiles(
       moves,
       deletes: pendingDeletes,
     };
-    writeFileAtomic(journalPath, JSON.stringify(journal));
+    try {
+      writeFileAtomic(journalPath, JSON.stringify(journal));
+    } catch (error) {
+      throw abandon(error);
+    }
   }
   applyJournal(staged, moves, pendingDeletes);
   if (!single) unlinkSync(journalPath);
@@ -121,22 +122,47 @@ export function recoverInterruptedCommit(journalPath: string, tempDirs: string[]
     }
     rmSync(intent, { force: true });
   }
-  for (const dir of tempDirs) {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (name.startsWith(".") && /\.baton-\d+-[0-9a-f]{8}\.tmp$/.test(name)) {
-        try {
-          unlinkSync(join(dir, name));
-        } catch {
-          // already gone
-        }
+  for (const dir of tempDirs) removeTemps(dir, 0, false);
+  // Baton's own folder (the journal's, checkpoints, seal, caches) is swept through: an atomic write killed
+  // there, the journal's own among them, leaves its temp file where no commit or intent list names it.
+  // Writers outside the store lock (session journals, caches) write there too: only a dead writer's go.
+  removeTemps(dirname(journalPath), 2, true);
+  return recovered;
+}
+
+/** Whether the process that named a temp file (`.<name>.baton-<pid>-<hex>.tmp`) still runs. */
+function writerAlive(name: string): boolean {
+  const pid = Number(/\.baton-(\d+)-[0-9a-f]{8}\.tmp$/.exec(name)?.[1]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Removes temp files of atomic writes in `dir`, and in its sub-folders `depth` levels down. */
+function removeTemps(dir: string, depth: number, deadWritersOnly: boolean): void {
+  let entries: import("node:fs").Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (entry.isDirectory()) {
+      if (depth > 0) removeTemps(join(dir, entry.name), depth - 1, deadWritersOnly);
+    } else if (
+      entry.name.startsWith(".") &&
+      /\.baton-\d+-[0-9a-f]{8}\.tmp$/.test(entry.name) &&
+      !(deadWritersOnly && writerAlive(entry.name))
+    ) {
+      try {
+        unlinkSync(join(dir, entry.name));
+      } catch {
+        // already gone
       }
     }
   }
-  return recovered;
 }

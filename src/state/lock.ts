@@ -3,14 +3,15 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  rmSync,
   statSync,
   unlinkSync,
-  writeFileSync,
   writeSync,
 } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
-import { LockTimeoutError } from "../shared/index.js";
+import { writeFileNamed } from "../shared/atomic-write.js";
+import { LockTimeoutError, monotonicMs, withPath } from "../shared/index.js";
 
 /**
  * A cross-process lock on the specs folder: a file created with O_EXCL that names its holder. The
@@ -85,9 +86,13 @@ function tryCreate(path: string, content: string): boolean {
   }
   try {
     writeSync(fd, content);
-  } finally {
+  } catch (error) {
+    // A lock that could not say who holds it (a full disk) is not left behind looking stale.
     closeSync(fd);
+    rmSync(path, { force: true });
+    throw withPath(error, path);
   }
+  closeSync(fd);
   return true;
 }
 
@@ -114,7 +119,7 @@ function breakStaleLock(lockPath: string, staleRaw: string): void {
 }
 
 /** When this process last released a lock; see the politeness pause in acquireLock. */
-let lastReleaseAt = 0;
+let lastReleaseAt = Number.NEGATIVE_INFINITY;
 
 /** Per lock file, the last in-process claim: waiters of one process queue here, not on the file. */
 const localTails = new Map<string, Promise<void>>();
@@ -191,7 +196,7 @@ async function acquireFileLock(
   // A process that writes in a loop would otherwise take the lock back before any sleeping waiter
   // wakes up, and the others would starve; a short pause after our own release gives them a turn.
   // A hand-on inside the process skips it: that queue is short (one plan run's phases) and ordered.
-  const sinceRelease = Date.now() - lastReleaseAt;
+  const sinceRelease = monotonicMs() - lastReleaseAt;
   if (sinceRelease < 20 && !handedOn) await sleep(2 + Math.random() * 6);
   const holder: LockHolder = {
     pid: process.pid,
@@ -202,7 +207,7 @@ async function acquireFileLock(
   const content = JSON.stringify(holder);
   // The timeout measures how long one holder keeps the lock, not how long we have queued: a busy
   // store (64 writers) hands the lock on every few milliseconds and must never look stuck.
-  let deadline = Date.now() + options.timeoutMs;
+  let deadline = monotonicMs() + options.timeoutMs;
   let lastHolder: string | undefined;
   let delay = 1;
   for (;;) {
@@ -210,7 +215,7 @@ async function acquireFileLock(
       return () => {
         const current = readHolder(lockPath);
         if (current?.raw === content) unlinkSync(lockPath);
-        lastReleaseAt = Date.now();
+        lastReleaseAt = monotonicMs();
       };
     }
     const read = readHolder(lockPath);
@@ -220,9 +225,9 @@ async function acquireFileLock(
     }
     if (read && read.raw !== lastHolder) {
       lastHolder = read.raw;
-      deadline = Date.now() + options.timeoutMs;
+      deadline = monotonicMs() + options.timeoutMs;
     }
-    if (Date.now() >= deadline) {
+    if (monotonicMs() >= deadline) {
       const h = read?.holder;
       const who = h
         ? `pid ${h.pid} on ${h.hostname} ("${h.command}", since ${h.acquiredAt})`
@@ -244,7 +249,7 @@ export function ensureInternalDir(internalDir: string): void {
   mkdirSync(internalDir, { recursive: true });
   const ignore = join(internalDir, ".gitignore");
   try {
-    writeFileSync(ignore, "*\n", { flag: "wx" });
+    writeFileNamed(ignore, "*\n", { flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }

@@ -36,7 +36,11 @@ export const OpenCheckpoint = z.object({
   previousSessionId: z.optional(z.string()),
   pid: z.number(),
   hostname: z.string(),
+  /** Wall-clock time, for display; durations use `startedMono` within one boot (`bootId`). */
   startedAt: z.string(),
+  /** The machine's monotonic clock at GATE IN, in ms: a clock step while the run goes on changes nothing. */
+  startedMono: z.optional(z.number()),
+  bootId: z.optional(z.string()),
   /** `session`: opened by `baton gate-in` inside a Claude Code session, closed by `baton gate-out`. */
   mode: z.optional(z.enum(["headless", "session"])),
   /** The Claude Code session (`session_id` of hook input) that opened it, when known. */

@@ -7,9 +7,9 @@ import {
   readSync,
   renameSync,
   statSync,
-  writeFileSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { writeFileNamed } from "../shared/atomic-write.js";
 import { packageVersion } from "../shared/package.js";
 import type { SpecsPaths } from "./paths.js";
 import type { TaskTypeConvention } from "./task-type.js";
@@ -131,7 +131,7 @@ function writeText(path: string, internalDir: string, text: string): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
     const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, text);
+    writeFileNamed(temp, text);
     renameSync(temp, path);
   } catch {
     // A read-only store still lists; the next read parses the files again.

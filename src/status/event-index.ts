@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileNamed } from "../shared/atomic-write.js";
 import { batonPaths } from "../shared/baton-paths.js";
 import {
   type BatonEvent,
@@ -128,7 +129,7 @@ function writeCache(root: string, index: EventIndex): void {
     if (!existsSync(batonPaths(root).dir)) return;
     mkdirSync(batonPaths(root).cacheDir, { recursive: true });
     const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(index));
+    writeFileNamed(temp, JSON.stringify(index));
     renameSync(temp, path);
   } catch {
     // A read-only checkout still gets its status; only the next read is slower.

@@ -1,4 +1,5 @@
 import type { BatonEvent } from "../shared/event-stream.js";
+import { elapsedSince } from "../shared/time.js";
 // The modules themselves, not the state barrel: `baton status` must start fast and never writes the store.
 import {
   isCheckpointProcessAlive,
@@ -76,7 +77,13 @@ function doingOf(last: BatonEvent | undefined): string | null {
   return last.outcome ?? null;
 }
 
-function running(checkpoint: OpenCheckpoint, index: EventIndex, now: number, bin: string): RunningOperation {
+/** `fixedNow`: the wall-clock time to measure from (tests); else the monotonic clock where the run recorded it. */
+function running(
+  checkpoint: OpenCheckpoint,
+  index: EventIndex,
+  fixedNow: number | undefined,
+  bin: string,
+): RunningOperation {
   const entry = index.sessions[checkpoint.sessionId];
   const mode = checkpoint.mode ?? "headless";
   const alive = isCheckpointProcessAlive(checkpoint);
@@ -100,7 +107,7 @@ function running(checkpoint: OpenCheckpoint, index: EventIndex, now: number, bin
     pid: checkpoint.recorded?.pid ?? checkpoint.pid,
     host: checkpoint.hostname,
     startedAt: checkpoint.startedAt,
-    elapsedMs: Math.max(0, now - Date.parse(checkpoint.startedAt)),
+    elapsedMs: elapsedSince(checkpoint, fixedNow === undefined ? {} : { wallMs: fixedNow, bootId: null }),
     alive,
     doing: checkpoint.recorded ? "committing its recorded result" : doingOf(last),
     phase: phaseEvent?.phase ?? null,
@@ -150,7 +157,7 @@ export function readStatus(
   const byCost = (a: CostRow, b: CostRow) => b.costUsd - a.costUsd || b.runs - a.runs;
   return {
     at: new Date(now).toISOString(),
-    running: open.map((c) => running(c, index, now, options.bin ?? "baton")),
+    running: open.map((c) => running(c, index, options.now, options.bin ?? "baton")),
     results: index.results.slice(-recent).reverse(),
     refusals: index.refusals.slice(-recent).reverse(),
     costs: {

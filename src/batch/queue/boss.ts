@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import pg from "pg";
 import PgBoss from "pg-boss";
 import * as z from "zod/mini";
 import { IoError } from "../../shared/index.js";
@@ -75,7 +76,7 @@ export async function openQueue(url: string, options: QueueOptions = {}): Promis
     // pg-boss reports a lost connection as an event; unhandled, it would end the process.
     boss.on("error", (error) => options.onError?.(error));
     try {
-      await setUpQueue(boss, url);
+      await serialized(url, () => setUpQueue(boss, url));
       return boss;
     } catch (error) {
       await boss.stop({ graceful: false, wait: false }).catch(() => undefined);
@@ -83,6 +84,34 @@ export async function openQueue(url: string, options: QueueOptions = {}): Promis
       if (!race || attempt >= SETUP_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
     }
+  }
+}
+
+/** The advisory lock every Baton process takes to set up the queue's schema: "baton" in ASCII. */
+const SETUP_LOCK = 0x626174_6f6e;
+
+/**
+ * Runs the queue's setup holding a PostgreSQL advisory lock on its own connection: coordinators and workers
+ * started all at once on an empty database migrate one after the other, and each later one finds the
+ * schema made. The lock goes with the connection, whatever happens to this process.
+ */
+async function serialized<T>(url: string, setUp: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: "baton-setup" });
+  try {
+    await client.connect();
+    await client.query("SELECT pg_advisory_lock($1)", [SETUP_LOCK]);
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw new IoError(`cannot open the queue at ${redact(url)}: ${(error as Error).message}`, {
+      cause: error,
+      hint: "Check that PostgreSQL runs there and that the URL's user and password are right.",
+    });
+  }
+  try {
+    return await setUp();
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [SETUP_LOCK]).catch(() => undefined);
+    await client.end().catch(() => undefined);
   }
 }
 

@@ -1,9 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type PgBoss from "pg-boss";
 import { openQueuedGate, recoverOpenRuns, runOperation } from "../../engine/index.js";
 import { agentFileReaders } from "../../hosts/index.js";
+import { writeFileNamed } from "../../shared/atomic-write.js";
 import { appendEvent } from "../../shared/event-stream.js";
+import { Stopwatch } from "../../shared/time.js";
 import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { type BatchReport, type BatchRequest, type BatchRun, runBatch } from "../local.js";
@@ -59,7 +61,7 @@ async function implementHere(
   task: number,
   cap: number | undefined,
 ): Promise<BatchRun> {
-  const started = Date.now();
+  const started = new Stopwatch();
   request.onProgress?.({ type: "started", task, operation: "implement", pid: process.pid });
   const runner = new QueueRunner(boss, {
     remote: request.remote,
@@ -82,7 +84,7 @@ async function implementHere(
       ok: report.result.ok && !report.budget,
       session: report.sessionId,
       status: report.status,
-      durationMs: Date.now() - started,
+      durationMs: started.elapsedMs(),
     };
     if (!report.result.ok) Object.assign(run, { code: report.result.code, message: report.result.message });
     if (report.usage?.costUsd !== undefined) run.costUsd = report.usage.costUsd;
@@ -94,7 +96,7 @@ async function implementHere(
       ok: false,
       code: "RUN_FAILED",
       message: (error as Error).message,
-      durationMs: Date.now() - started,
+      durationMs: started.elapsedMs(),
     };
   }
 }
@@ -129,7 +131,7 @@ async function delegateThroughQueue(
   task: number,
   operation: Operation,
 ): Promise<BatchRun> {
-  const started = Date.now();
+  const started = new Stopwatch();
   const gate = await openQueuedGate({
     agentFiles: agentFileReaders(),
     config: request.config,
@@ -165,9 +167,9 @@ async function delegateThroughQueue(
   if (!jobId) throw new Error(`the queue refused the job for ${gate.sessionId}`);
   const job: PendingJob = { jobId, session: gate.sessionId, task, operation, base };
   mkdirSync(pendingDir(root), { recursive: true });
-  writeFileSync(join(pendingDir(root), `${gate.sessionId}.json`), JSON.stringify(job));
+  writeFileNamed(join(pendingDir(root), `${gate.sessionId}.json`), JSON.stringify(job));
   appendEvent(root, { kind: "queue", session: gate.sessionId, task, operation, outcome: "enqueued" });
   request.onProgress?.({ type: "started", task, operation, pid: null });
   const run = await collectJob(request, boss, job);
-  return { ...run, durationMs: Date.now() - started };
+  return { ...run, durationMs: started.elapsedMs() };
 }

@@ -9,6 +9,7 @@ import {
   type RunRequest,
 } from "../../runners/index.js";
 import { runGit } from "../../shared/git.js";
+import { Stopwatch } from "../../shared/time.js";
 import { applyWorkerCommit } from "./apply.js";
 import { DelegateResult, QUEUE } from "./boss.js";
 
@@ -31,7 +32,7 @@ export class QueueRunner implements Runner {
   }
 
   async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
-    const started = Date.now();
+    const started = new Stopwatch();
     const fail = (message: string, reason: "exit" | "aborted" = "exit"): RunOutcome =>
       finishRun(
         {
@@ -42,7 +43,7 @@ export class QueueRunner implements Runner {
           stderr: "",
           exitCode: null,
           signal: null,
-          durationMs: Date.now() - started,
+          durationMs: started.elapsedMs(),
           pid: null,
         },
         options,
@@ -105,7 +106,7 @@ export class QueueRunner implements Runner {
     cwd: string,
     base: string,
     result: DelegateResult,
-    started: number,
+    started: Stopwatch,
     options: RunOptions,
   ): Promise<RunOutcome> {
     const record = {
@@ -119,12 +120,12 @@ export class QueueRunner implements Runner {
     const problem = await applyWorkerCommit(cwd, base, result);
     if (problem) {
       return finishRun(
-        { ...record, ok: false, reason: "exit", message: problem, durationMs: Date.now() - started },
+        { ...record, ok: false, reason: "exit", message: problem, durationMs: started.elapsedMs() },
         options,
       );
     }
     await runGit(cwd, ["branch", "-D", result.branch]);
-    const durationMs = Date.now() - started;
+    const durationMs = started.elapsedMs();
     return finishRun(
       result.ok
         ? { ...record, ok: true, durationMs }

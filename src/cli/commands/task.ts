@@ -22,6 +22,7 @@ import {
   recoverTasks,
   rememberOffsets,
   requireStore,
+  requireStoreCheckedOut,
   type StoreContext,
   sessionActive,
   storeContext,
@@ -93,6 +94,7 @@ export async function taskAdd(options: TaskAddOptions): Promise<TaskView> {
   if (!existsSync(ctx.paths.state) && !existsSync(ctx.paths.todo)) {
     // The first task creates the store: only where git can keep it.
     requireRepository(ctx.config.root, "a new task store there would be kept nowhere");
+    await requireStoreCheckedOut(ctx);
   }
   return mutateStore(ctx, { command: `baton task add "${options.title}"`, creates: true }, (tx) => {
     // Said by the one writer that starts the store (decided under the lock), never silently.

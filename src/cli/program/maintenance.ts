@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { Stopwatch } from "../../shared/time.js";
 import { collect, described, print, repoOf } from "./io.js";
 
 export function defineMaintenance(program: Command): void {
@@ -254,11 +255,11 @@ function historyProgress(stream: NodeJS.WriteStream): {
   update: (done: number, total: number) => void;
   done: () => void;
 } {
-  const started = Date.now();
+  const started = new Stopwatch();
   let shown = false;
   return {
     update(done, total) {
-      if (!stream.isTTY || Date.now() - started < 1000) return;
+      if (!stream.isTTY || started.elapsedMs() < 1000) return;
       shown = true;
       stream.write(`\rbaton verify: reading history, ${done} of ${total} commits`);
     },

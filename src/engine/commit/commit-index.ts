@@ -76,7 +76,13 @@ export async function commitEntries(
     });
     if (!commit.ok) return failed("git commit", commit);
     const committed = (await git(root, ["rev-parse", "HEAD"])).stdout.trim();
-    const settled = await settleStoredEvidence(root, committed, evidence?.path, evidence?.batonPaths ?? new Set(), env);
+    const settled = await settleStoredEvidence(
+      root,
+      committed,
+      evidence?.path,
+      evidence?.batonPaths ?? new Set(),
+      env,
+    );
     if (!settled.ok) return { ok: false, reason: settled.reason };
     await syncSharedIndex(root, await committedPaths(root, settled.sha, paths));
     return { ok: true, committed: true, sha: settled.sha };
@@ -88,7 +94,16 @@ export async function commitEntries(
 
 /** The paths the commit changed (a hook may have added some) with the ones Baton gave it. */
 async function committedPaths(root: string, sha: string, paths: readonly string[]): Promise<string[]> {
-  const diff = await git(root, ["diff-tree", "-r", "-z", "--root", "--no-renames", "--no-commit-id", "--name-only", sha]);
+  const diff = await git(root, [
+    "diff-tree",
+    "-r",
+    "-z",
+    "--root",
+    "--no-renames",
+    "--no-commit-id",
+    "--name-only",
+    sha,
+  ]);
   const changed = diff.ok ? diff.stdout.split("\0").filter((p) => p !== "") : [];
   return [...new Set([...paths, ...changed])];
 }

@@ -2,14 +2,15 @@ import { readFileSync } from "node:fs";
 import { relative, sep } from "node:path";
 import { Evidence, restateEvidence, type StoredFile } from "../../evidence/index.js";
 import { REPO_KEYS_DIR } from "../../shared/baton-paths.js";
-import { writeFileAtomic } from "../../shared/index.js";
 import { runGit } from "../../shared/git.js";
+import { writeFileAtomic } from "../../shared/index.js";
 
 const git = (root: string, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) =>
   runGit(root, args, { timeoutMs: 60_000, ...options });
 
 /** Files of Baton's record that ride in a commit without being work: evidence of other runs, public keys. */
-const isBatonRecord = (path: string) => path.startsWith(`${REPO_KEYS_DIR}/`) || /\/evidence\/[^/]+\.json$/.test(path);
+const isBatonRecord = (path: string) =>
+  path.startsWith(`${REPO_KEYS_DIR}/`) || /\/evidence\/[^/]+\.json$/.test(path);
 
 const nulList = (out: string) => out.split("\0").filter((p) => p !== "");
 

@@ -1,6 +1,7 @@
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import type { Runner, RunOutcome, RunUsage } from "../../runners/index.js";
+import { writeFileNamed } from "../../shared/atomic-write.js";
 import { readOpenCheckpoint, storePrefix, taskTypeOf } from "../../state/index.js";
 import { checkRunResult } from "../gate-out/check-run-result.js";
 import type { GateOutVerdict } from "../gate-out/index.js";
@@ -185,7 +186,7 @@ async function planVerdict(run: Run, report: PlanRunReport, artifactPath: string
   const { checkRuns } = checked;
   const summaryAbs = join(run.config.root, artifactPath);
   mkdirSync(dirname(summaryAbs), { recursive: true });
-  writeFileSync(
+  writeFileNamed(
     summaryAbs,
     renderRunSummary(report, {
       taskNumber: run.taskNumber,

@@ -5,6 +5,8 @@ import type { RunEvent } from "../transition.js";
 import type { GateInContext, GateInStep } from "./gate-in-step.js";
 import { gateIn } from "./open-run.js";
 import { refuseForeignFolder } from "./refuse-foreign-folder.js";
+import { refuseGitOperation } from "./refuse-git-operation.js";
+import { refuseLongFocus } from "./refuse-long-focus.js";
 import { refuseStaleIndexLock } from "./refuse-stale-index-lock.js";
 import { requireSandbox } from "./require-sandbox.js";
 import { requireSigningKey } from "./require-signing-key.js";
@@ -13,6 +15,7 @@ import { takeBaseline } from "./take-baseline.js";
 export { decideGateIn, type GateInDecision, readGateIn } from "./decide-gate-in.js";
 export type { GateInContext, GateInStep, GateInStepResult } from "./gate-in-step.js";
 export { type GateInVerdict, gateIn } from "./open-run.js";
+export { MAX_FOCUS_BYTES } from "./refuse-long-focus.js";
 export { changedSince, readBaseline, staleIndexLock } from "./work-tree-baseline.js";
 
 /**
@@ -21,9 +24,11 @@ export { changedSince, readBaseline, staleIndexLock } from "./work-tree-baseline
  * checkpoint together. A new check is a new file and one line here.
  */
 export const GATE_IN: readonly GateInStep[] = [
+  refuseLongFocus,
   requireSandbox,
   requireSigningKey,
   refuseStaleIndexLock,
+  refuseGitOperation,
   refuseForeignFolder,
   takeBaseline,
 ];

@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { currentBootId, monotonicMs } from "../../shared/index.js";
 import {
   applyStatus,
   checkpointPath,
@@ -46,7 +47,10 @@ export function gateIn(
     pid: process.pid,
     hostname: hostname(),
     startedAt: tx.timestamp,
+    startedMono: monotonicMs(),
   };
+  const boot = currentBootId();
+  if (boot) checkpoint.bootId = boot;
   if (task.session_id !== undefined) checkpoint.previousSessionId = task.session_id;
   if (request.mode === "session") checkpoint.mode = "session";
   if (request.claudeSessionId) checkpoint.claudeSessionId = request.claudeSessionId;

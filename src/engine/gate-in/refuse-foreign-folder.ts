@@ -27,16 +27,19 @@ function filesUnder(dir: string): string[] {
 }
 
 /**
- * A task Baton has never run (no session, no linked artifact) whose folder already holds files: the folder
- * is someone else's (another tool's, a person's notes, a name that happens to match), and adopting it would
- * hand its files to the agent and commit them under this task. The run does not start; nothing is written.
+ * A task nobody has worked on yet (not started, no session, no linked artifact) whose folder already holds
+ * files: the folder is someone else's (another tool's, a person's notes, a name that happens to match), and
+ * adopting it would hand its files to the agent and put them under this task. The run does not start;
+ * nothing is written. A task a person moved on (a plan written by hand, the status set to planned) owns its
+ * folder; and whatever a folder holds, a commit only ever carries what the agent changed.
  */
 export const refuseForeignFolder: GateInStep = ({ run }) => {
   const { task } = run;
-  const touchedByBaton =
+  const worked =
+    task.status !== "not_started" ||
     (typeof task.session_id === "string" && task.session_id !== "") ||
     (Array.isArray(task.artifacts) && task.artifacts.length > 0);
-  if (touchedByBaton) return { ok: true };
+  if (worked) return { ok: true };
   const files = filesUnder(run.folder);
   if (files.length === 0) return { ok: true };
   const folder = relative(run.config.root, run.folder) || ".";

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { TestCounts } from "../../evidence/index.js";
+import { writeFileNamed } from "../../shared/atomic-write.js";
 import { batonPaths } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
 import { type ConfiguredCheck, runChecks } from "./project-checks.js";
@@ -43,7 +44,7 @@ export async function baselineCounts(
   } catch {
     const counts = await measure(root, commit, checks);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, JSON.stringify(counts));
+    writeFileNamed(path, JSON.stringify(counts));
     return counts;
   }
 }

@@ -45,7 +45,9 @@ export type GateOutCode =
   | "NO_TESTS_RAN"
   | "TESTS_REDUCED"
   | "TESTS_SKIPPED"
-  | "HISTORY_CHANGED";
+  | "HISTORY_CHANGED"
+  | "BRANCH_CHANGED"
+  | "SUBMODULE_CHANGED";
 
 /** What GATE OUT knows when it runs: the run it checks, never the agent's word for it. */
 export interface GateOutInput {

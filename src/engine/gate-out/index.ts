@@ -1,10 +1,12 @@
 import { checkAgentSignals } from "./agent-signals.js";
 import { checkArtifacts } from "./check-artifacts.js";
+import { checkBranch } from "./check-branch.js";
 import { checkChanges } from "./check-changes.js";
 import { checkHistory } from "./check-history.js";
 import { checkProject } from "./check-project.js";
 import { checkProvenance } from "./check-provenance.js";
 import { checkSession, checkStatus, refuseUnfinishedStatus } from "./check-status.js";
+import { checkSubmodules } from "./check-submodules.js";
 import { checkSubstance } from "./check-substance.js";
 import { refuseTamperedChecks } from "./check-tampering.js";
 import { checkTestCounts } from "./check-test-counts.js";
@@ -29,6 +31,7 @@ export const CHECK_GATES: readonly Gate[] = [refuseTamperedChecks, checkProject,
 
 /** GATE OUT, in order: what the agent printed, then its metadata, then what it claims to have written. */
 export const GATE_OUT: readonly Gate[] = [
+  checkBranch,
   checkHistory,
   checkAgentSignals,
   readReturnMetadata,
@@ -37,6 +40,7 @@ export const GATE_OUT: readonly Gate[] = [
   checkStatus,
   checkArtifacts,
   checkSubstance,
+  checkSubmodules,
   checkChanges,
   checkProvenance,
   ...CHECK_GATES,

@@ -83,7 +83,11 @@ export async function snapshotWork(
  * The snapshot without the files that are exactly as they were at GATE IN (dirty or untracked then, and
  * untouched since): a file the agent did not change is never part of its commit, whoever put it there.
  */
-export function agentChanged(root: string, snapshot: WorkSnapshot, baseline: GitBaseline | null | undefined): WorkSnapshot {
+export function agentChanged(
+  root: string,
+  snapshot: WorkSnapshot,
+  baseline: GitBaseline | null | undefined,
+): WorkSnapshot {
   if (!baseline) return snapshot;
   const kept: WorkSnapshot = {};
   for (const [path, entry] of Object.entries(snapshot)) {

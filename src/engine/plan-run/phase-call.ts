@@ -12,9 +12,11 @@ import type {
 import { phaseMetadataFile } from "../../shared/baton-paths.js";
 import type { GitBaseline } from "../../state/index.js";
 import { checkAgentSignals } from "../gate-out/agent-signals.js";
+import { checkBranch } from "../gate-out/check-branch.js";
 import { checkChanges } from "../gate-out/check-changes.js";
 import { checkHistory } from "../gate-out/check-history.js";
 import { checkSession, refuseUnfinishedStatus } from "../gate-out/check-status.js";
+import { checkSubmodules } from "../gate-out/check-submodules.js";
 import type { ChangeEvidence, Gate } from "../gate-out/gate-types.js";
 import { CHECK_GATES, type GateOutVerdict, runGateOut } from "../gate-out/index.js";
 import type { CheckRun, ConfiguredCheck } from "../gate-out/project-checks.js";
@@ -25,6 +27,7 @@ import type { PhaseOutcome } from "./plan-run-types.js";
 
 /** The hard barrier after one call of a phase agent: the GATE OUT gates, with the phase summary for artifacts. */
 export const PHASE_BARRIER: readonly Gate[] = [
+  checkBranch,
   checkHistory,
   checkAgentSignals,
   readReturnMetadata,
@@ -32,6 +35,7 @@ export const PHASE_BARRIER: readonly Gate[] = [
   refuseUnfinishedStatus,
   checkPhaseStatus,
   checkPhaseSummary,
+  checkSubmodules,
   checkChanges,
   ...CHECK_GATES,
 ];

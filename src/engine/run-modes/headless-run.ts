@@ -3,7 +3,7 @@ import type { AgentFileReader } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import type { Runner, RunUsage } from "../../runners/index.js";
 import { appendEvent } from "../../shared/event-stream.js";
-import { BudgetExceededError } from "../../shared/index.js";
+import { BudgetExceededError, Stopwatch } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import {
   isCheckpointProcessAlive,
@@ -127,7 +127,7 @@ function runnerDelegation(
 export async function runOperation(request: OperationRequest): Promise<OperationReport> {
   const recovered = await resolveDeadRun(request.config, request.taskNumber);
   const run = await prepareRun({ ...request, mode: "headless" });
-  const started = Date.now();
+  const started = new Stopwatch();
   const recorded = recordedRun(run, request.runner.kind);
   const budget = budgetFor(run, request, recorded);
   const journal = new SessionJournal(sessionJournalPath(run.ctx.paths.internalDir, run.sessionId));
@@ -142,7 +142,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
     state: initialState(run.operation, run.taskNumber, run.sessionId),
     event: { type: "start" },
   });
-  finishOperation(recorded, driven.state.result!, delegation.usage, Date.now() - started);
+  finishOperation(recorded, driven.state.result!, delegation.usage, started.elapsedMs());
   if (budget.stopped) {
     appendEvent(run.config.root, {
       ...eventBase(recorded),

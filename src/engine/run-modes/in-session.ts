@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import type { AgentFileReader } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
-import { UsageError } from "../../shared/index.js";
+import { elapsedSince, UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import { type OpenCheckpoint, readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { MARKER_FILE } from "../delegate/postflight-marker.js";
@@ -149,7 +149,7 @@ export async function closeSessionGate(request: {
     },
   );
   const result = driven.state.result!;
-  finishOperation(recorded, result, undefined, Date.now() - Date.parse(open.startedAt));
+  finishOperation(recorded, result, undefined, elapsedSince(open));
   const status = driven.status ?? run.task.status;
   if (!result.ok)
     return {

@@ -1,7 +1,7 @@
 import type { AgentFileReader } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import type { AgentDefinition, DelegationContext, RunUsage } from "../../runners/index.js";
-import { UsageError } from "../../shared/index.js";
+import { elapsedSince, UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { queueHandOff } from "../delegate/queue-hand-off.js";
@@ -96,7 +96,7 @@ export async function closeQueuedGate(request: {
     },
   );
   const result = driven.state.result!;
-  finishOperation(rec, result, request.usage, Date.now() - Date.parse(open.startedAt));
+  finishOperation(rec, result, request.usage, elapsedSince(open));
   const status = driven.status ?? run.task.status;
   if (!result.ok) return { ok: false, code: result.code, message: result.message, status };
   return {

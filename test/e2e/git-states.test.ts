@@ -1,0 +1,148 @@
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { fails, GOOD_RESEARCH, git, ok, repo, runBatonAsync, snapshotSpecs, specs } from "./helpers.js";
+
+/**
+ * Git in the states people leave it in: mid-merge, mid-rebase, mid-cherry-pick, mid-revert, mid-bisect,
+ * another branch checked out while an agent works, a sparse checkout without the store. Baton refuses
+ * before any agent runs, or stops cleanly at its next step, and never leaves a lock or checkpoint behind.
+ */
+
+function researcher(dir: string, sleepMs = 0): string {
+  const path = join(dir, ".git", "agent.json");
+  const steps = [
+    { write: "{task_folder}/notes/started.md", content: "started\n" },
+    ...(sleepMs > 0 ? [{ sleepMs }] : []),
+    ...GOOD_RESEARCH,
+  ];
+  writeFileSync(path, JSON.stringify({ steps }));
+  return path;
+}
+
+/** Task 1 committed, and `file.txt` changed on `main` and on branch `side` so that they conflict. */
+function conflictingRepo(): string {
+  const dir = repo();
+  ok(dir, ["task", "add", "Study the lexer", "-l", "general"]);
+  writeFileSync(join(dir, "file.txt"), "base\n");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "base"]);
+  git(dir, ["checkout", "-qb", "side"]);
+  writeFileSync(join(dir, "file.txt"), "side\n");
+  git(dir, ["commit", "-qam", "side change"]);
+  git(dir, ["checkout", "-q", "main"]);
+  writeFileSync(join(dir, "file.txt"), "main\n");
+  git(dir, ["commit", "-qam", "main change"]);
+  return dir;
+}
+
+/** Runs git expecting it to stop on a conflict (a non-zero exit). */
+function gitConflict(dir: string, args: string[]): void {
+  expect(() => git(dir, args)).toThrow();
+}
+
+const noControlFiles = (dir: string) => {
+  expect(existsSync(specs(dir, ".baton", "lock")), "lock left").toBe(false);
+  const checkpoints = specs(dir, ".baton", "checkpoints");
+  expect(existsSync(checkpoints) ? readdirSync(checkpoints) : [], "checkpoint left").toEqual([]);
+};
+
+describe("GATE IN in the middle of a git operation", () => {
+  const cases: Array<[string, string, (dir: string) => void]> = [
+    ["a merge", "merge", (d) => gitConflict(d, ["merge", "-q", "side"])],
+    [
+      "a rebase",
+      "rebase",
+      (d) => {
+        git(d, ["checkout", "-q", "side"]);
+        gitConflict(d, ["rebase", "-q", "main"]);
+      },
+    ],
+    ["a cherry-pick", "cherry-pick", (d) => gitConflict(d, ["cherry-pick", "side"])],
+    [
+      "a revert",
+      "revert",
+      (d) => {
+        writeFileSync(join(d, "file.txt"), "later\n");
+        git(d, ["commit", "-qam", "later"]);
+        gitConflict(d, ["revert", "--no-edit", "HEAD~1"]);
+      },
+    ],
+    ["a bisect", "bisect", (d) => git(d, ["bisect", "start"])],
+  ];
+  for (const [what, word, enter] of cases) {
+    it(`refuses during ${what}: no agent runs, nothing is written`, () => {
+      const dir = conflictingRepo();
+      enter(dir);
+      const head = git(dir, ["rev-parse", "HEAD"]);
+      const before = snapshotSpecs(dir);
+      const refused = fails(dir, ["research", "1", "--script", researcher(dir)]);
+      expect(refused.stdout).toContain("GATE_IN");
+      expect(refused.stdout).toContain(`in the middle of ${what}`);
+      expect(refused.stdout).toContain(`git ${word}`);
+      expect(existsSync(specs(dir, "1_study_the_lexer", "notes"))).toBe(false);
+      expect(git(dir, ["rev-parse", "HEAD"])).toBe(head);
+      const after = snapshotSpecs(dir);
+      for (const [path, bytes] of before) expect(after.get(path)?.equals(bytes), path).toBe(true);
+      noControlFiles(dir);
+    });
+  }
+});
+
+describe("the checkout moves while the agent works", () => {
+  for (const [what, move] of [
+    ["another branch is checked out", ["checkout", "-q", "other"]],
+    ["HEAD is detached", ["checkout", "-q", "--detach"]],
+  ] as const) {
+    it(`${what}: the run stops at GATE OUT, records and commits nothing, releases lock and checkpoint`, async () => {
+      const dir = repo();
+      ok(dir, ["task", "add", "Study the lexer", "-l", "general"]);
+      git(dir, ["add", "-A"]);
+      git(dir, ["commit", "-qm", "tasks"]);
+      git(dir, ["branch", "other"]);
+      const heads = () => git(dir, ["rev-parse", "main", "other"]);
+      const before = heads();
+      const running = runBatonAsync(dir, ["research", "1", "--script", researcher(dir, 1500)]);
+      const started = specs(dir, "1_study_the_lexer", "notes", "started.md");
+      for (let i = 0; i < 200 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 25));
+      git(dir, [...move]);
+      const result = await running;
+      expect(result.status, result.stdout + result.stderr).toBe(1);
+      expect(result.stdout).toContain("BRANCH_CHANGED");
+      expect(result.stdout).toContain("started on main");
+      expect(heads()).toBe(before);
+      noControlFiles(dir);
+    });
+  }
+});
+
+describe("a sparse checkout that leaves the store out", () => {
+  it("task add refuses to start a second store, naming the sparse checkout", () => {
+    const dir = repo();
+    ok(dir, ["task", "add", "Study the lexer", "-l", "general"]);
+    writeFileSync(join(dir, "README.md"), "hello\n");
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "tasks"]);
+    git(dir, ["sparse-checkout", "set", "--no-cone", "/README.md"]);
+    expect(existsSync(specs(dir, "state.json"))).toBe(false);
+    const refused = fails(dir, ["task", "add", "Another"]);
+    expect(refused.stderr).toContain("sparse checkout");
+    expect(refused.stderr).toContain("git sparse-checkout add specs");
+    expect(existsSync(specs(dir, "state.json"))).toBe(false);
+    expect(existsSync(specs(dir, "TODO.md"))).toBe(false);
+    git(dir, ["sparse-checkout", "disable"]);
+    ok(dir, ["task", "add", "Another"]);
+    expect(git(dir, ["diff", "--", "specs/state.json"])).toContain('"project_number": 2');
+  });
+
+  it("task add refuses where the committed store was deleted from the work tree", () => {
+    const dir = repo();
+    ok(dir, ["task", "add", "Study the lexer", "-l", "general"]);
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "tasks"]);
+    for (const f of ["state.json", "TODO.md"]) rmSync(specs(dir, f));
+    const refused = fails(dir, ["task", "add", "Another"]);
+    expect(refused.stderr).toContain("git restore specs");
+    expect(existsSync(specs(dir, "state.json"))).toBe(false);
+  });
+});
