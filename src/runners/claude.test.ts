@@ -31,9 +31,9 @@ const AGENTS_JSON = JSON.stringify({
 describe("claudeInvocation", () => {
   test("default mode: the agent defined and selected, its tools pre-approved, extra args last", () => {
     expect(claudeInvocation({ args: ["--max-turns", "40"] }, request)).toEqual({
+      stdin: request.prompt,
       args: [
         "-p",
-        request.prompt,
         "--output-format",
         "stream-json",
         "--verbose",
@@ -51,7 +51,7 @@ describe("claudeInvocation", () => {
 
   test("bypassPermissions needs no allow list; setting sources may be emptied", () => {
     const { args } = claudeInvocation({ permissionMode: "bypassPermissions", settingSources: [] }, request);
-    expect(args.slice(5)).toEqual([
+    expect(args.slice(4)).toEqual([
       "--setting-sources",
       "",
       "--agents",
@@ -81,9 +81,9 @@ describe("claudeInvocation", () => {
 
   test("an agent without a body is Claude's own, picked by name; no agent, no agent flags", () => {
     const named = claudeInvocation({}, { ...request, agent: { name: "reviewer", model: "haiku" } });
-    expect(named.args.slice(5)).toEqual(["--agent", "reviewer", "--model", "haiku"]);
+    expect(named.args.slice(4)).toEqual(["--agent", "reviewer", "--model", "haiku"]);
     const plain = claudeInvocation({}, { ...request, agent: undefined });
-    expect(plain.args).toEqual(["-p", request.prompt, "--output-format", "stream-json", "--verbose"]);
+    expect(plain.args).toEqual(["-p", "--output-format", "stream-json", "--verbose"]);
   });
 
   test("a description is made up when the agent has none (--agents requires one)", () => {
@@ -93,12 +93,13 @@ describe("claudeInvocation", () => {
     });
   });
 
-  test("prompts that could pass for an option, or exceed an argument's size limit, go through stdin", () => {
-    const dash = claudeInvocation({}, { ...request, prompt: "--help me" });
-    expect(dash.args.slice(0, 2)).toEqual(["-p", "--output-format"]);
-    expect(dash.stdin).toBe("--help me");
-    const big = "é".repeat(60_000);
-    expect(claudeInvocation({}, { ...request, prompt: big }).stdin).toBe(big);
+  test("the prompt, whatever it holds, goes through stdin and never into argv", () => {
+    for (const prompt of ["--help me", "é".repeat(60_000), "a".repeat(300_000), request.prompt]) {
+      const invocation = claudeInvocation({}, { ...request, prompt });
+      expect(invocation.stdin).toBe(prompt);
+      expect(invocation.args.some((a) => a.includes(prompt))).toBe(false);
+      expect(invocation.args.slice(0, 2)).toEqual(["-p", "--output-format"]);
+    }
   });
 });
 
@@ -163,10 +164,12 @@ describe("running a stand-in binary", () => {
       usage: { turns: 1 },
     });
     expect(events.at(-1)).toMatchObject({ type: "finished", ok: false, reason: "agent_error", exitCode: 0 });
-    // Arguments arrive verbatim (no shell), with the delegation and the configured env in the environment.
+    // Arguments arrive verbatim (no shell), the prompt whole on stdin (never in argv), with the delegation
+    // and the configured env in the environment.
     expect(seen.argv).toEqual(claudeInvocation({}, request).args);
+    expect(seen.argv.join(" ")).not.toContain("add a widget");
     expect(seen.env["BATON_SESSION_ID"]).toBe(request.context.session_id);
-    expect(seen.stdin).toBe("");
+    expect(seen.stdin).toBe(request.prompt);
   });
 
   test("an exit before any result says why, from stderr", async () => {

@@ -102,9 +102,13 @@ export function okJson<T = any>(cwd: string, args: string[]): T {
 }
 
 /** The async form, for commands that must run at the same time. */
-export function runBatonAsync(cwd: string, args: string[]): Promise<CliResult> {
+export function runBatonAsync(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BATON_BIN, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BATON_BIN, ...args], {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -63,8 +63,12 @@ function startWorker(
   return { clone, child, log: () => out };
 }
 
-function coordinator(dir: string, args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [BATON_BIN, "run", ...args, "--queue", pg.url], {
+function coordinator(
+  dir: string,
+  args: string[],
+  db = pg.url,
+): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, [BATON_BIN, "run", ...args, "--queue", db], {
     cwd: dir,
     env: { ...process.env, ...ENV },
     stdio: ["ignore", "pipe", "pipe"],
@@ -104,6 +108,54 @@ describe.skipIf(missing !== null)("baton run --queue (PostgreSQL, pg-boss)", () 
     } finally {
       await admin.stop({ graceful: false, wait: false });
     }
+  }, 60_000);
+
+  it("a coordinator and two workers started at the same moment on an empty database: one setup, every task done", async () => {
+    const admin = await openQueue(pg.url);
+    const name = `allatonce_${process.pid}`;
+    try {
+      await admin.getDb().executeSql(`CREATE DATABASE ${name}`, []);
+    } finally {
+      await admin.stop({ graceful: false, wait: false });
+    }
+    const db = pg.url.replace(/\/postgres$/, `/${name}`);
+    const { dir, script } = coordinatorRepo(8, wholeWayScript());
+    // Clones first (git is slow next to a process start), then all three processes in the same tick.
+    const clones = ["machine-a", "machine-b"].map((m) => {
+      const clone = join(mkdtempSync(join(tmpdir(), "baton-worker-clone-")), m);
+      execFileSync("git", ["clone", "-q", dir, clone]);
+      return { clone, machine: m };
+    });
+    const workers = clones.map(({ clone, machine }) => {
+      const child = spawn(
+        process.execPath,
+        [BATON_BIN, "worker", "--queue", db, "--repo", clone, "--script", script, "--machine", machine],
+        { cwd: clone, env: { ...process.env, ...ENV }, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      children.push(child);
+      let out = "";
+      child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+      child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+      return { child, log: () => out };
+    });
+    const run = await coordinator(dir, ["--all-ready", "--until", "researched", "--concurrency", "4"], db);
+    const logs = workers.map((w) => w.log()).join("\n");
+    expect(run.code, `${run.out}\n${logs}`).toBe(0);
+    expect(`${run.out}${logs}`).not.toMatch(/duplicate key|unexpected failure|deadlock/);
+    expect(statuses(dir)).toEqual(Array(8).fill("researched"));
+    for (const w of workers) expect(w.child.exitCode, logs).toBe(null);
+  }, 120_000);
+
+  it("a worker whose start fails exits non-zero at once, saying why", async () => {
+    const { dir, script } = coordinatorRepo(1, wholeWayScript());
+    // A port nothing listens on: the queue cannot be opened.
+    const closed = pg.url.replace(/:(\d+)\//, ":1/");
+    const worker = startWorker(dir, "machine-x", script, closed);
+    const code = await new Promise<number | null>((resolve) => worker.child.once("exit", resolve));
+    expect(code, worker.log()).toBe(1);
+    expect(worker.log()).toMatch(/cannot open the queue at postgres:\/\/[^ ]*:1\//);
+    expect(worker.log()).toMatch(/ECONNREFUSED|connect/);
+    expect(worker.log()).not.toContain("unexpected failure");
   }, 60_000);
 
   it("runs tasks to planned through workers on separate clones; the coordinator alone writes the store", async () => {

@@ -12,6 +12,8 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { readAllEvents } from "../../src/shared/event-stream.js";
+import { requireUnderCi } from "../../src/testing/requirements.js";
 import { GOOD_RESEARCH, git, ok, repo, runBaton, runBatonAsync, specs } from "./helpers.js";
 
 /**
@@ -182,5 +184,39 @@ describe("a store corrupted while the agent works", () => {
     expect(recovered.status, recovered.stdout + recovered.stderr).toBe(0);
     expect(leftovers(dir)).toEqual([]);
     ok(dir, ["research", "1", "--script", researcher(dir)]);
+  });
+});
+
+const FAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
+const faketimeMissing = existsSync(FAKETIME) ? null : `${FAKETIME} is not installed`;
+requireUnderCi("libfaketime (Debian package libfaketime)", faketimeMissing);
+
+describe.skipIf(faketimeMissing !== null)("the wall clock steps back two hours mid-run (libfaketime)", () => {
+  it("durations come from the monotonic clock: status and the event stream never go negative", async () => {
+    const dir = repo();
+    oneTask(dir);
+    const clock = join(dir, ".git", "faketime");
+    writeFileSync(clock, "+0\n");
+    const env = {
+      LD_PRELOAD: FAKETIME,
+      FAKETIME_TIMESTAMP_FILE: clock,
+      FAKETIME_NO_CACHE: "1",
+      DONT_FAKE_MONOTONIC: "1",
+    };
+    const running = runBatonAsync(dir, ["research", "1", "--script", researcher(dir, 2500)], env);
+    const started = specs(dir, "1_study_the_lexer", "notes", "started.md");
+    for (let i = 0; i < 200 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 25));
+    writeFileSync(clock, "-2h\n");
+    await new Promise((r) => setTimeout(r, 600));
+    const status = JSON.parse(runBaton(dir, ["status", "--json"], env).stdout);
+    expect(status.running).toHaveLength(1);
+    expect(status.running[0].elapsedMs).toBeGreaterThan(400);
+    expect(status.running[0].elapsedMs).toBeLessThan(60_000);
+    const result = await running;
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    const operation = readAllEvents(dir).find((e) => e.kind === "operation" && e.durationMs !== undefined);
+    expect(operation?.durationMs).toBeGreaterThan(2000);
+    expect(operation?.durationMs).toBeLessThan(60_000);
+    expect(runBaton(dir, ["status"], env).stdout).not.toMatch(/-\d+s|-\d+m/);
   });
 });

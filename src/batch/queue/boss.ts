@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import pg from "pg";
 import PgBoss from "pg-boss";
@@ -158,4 +159,41 @@ async function createLeaseTable(boss: PgBoss): Promise<void> {
 /** A URL as it may be printed: without its password. */
 export function redact(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
+}
+
+/** PostgreSQL gone for a moment (stopped, restarting, a dropped connection): the same call may go through later. */
+const UNREACHABLE =
+  /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|the database system is (starting up|shutting down)|Client has encountered a connection error/i;
+const UNREACHABLE_CODES = new Set(["57P01", "57P02", "57P03", "08000", "08003", "08006"]);
+
+export function isUnreachable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return UNREACHABLE_CODES.has(String(e?.code ?? "")) || UNREACHABLE.test(String(e?.message ?? ""));
+}
+
+/**
+ * Enqueues one job, waiting out a PostgreSQL that is down for a while (up to `patienceMs`): the job's id is
+ * chosen here, so a send whose answer was lost with the connection is not sent twice, and its id is known.
+ */
+export async function sendJob(
+  boss: PgBoss,
+  data: object,
+  options: PgBoss.SendOptions,
+  patienceMs = 120_000,
+): Promise<string | null> {
+  const id = randomUUID();
+  const deadline = Date.now() + patienceMs;
+  let lost = false;
+  for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
+    try {
+      const sent = await boss.send(QUEUE, data, { ...options, id });
+      if (sent) return sent;
+      // Refused as a duplicate: after a lost answer, that is our own first send.
+      return lost && (await boss.getJobById(QUEUE, id).catch(() => null)) ? id : null;
+    } catch (error) {
+      if (!isUnreachable(error) || Date.now() + pause > deadline) throw error;
+      lost = true;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
 }

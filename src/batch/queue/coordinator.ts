@@ -10,7 +10,7 @@ import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { type BatchReport, type BatchRequest, type BatchRun, runBatch } from "../local.js";
 import { git } from "./apply.js";
-import { openQueue, QUEUE, type QueueOptions } from "./boss.js";
+import { openQueue, type QueueOptions, sendJob } from "./boss.js";
 import { collectJob, type PendingJob, pendingDir } from "./collect-job.js";
 import { QueueRunner } from "./runner.js";
 
@@ -143,8 +143,8 @@ async function delegateThroughQueue(
   const root = request.config.root;
   const base = await git(root, ["rev-parse", "HEAD"]);
   const margin = request.leaseMarginSeconds ?? 300;
-  const jobId = await boss.send(
-    QUEUE,
+  const jobId = await sendJob(
+    boss,
     {
       remote: request.remote ?? root,
       base,

@@ -11,7 +11,7 @@ import {
 import { runGit } from "../../shared/git.js";
 import { Stopwatch } from "../../shared/time.js";
 import { applyWorkerCommit } from "./apply.js";
-import { DelegateResult, QUEUE } from "./boss.js";
+import { DelegateResult, QUEUE, sendJob } from "./boss.js";
 
 /**
  * A runner whose agent runs on a worker: the coordinator's plan run (waves, hard barriers, checks, one
@@ -78,8 +78,8 @@ export class QueueRunner implements Runner {
   private async enqueue(request: RunRequest, options: RunOptions, base: string) {
     const { context } = request;
     const key = `${context.session_id}:${context.phase?.id ?? context.operation}:${context.iteration ?? 1}`;
-    const jobId = await this.boss.send(
-      QUEUE,
+    const jobId = await sendJob(
+      this.boss,
       {
         remote: this.options.remote ?? request.cwd,
         base,

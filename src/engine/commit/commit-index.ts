@@ -45,20 +45,8 @@ export async function commitEntries(
     const read = await git(root, head.ok ? ["read-tree", "HEAD"] : ["read-tree", "--empty"], { env });
     if (!read.ok) return failed("git read-tree", read);
     const paths = Object.keys(entries).sort();
-    const present = paths.filter((p) => entries[p] !== null);
-    const removed = paths.filter((p) => entries[p] === null);
-    if (present.length > 0) {
-      const info = present.map((p) => `${entries[p]!.mode} ${entries[p]!.blob}\t${prefix}${p}\0`).join("");
-      const added = await git(root, ["update-index", "-z", "--add", "--index-info"], { env, stdin: info });
-      if (!added.ok) return failed("git update-index", added);
-    }
-    if (removed.length > 0) {
-      const gone = await git(root, ["update-index", "-z", "--force-remove", "--stdin"], {
-        env,
-        stdin: removed.map((p) => `${p}\0`).join(""),
-      });
-      if (!gone.ok) return failed("git update-index", gone);
-    }
+    const staged = await stageEntries(root, entries, prefix, env);
+    if (staged) return staged;
     const same = head.ok
       ? (await git(root, ["diff-index", "--cached", "--quiet", "HEAD"], { env })).ok
       : (await git(root, ["ls-files", "-z"], { env })).stdout === "";
@@ -90,6 +78,31 @@ export async function commitEntries(
     rmSync(env.GIT_INDEX_FILE, { force: true });
     rmSync(`${env.GIT_INDEX_FILE}.lock`, { force: true });
   }
+}
+
+/** Writes `entries` into the index at `env`; a failure is returned, success is null. */
+async function stageEntries(
+  root: string,
+  entries: WorkSnapshot,
+  prefix: string,
+  env: Record<string, string>,
+): Promise<IndexCommit | null> {
+  const paths = Object.keys(entries).sort();
+  const present = paths.filter((p) => entries[p] !== null);
+  const removed = paths.filter((p) => entries[p] === null);
+  if (present.length > 0) {
+    const info = present.map((p) => `${entries[p]!.mode} ${entries[p]!.blob}\t${prefix}${p}\0`).join("");
+    const added = await git(root, ["update-index", "-z", "--add", "--index-info"], { env, stdin: info });
+    if (!added.ok) return failed("git update-index", added);
+  }
+  if (removed.length > 0) {
+    const gone = await git(root, ["update-index", "-z", "--force-remove", "--stdin"], {
+      env,
+      stdin: removed.map((p) => `${p}\0`).join(""),
+    });
+    if (!gone.ok) return failed("git update-index", gone);
+  }
+  return null;
 }
 
 /** The paths the commit changed (a hook may have added some) with the ones Baton gave it. */

@@ -39,6 +39,17 @@ export async function storeFiles(
   ];
 }
 
+/** `complete research`, `partial implementation (3 of 4 phases)`, … */
+function commitSubject(
+  operation: Operation,
+  outcome: "done" | "partial",
+  detail: string | undefined,
+): string {
+  const [done, partial] = COMMIT_SUBJECT[operation];
+  if (outcome === "done") return done;
+  return detail ? `${partial} ${detail}` : partial;
+}
+
 /**
  * COMMIT of an operation's recorded result: the task folder and state files with the session trailer,
  * and errors.json, so that an error written by an earlier failed run is not left uncommitted for ever.
@@ -67,13 +78,7 @@ export async function commitOperation(request: {
   baseline?: GitBaseline | null | undefined;
 }): Promise<CommitStepResult> {
   const { ctx, operation, taskNumber, sessionId } = request;
-  const [done, partial] = COMMIT_SUBJECT[operation];
-  const subject =
-    request.outcome === "done"
-      ? done
-      : request.partialDetail
-        ? `${partial} ${request.partialDetail}`
-        : partial;
+  const subject = commitSubject(operation, request.outcome, request.partialDetail);
   const evidence = evidencePath(request.folder, sessionId, operation);
   const result = await commitTaskChanges({
     root: ctx.config.root,

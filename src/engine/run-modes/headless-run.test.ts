@@ -11,6 +11,7 @@ import {
   loadErrors,
   mutateStore,
   readStore,
+  requireTask,
   runDoctorChecks,
   storeContext,
 } from "../../state/index.js";
@@ -213,6 +214,10 @@ describe("an operation run through the checkpoints", () => {
 
   it("refuses an artifact that links out of the task folder", async () => {
     const t = await repoWithTask();
+    // A task Baton ran before (its folder is its own): the link is in it, as an agent would leave one.
+    await mutateStore(t.ctx, { command: "t" }, (tx) => {
+      requireTask(tx, 1).session_id = "sess_1700000000_abcdef";
+    });
     const { mkdirSync, symlinkSync, writeFileSync } = await import("node:fs");
     writeFileSync(join(t.dir, "secret.md"), REPORT);
     mkdirSync(join(t.dir, "specs/1_parser_crash/reports"), { recursive: true });
