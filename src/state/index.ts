@@ -86,6 +86,7 @@ export {
   type Snapshot,
   type StoreContext,
   storeContext,
+  sweepInterruptedWrites,
   Transaction,
 } from "./store.js";
 export { requireStoreCheckedOut } from "./store-checkout.js";

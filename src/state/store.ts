@@ -47,6 +47,23 @@ export function readStore(ctx: StoreContext): Snapshot {
  * be half updated, so the reader first rolls it forward under the lock (a journal that belongs to a
  * write in flight is gone by the time the lock is free). Without a journal this costs one stat.
  */
+/**
+ * Under the store lock: an interrupted multi-file write rolled forward, and the temp files of writes that
+ * were killed removed (the store's folders; Baton's own folder for writers no longer alive). `baton recover`
+ * ends with it, so no crash point leaves a control or temp file behind.
+ */
+export async function sweepInterruptedWrites(ctx: StoreContext): Promise<void> {
+  const release = await acquireLock(ctx.paths.lock, {
+    timeoutMs: ctx.config.lockTimeoutMs,
+    command: "baton recover (sweep)",
+  });
+  try {
+    recoverInterruptedCommit(ctx.paths.journal, [ctx.paths.dir, ctx.paths.archiveDir]);
+  } finally {
+    release();
+  }
+}
+
 export async function readSettledStore(ctx: StoreContext): Promise<Snapshot> {
   requireStore(ctx);
   const interrupted = existsSync(ctx.paths.journal);

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./free-port.js";
@@ -16,6 +16,8 @@ export interface Postgres {
   stop(): void;
   start(): void;
   destroy(): void;
+  /** The server's log so far (errors a client retried past still show there). */
+  log(): string;
 }
 
 export function postgresBinDir(): string | null {
@@ -68,6 +70,13 @@ export async function startPostgres(): Promise<Postgres> {
     port,
     start,
     stop,
+    log: () => {
+      try {
+        return readFileSync(join(dir, "log"), "utf8");
+      } catch {
+        return "";
+      }
+    },
     destroy: () => {
       stop();
       rmSync(dir, { recursive: true, force: true });

@@ -203,7 +203,9 @@ describe.skipIf(faketimeMissing !== null)("the wall clock steps back two hours m
       FAKETIME_NO_CACHE: "1",
       DONT_FAKE_MONOTONIC: "1",
     };
-    const running = runBatonAsync(dir, ["research", "1", "--script", researcher(dir, 2500)], env);
+    // Unsandboxed on purpose: libfaketime, preloaded into every child, cannot set itself up inside bubblewrap.
+    const args = ["research", "1", "--script", researcher(dir, 2500), "--sandbox", "off"];
+    const running = runBatonAsync(dir, args, env);
     const started = specs(dir, "1_study_the_lexer", "notes", "started.md");
     for (let i = 0; i < 200 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 25));
     writeFileSync(clock, "-2h\n");
@@ -218,5 +220,29 @@ describe.skipIf(faketimeMissing !== null)("the wall clock steps back two hours m
     expect(operation?.durationMs).toBeGreaterThan(2000);
     expect(operation?.durationMs).toBeLessThan(60_000);
     expect(runBaton(dir, ["status"], env).stdout).not.toMatch(/-\d+s|-\d+m/);
+  });
+});
+
+describe("temp files of writes killed in Baton's own folder", () => {
+  it("recover removes a dead writer's temp files under specs/.baton (the journal's among them), never a live one's", () => {
+    const dir = repo();
+    oneTask(dir);
+    ok(dir, ["task", "add", "Second"]);
+    const dead = 2 ** 22 + 12345;
+    const internal = specs(dir, ".baton");
+    mkdirSync(join(internal, "checkpoints"), { recursive: true });
+    const left = [
+      join(internal, `.journal.json.baton-${dead}-0badf00d.tmp`),
+      join(internal, "checkpoints", `.1.json.baton-${dead}-0badf00d.tmp`),
+      join(internal, "seal", `.manifest.json.baton-${dead}-0badf00d.tmp`),
+    ];
+    const live = join(internal, `.journal.json.baton-${process.pid}-0badf00d.tmp`);
+    for (const path of [...left, live]) writeFileSync(path, "{");
+    const recovered = runBaton(dir, ["recover"]);
+    expect(recovered.status, recovered.stderr).toBe(0);
+    for (const path of left) expect(existsSync(path), path).toBe(false);
+    expect(existsSync(live), "a live writer's temp file was removed").toBe(true);
+    rmSync(live);
+    expect(leftovers(dir)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import {
   openCheckpointNumbers,
   readOpenCheckpoint,
   storeContext,
+  sweepInterruptedWrites,
 } from "../../state/index.js";
 import { openDeadRun, recordDeadResult, rollBackDeadRun, verifyDeadResult } from "./dead-run.js";
 import { commitRecordedResult } from "./recover-commit.js";
@@ -134,5 +135,6 @@ export async function recoverOpenRuns(
     const checkpoint = readOpenCheckpoint(internalDir, n);
     if (checkpoint) actions.push(await recoverCheckpoint(config, checkpoint, force));
   }
+  if (taskNumber === undefined) await sweepInterruptedWrites(storeContext(config));
   return actions;
 }
