@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fails, GOOD_RESEARCH, git, ok, okJson, repo, snapshotSpecs } from "./helpers.js";
+import { fails, GOOD_RESEARCH, git, ok, okJson, repo, runBaton, snapshotSpecs } from "./helpers.js";
 
 /**
  * Repositories as people configure them: folders Baton did not make, ignore rules over the store, line-ending
@@ -156,6 +156,30 @@ describe("git's filters and the repository's hooks", () => {
       verifyPasses(dir);
     });
   }
+
+  it("hooks kept in the work tree (core.hooksPath=.husky): honest work passes, an agent that rewrites a hook is refused", () => {
+    const dir = tasksRepo(2, (d) => {
+      mkdirSync(join(d, ".husky"));
+      writeFileSync(join(d, ".husky", "pre-commit"), "#!/bin/sh\nexit 0\n");
+      chmodSync(join(d, ".husky", "pre-commit"), 0o755);
+      git(d, ["config", "core.hooksPath", ".husky"]);
+    });
+    ok(dir, ["research", "1", "--script", researcher(dir)]);
+    verifyPasses(dir);
+    const head = git(dir, ["rev-parse", "HEAD"]);
+    const path = join(dir, ".git", "hook-writer.json");
+    const steps = [
+      { write: ".husky/pre-commit", content: "#!/bin/sh\necho pwned > injected.txt; git add injected.txt\n" },
+      ...(structuredClone(GOOD_RESEARCH) as unknown[]),
+    ];
+    writeFileSync(path, JSON.stringify({ steps }));
+    const refused = runBaton(dir, ["research", "2", "--script", path]);
+    expect(refused.status, refused.stdout + refused.stderr).toBe(1);
+    expect(refused.stdout).toContain("HOOKS_CHANGED");
+    expect(refused.stdout).toContain(".husky/pre-commit");
+    expect(git(dir, ["rev-parse", "HEAD"])).toBe(head);
+    expect(existsSync(join(dir, "injected.txt"))).toBe(false);
+  });
 
   it("a shallow clone verifies what it has and names the cut, exit 0", () => {
     const dir = tasksRepo(3);

@@ -1,7 +1,19 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fails, GOOD_RESEARCH, git, ok, repo, runBatonAsync, snapshotSpecs, specs } from "./helpers.js";
+import { layeredPlanPhases, phaseScriptSteps } from "../../src/testing/generate-plan.js";
+import {
+  fails,
+  GOOD_RESEARCH,
+  git,
+  ok,
+  plannedTaskRepo,
+  repo,
+  runBaton,
+  runBatonAsync,
+  snapshotSpecs,
+  specs,
+} from "./helpers.js";
 
 /**
  * Git in the states people leave it in: mid-merge, mid-rebase, mid-cherry-pick, mid-revert, mid-bisect,
@@ -144,5 +156,28 @@ describe("a sparse checkout that leaves the store out", () => {
     const refused = fails(dir, ["task", "add", "Another"]);
     expect(refused.stderr).toContain("git restore specs");
     expect(existsSync(specs(dir, "state.json"))).toBe(false);
+  });
+});
+
+describe("a submodule", () => {
+  it("an implementation that changes files inside a submodule is refused, naming the submodule", () => {
+    const lib = repo();
+    writeFileSync(join(lib, "lib.ts"), "export const lib = 1;\n");
+    git(lib, ["add", "-A"]);
+    git(lib, ["commit", "-qm", "lib"]);
+    const dir = plannedTaskRepo(layeredPlanPhases(1, 1));
+    git(dir, ["-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "vendor/lib"]);
+    git(dir, ["commit", "-qm", "vendor lib"]);
+    const agent = join(dir, ".git", "agent.json");
+    writeFileSync(
+      agent,
+      JSON.stringify({ phases: { "*": { steps: phaseScriptSteps({ file: "vendor/lib/lib.ts" }) } } }),
+    );
+    const result = runBaton(dir, ["implement", "1", "--script", agent]);
+    const output = result.stdout + result.stderr;
+    expect(result.status, output).toBe(1);
+    expect(output).toContain("SUBMODULE_CHANGED");
+    expect(output).toContain("the submodule vendor/lib (vendor/lib/lib.ts");
+    expect(git(dir, ["log", "--format=%s", "-1"]).trim()).toBe("vendor lib");
   });
 });

@@ -47,7 +47,8 @@ export type GateOutCode =
   | "TESTS_SKIPPED"
   | "HISTORY_CHANGED"
   | "BRANCH_CHANGED"
-  | "SUBMODULE_CHANGED";
+  | "SUBMODULE_CHANGED"
+  | "HOOKS_CHANGED";
 
 /** What GATE OUT knows when it runs: the run it checks, never the agent's word for it. */
 export interface GateOutInput {

@@ -3,6 +3,7 @@ import { checkArtifacts } from "./check-artifacts.js";
 import { checkBranch } from "./check-branch.js";
 import { checkChanges } from "./check-changes.js";
 import { checkHistory } from "./check-history.js";
+import { checkHooks } from "./check-hooks.js";
 import { checkProject } from "./check-project.js";
 import { checkProvenance } from "./check-provenance.js";
 import { checkSession, checkStatus, refuseUnfinishedStatus } from "./check-status.js";
@@ -33,6 +34,7 @@ export const CHECK_GATES: readonly Gate[] = [refuseTamperedChecks, checkProject,
 export const GATE_OUT: readonly Gate[] = [
   checkBranch,
   checkHistory,
+  checkHooks,
   checkAgentSignals,
   readReturnMetadata,
   checkSession,

@@ -15,6 +15,7 @@ import { checkAgentSignals } from "../gate-out/agent-signals.js";
 import { checkBranch } from "../gate-out/check-branch.js";
 import { checkChanges } from "../gate-out/check-changes.js";
 import { checkHistory } from "../gate-out/check-history.js";
+import { checkHooks } from "../gate-out/check-hooks.js";
 import { checkSession, refuseUnfinishedStatus } from "../gate-out/check-status.js";
 import { checkSubmodules } from "../gate-out/check-submodules.js";
 import type { ChangeEvidence, Gate } from "../gate-out/gate-types.js";
@@ -29,6 +30,7 @@ import type { PhaseOutcome } from "./plan-run-types.js";
 export const PHASE_BARRIER: readonly Gate[] = [
   checkBranch,
   checkHistory,
+  checkHooks,
   checkAgentSignals,
   readReturnMetadata,
   checkSession,
