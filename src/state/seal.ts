@@ -95,6 +95,11 @@ function isControlFile(paths: SpecsPaths, path: string): boolean {
  * (the first Baton write seals them all; an adopted edit is sealed this way too); checkpoints and markers
  * are sealed as they are written and unsealed as they are closed.
  */
+/** Where the seal keeps its copy of `path`. */
+export function sealCopyPath(paths: SpecsPaths, path: string): string {
+  return copyPath(paths, keyOf(paths, path));
+}
+
 export function sealWrites(
   paths: SpecsPaths,
   writes: readonly FileWrite[],

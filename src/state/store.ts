@@ -8,7 +8,14 @@ import { commitFiles, recoverInterruptedCommit } from "./journal.js";
 import { loadState, loadTodo } from "./load-store.js";
 import { acquireLock, ensureInternalDir } from "./lock.js";
 import { sessionActive } from "./open-checkpoint.js";
-import { adoptable, describeForeignChanges, findForeignChanges, restoreSealed, sealWrites } from "./seal.js";
+import {
+  adoptable,
+  describeForeignChanges,
+  findForeignChanges,
+  restoreSealed,
+  sealCopyPath,
+  sealWrites,
+} from "./seal.js";
 import { type Snapshot, type StoreContext, storeContext } from "./store-context.js";
 import { summarizeWrite } from "./store-summary.js";
 import { emptyTodo } from "./todo-document.js";
@@ -217,7 +224,9 @@ async function mutateLocked<R>(
   const writes = await tx.render();
   // The seal of what Baton writes lands in the same journaled commit as the files themselves.
   writes.push(...sealWrites(ctx.paths, writes, [...tx.deletes]));
-  await commitFiles(ctx.paths.journal, writes, tx.moves, [...tx.deletes]);
+  // A deleted control file's seal copy goes with it: nothing of a closed run stays behind.
+  const deletes = [...tx.deletes, ...[...tx.deletes].map((path) => sealCopyPath(ctx.paths, path))];
+  await commitFiles(ctx.paths.journal, writes, tx.moves, deletes);
   if (writes.some((w) => w.path === ctx.paths.state || w.path === ctx.paths.todo)) {
     const text = (path: string, unchanged: string) =>
       writes.find((w) => w.path === path)?.content ?? unchanged;
