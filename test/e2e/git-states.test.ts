@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { layeredPlanPhases, phaseScriptSteps } from "../../src/testing/generate-plan.js";
 import {
+  agentStarted,
   fails,
-  GOOD_RESEARCH,
   git,
   ok,
   plannedTaskRepo,
@@ -13,6 +13,7 @@ import {
   runBatonAsync,
   snapshotSpecs,
   specs,
+  startedResearcher,
 } from "./helpers.js";
 
 /**
@@ -20,17 +21,6 @@ import {
  * another branch checked out while an agent works, a sparse checkout without the store. Baton refuses
  * before any agent runs, or stops cleanly at its next step, and never leaves a lock or checkpoint behind.
  */
-
-function researcher(dir: string, sleepMs = 0): string {
-  const path = join(dir, ".git", "agent.json");
-  const steps = [
-    { write: "{task_folder}/notes/started.md", content: "started\n" },
-    ...(sleepMs > 0 ? [{ sleepMs }] : []),
-    ...GOOD_RESEARCH,
-  ];
-  writeFileSync(path, JSON.stringify({ steps }));
-  return path;
-}
 
 /** Task 1 committed, and `file.txt` changed on `main` and on branch `side` so that they conflict. */
 function conflictingRepo(): string {
@@ -88,7 +78,7 @@ describe("GATE IN in the middle of a git operation", () => {
       enter(dir);
       const head = git(dir, ["rev-parse", "HEAD"]);
       const before = snapshotSpecs(dir);
-      const refused = fails(dir, ["research", "1", "--script", researcher(dir)]);
+      const refused = fails(dir, ["research", "1", "--script", startedResearcher(dir)]);
       expect(refused.stdout).toContain("GATE_IN");
       expect(refused.stdout).toContain(`in the middle of ${what}`);
       expect(refused.stdout).toContain(`git ${word}`);
@@ -114,9 +104,8 @@ describe("the checkout moves while the agent works", () => {
       git(dir, ["branch", "other"]);
       const heads = () => git(dir, ["rev-parse", "main", "other"]);
       const before = heads();
-      const running = runBatonAsync(dir, ["research", "1", "--script", researcher(dir, 1500)]);
-      const started = specs(dir, "1_study_the_lexer", "notes", "started.md");
-      for (let i = 0; i < 200 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 25));
+      const running = runBatonAsync(dir, ["research", "1", "--script", startedResearcher(dir, 1500)]);
+      await agentStarted(dir, "1_study_the_lexer");
       git(dir, [...move]);
       const result = await running;
       expect(result.status, result.stdout + result.stderr).toBe(1);

@@ -253,6 +253,27 @@ export const GOOD_RESEARCH = [
   },
 ];
 
+/**
+ * A researcher that first notes it started (`notes/started.md` in its task folder), then waits `sleepMs`, then
+ * writes a report GATE OUT accepts; its script is kept in .git/ (out of the work). Returns the script's path.
+ */
+export function startedResearcher(dir: string, sleepMs = 0): string {
+  const path = join(dir, ".git", "agent.json");
+  const steps = [
+    { write: "{task_folder}/notes/started.md", content: "started\n" },
+    ...(sleepMs > 0 ? [{ sleepMs }] : []),
+    ...GOOD_RESEARCH,
+  ];
+  writeFileSync(path, JSON.stringify({ steps }));
+  return path;
+}
+
+/** Waits (up to 5 s) until the agent of `startedResearcher` has started in `taskFolder` (under specs/). */
+export async function agentStarted(dir: string, taskFolder: string): Promise<void> {
+  const started = specs(dir, taskFolder, "notes", "started.md");
+  for (let i = 0; i < 200 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 25));
+}
+
 /** Writes a scripted agent's steps to `<dir>/<name>.json` and returns its path. */
 export function scriptFile(dir: string, name: string, steps: unknown[]): string {
   const path = join(dir, `${name}.json`);

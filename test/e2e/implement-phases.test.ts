@@ -284,10 +284,11 @@ describe("baton implement N --isolate worktree", () => {
   it("runs each phase in its own worktree and brings the work back in phase order", () => {
     const dir = plannedTask("task", layeredPlanPhases(1, 3));
     const agent = script(dir, { "*": { steps: phaseScriptSteps({ sleepMs: 100 }) } });
-    const result = runBaton(dir, ["implement", "1", "--script", agent, "--isolate", "worktree"]);
-    expect(result.status).toBe(0);
-    // A rare miss under a loaded suite: its history and output say which commit went where.
-    const shown = `${git(dir, ["log", "--stat", "-6"])}\n${result.stdout}\n${result.stderr}`;
+    const result = runBaton(dir, ["implement", "1", "--script", agent, "--isolate", "worktree", "--json"]);
+    // A rare miss under a loaded suite: its history, its report and errors.json say which phase failed how.
+    const errors = join(dir, "specs", "errors.json");
+    const shown = `${git(dir, ["log", "--stat", "-6"])}\n${result.stdout}\n${result.stderr}\n${existsSync(errors) ? readFileSync(errors, "utf8") : ""}`;
+    expect(result.status, shown).toBe(0);
     expect(subjects(dir).slice(1, 4), shown).toEqual([
       "task 1 phase 3: Step 1.3",
       "task 1 phase 2: Step 1.2",

@@ -14,7 +14,17 @@ import { join, relative } from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { readAllEvents } from "../../src/shared/event-stream.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
-import { GOOD_RESEARCH, git, ok, repo, runBaton, runBatonAsync, specs } from "./helpers.js";
+import {
+  agentStarted,
+  GOOD_RESEARCH,
+  git,
+  ok,
+  repo,
+  runBaton,
+  runBatonAsync,
+  specs,
+  startedResearcher,
+} from "./helpers.js";
 
 /**
  * The machine failing under Baton: a full disk, a focus too long for any command line, a store corrupted
@@ -40,17 +50,6 @@ function leftovers(dir: string): string[] {
   const checkpoints = specs(dir, ".baton", "checkpoints");
   if (existsSync(checkpoints)) for (const c of readdirSync(checkpoints)) found.push(`checkpoint ${c}`);
   return found.sort();
-}
-
-function researcher(dir: string, sleepMs = 0): string {
-  const path = join(dir, ".git", "agent.json");
-  const steps = [
-    { write: "{task_folder}/notes/started.md", content: "started\n" },
-    ...(sleepMs > 0 ? [{ sleepMs }] : []),
-    ...GOOD_RESEARCH,
-  ];
-  writeFileSync(path, JSON.stringify({ steps }));
-  return path;
 }
 
 function oneTask(dir: string): void {
@@ -108,7 +107,7 @@ describe.skipIf(disk === null)("a full disk (a small tmpfs; needs root)", () => 
   ] as const) {
     it(`${what} ends in IO_FAILURE naming the path; every file stays as it was`, () => {
       const dir = repoOnDisk(what.replace(" ", "-"));
-      const script = researcher(dir);
+      const script = startedResearcher(dir);
       const state = readFileSync(specs(dir, "state.json"));
       const todo = readFileSync(specs(dir, "TODO.md"));
       fill(join(dir, ".git"));
@@ -140,7 +139,7 @@ describe("a focus too long for a command line", () => {
       oneTask(dir);
       // As a shell passes a long text: many words, none over the kernel's limit for one argument.
       const words = Array.from({ length: size / 1024 }, () => "x".repeat(1023));
-      const refused = runBaton(dir, ["research", "1", ...words, "--script", researcher(dir)]);
+      const refused = runBaton(dir, ["research", "1", ...words, "--script", startedResearcher(dir)]);
       expect(refused.status, refused.stderr.slice(0, 2000)).toBe(1);
       expect(refused.stdout).toContain("GATE_IN");
       expect(refused.stdout).toMatch(/the focus is \d+ bytes, over the limit of 65536/);
@@ -169,9 +168,8 @@ describe("a store corrupted while the agent works", () => {
   it("the run stops naming the file; once it is fixed, recover leaves no control file behind", async () => {
     const dir = repo();
     oneTask(dir);
-    const running = runBatonAsync(dir, ["research", "1", "--script", researcher(dir, 1500)]);
-    const started = specs(dir, "1_study_the_lexer", "notes", "started.md");
-    for (let i = 0; i < 200 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 25));
+    const running = runBatonAsync(dir, ["research", "1", "--script", startedResearcher(dir, 1500)]);
+    await agentStarted(dir, "1_study_the_lexer");
     const good = readFileSync(specs(dir, "state.json"), "utf8");
     writeFileSync(specs(dir, "state.json"), `${good.slice(0, good.length / 2)}`);
     const result = await running;
@@ -183,7 +181,7 @@ describe("a store corrupted while the agent works", () => {
     const recovered = runBaton(dir, ["recover"]);
     expect(recovered.status, recovered.stdout + recovered.stderr).toBe(0);
     expect(leftovers(dir)).toEqual([]);
-    ok(dir, ["research", "1", "--script", researcher(dir)]);
+    ok(dir, ["research", "1", "--script", startedResearcher(dir)]);
   });
 });
 
@@ -204,10 +202,9 @@ describe.skipIf(faketimeMissing !== null)("the wall clock steps back two hours m
       DONT_FAKE_MONOTONIC: "1",
     };
     // Unsandboxed on purpose: libfaketime, preloaded into every child, cannot set itself up inside bubblewrap.
-    const args = ["research", "1", "--script", researcher(dir, 2500), "--sandbox", "off"];
+    const args = ["research", "1", "--script", startedResearcher(dir, 2500), "--sandbox", "off"];
     const running = runBatonAsync(dir, args, env);
-    const started = specs(dir, "1_study_the_lexer", "notes", "started.md");
-    for (let i = 0; i < 200 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 25));
+    await agentStarted(dir, "1_study_the_lexer");
     writeFileSync(clock, "-2h\n");
     await new Promise((r) => setTimeout(r, 600));
     const status = JSON.parse(runBaton(dir, ["status", "--json"], env).stdout);
