@@ -11,6 +11,9 @@ import { pathToFileURL } from "node:url";
 import { BIN, machine, numberFlag, QUICK, ROOT, tempDir } from "./common.mjs";
 
 const KILLS = numberFlag("kills", QUICK ? 40 : 1000);
+// Kills land anywhere in an uninterrupted run (about 3 s for this plan on a 2-core machine): in either wave,
+// at a phase barrier, its commit, GATE OUT and COMMIT; a narrower window only ever kills the first wave.
+const WINDOW_MS = numberFlag("window", 3500);
 const SEED = numberFlag("seed", 7);
 const { generatePlan, layeredPlanPhases } = await import(
   pathToFileURL(join(ROOT, "dist", "testing", "generate-plan.js")).href
@@ -164,7 +167,7 @@ try {
       cwd: dir,
       stdio: "ignore",
     });
-    const delay = 30 + Math.floor(random() * 700);
+    const delay = 30 + Math.floor(random() * WINDOW_MS);
     const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
     const outcome = await Promise.race([exited, new Promise((r) => setTimeout(() => r(null), delay))]);
     if (outcome === null) {

@@ -4,7 +4,8 @@ import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LockTimeoutError } from "../shared/index.js";
-import { acquireLock } from "./lock.js";
+import { acquireLock, processStarted } from "./lock.js";
+import { isCheckpointProcessAlive } from "./open-checkpoint.js";
 
 let dir: string;
 beforeEach(() => {
@@ -57,6 +58,33 @@ describe("specs lock", () => {
     const release = await acquireLock(lock, { timeoutMs: 500, command: "next" });
     expect(JSON.parse(readFileSync(lock, "utf8")).command).toBe("next");
     release();
+  });
+
+  it("breaks a lock whose holder died and whose pid the kernel gave to another process", async () => {
+    const lock = join(dir, "lock");
+    // This process's pid, as a dead holder's reused pid looks: alive, but started at another time.
+    const holder = {
+      pid: process.pid,
+      started: "1",
+      hostname: hostname(),
+      command: "crashed",
+      acquiredAt: "x",
+    };
+    writeFileSync(lock, JSON.stringify(holder));
+    const release = await acquireLock(lock, { timeoutMs: 500, command: "next" });
+    const taken = JSON.parse(readFileSync(lock, "utf8"));
+    expect(taken.command).toBe("next");
+    expect(taken.started).toBe(processStarted(process.pid));
+    release();
+  });
+
+  it("a checkpoint's process is alive only while the pid is still that process", () => {
+    const base = { sessionId: "s", taskNumber: 1, operation: "research", previousStatus: "not_started" };
+    const open = { ...base, hostname: hostname(), startedAt: "2026-01-01T00:00:00Z", pid: process.pid };
+    expect(isCheckpointProcessAlive({ ...open, pidStarted: processStarted(process.pid)! })).toBe(true);
+    expect(isCheckpointProcessAlive({ ...open, pidStarted: "1" })).toBe(false);
+    expect(isCheckpointProcessAlive(open)).toBe(true);
+    expect(isCheckpointProcessAlive({ ...open, pid: deadPid() })).toBe(false);
   });
 
   it("breaks an empty lock file left by a creator that died before writing", async () => {

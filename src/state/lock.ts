@@ -21,6 +21,8 @@ import { LockTimeoutError, monotonicMs, withPath } from "../shared/index.js";
  */
 export interface LockHolder {
   pid: number;
+  /** When that process started (processStarted): a dead holder whose pid was reused still reads as dead. */
+  started?: string;
   hostname: string;
   command: string;
   acquiredAt: string;
@@ -33,16 +35,42 @@ export interface LockOptions {
 
 export type ReleaseLock = () => void;
 
+let ownStarted: string | null | undefined;
+/** This process's own start, read once. */
+function ownStart(): { started?: string } {
+  ownStarted ??= processStarted(process.pid);
+  return ownStarted === null ? {} : { started: ownStarted };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Whether a process with this pid exists on this host (EPERM means it exists but is not ours). */
-export function isProcessAlive(pid: number): boolean {
+/**
+ * When a process started, in clock ticks since boot (Linux: field 22 of /proc/<pid>/stat); null where there is
+ * no /proc or the process is gone. With the pid it names one process: a pid alone is reused by the kernel.
+ */
+export function processStarted(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may hold spaces and parentheses: count from its closing one.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the process with this pid exists on this host (EPERM means it exists but is not ours) and, when
+ * `started` was recorded with the pid, is still that process and not a later one the kernel gave its pid.
+ */
+export function isProcessAlive(pid: number, started?: string): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  if (started === undefined) return true;
+  const now = processStarted(pid);
+  return now === null || now === started;
 }
 
 function readHolder(path: string): { raw: string; holder: LockHolder | null } | null {
@@ -68,7 +96,7 @@ function isStale(path: string, read: { raw: string; holder: LockHolder | null })
       return false;
     }
   }
-  return read.holder.hostname === hostname() && !isProcessAlive(read.holder.pid);
+  return read.holder.hostname === hostname() && !isProcessAlive(read.holder.pid, read.holder.started);
 }
 
 function tryCreate(path: string, content: string): boolean {
@@ -203,6 +231,7 @@ async function acquireFileLock(
     hostname: hostname(),
     command: options.command,
     acquiredAt: new Date().toISOString(),
+    ...ownStart(),
   };
   const content = JSON.stringify(holder);
   // The timeout measures how long one holder keeps the lock, not how long we have queued: a busy

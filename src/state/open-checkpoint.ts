@@ -35,6 +35,8 @@ export const OpenCheckpoint = z.object({
   previousStatus: z.string(),
   previousSessionId: z.optional(z.string()),
   pid: z.number(),
+  /** When that process started (Linux): a dead run's pid reused by another process still reads as dead. */
+  pidStarted: z.optional(z.string()),
   hostname: z.string(),
   /** Wall-clock time, for display; durations use `startedMono` within one boot (`bootId`). */
   startedAt: z.string(),
@@ -55,7 +57,13 @@ export const OpenCheckpoint = z.object({
    * committed by recovery — a record never runs ahead of its commit. The process is the one committing.
    */
   recorded: z.optional(
-    z.object({ at: z.string(), outcome: z.enum(["done", "partial"]), pid: z.number(), hostname: z.string() }),
+    z.object({
+      at: z.string(),
+      outcome: z.enum(["done", "partial"]),
+      pid: z.number(),
+      pidStarted: z.optional(z.string()),
+      hostname: z.string(),
+    }),
   ),
 });
 export type OpenCheckpoint = z.infer<typeof OpenCheckpoint>;
@@ -88,11 +96,12 @@ export function readOpenCheckpoint(internalDir: string, taskNumber: number): Ope
 export function isCheckpointProcessAlive(checkpoint: OpenCheckpoint): boolean | "unknown" {
   // After the record, the checkpoint belongs to the process committing it, in a session or not.
   const recorded = checkpoint.recorded;
-  if (recorded) return recorded.hostname === hostname() ? isProcessAlive(recorded.pid) : "unknown";
+  if (recorded)
+    return recorded.hostname === hostname() ? isProcessAlive(recorded.pid, recorded.pidStarted) : "unknown";
   // gate-in exits at once; the session's life is Claude Code's, which no pid tells.
   if (checkpoint.mode === "session") return "unknown";
   if (checkpoint.hostname !== hostname()) return "unknown";
-  return isProcessAlive(checkpoint.pid);
+  return isProcessAlive(checkpoint.pid, checkpoint.pidStarted);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type GitBaseline,
   type OpenCheckpoint,
   type Operation,
+  processStarted,
   recordAudit,
   requireTask,
   type Transaction,
@@ -51,6 +52,8 @@ export function gateIn(
   };
   const boot = currentBootId();
   if (boot) checkpoint.bootId = boot;
+  const started = processStarted(process.pid);
+  if (started) checkpoint.pidStarted = started;
   if (task.session_id !== undefined) checkpoint.previousSessionId = task.session_id;
   if (request.mode === "session") checkpoint.mode = "session";
   if (request.claudeSessionId) checkpoint.claudeSessionId = request.claudeSessionId;

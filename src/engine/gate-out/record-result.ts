@@ -6,6 +6,7 @@ import {
   OPERATION_RULES,
   type OpenCheckpoint,
   type Operation,
+  processStarted,
   requireTask,
   type Transaction,
 } from "../../state/index.js";
@@ -55,6 +56,13 @@ export function recordResult(
     tx.deleteFile(path);
     return;
   }
-  const recorded = { at: tx.timestamp, outcome: request.outcome, pid: process.pid, hostname: hostname() };
+  const started = processStarted(process.pid);
+  const recorded = {
+    at: tx.timestamp,
+    outcome: request.outcome,
+    pid: process.pid,
+    ...(started ? { pidStarted: started } : {}),
+    hostname: hostname(),
+  };
   tx.writeFile(path, JSON.stringify({ ...open, recorded }, null, 2));
 }
