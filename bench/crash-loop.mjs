@@ -153,7 +153,9 @@ function uncommittedCompletedPhases() {
   return found;
 }
 
-console.log(`# Crash loop: ${KILLS} SIGKILLs during \`baton implement\`, each within ${WINDOW_MS} ms of its start (seed ${SEED})`);
+console.log(
+  `# Crash loop: ${KILLS} SIGKILLs during \`baton implement\`, each within ${WINDOW_MS} ms of its start (seed ${SEED})`,
+);
 console.log(`machine: ${machine()}\n`);
 const started = Date.now();
 let kills = 0;
