@@ -182,8 +182,10 @@ export function restateEvidence(
   if (work) {
     for (const [path, file] of stored) {
       const blob = file?.blob ?? null;
-      if (Object.hasOwn(work, path) ? work[path] === blob : false) continue;
-      if (!Object.hasOwn(work, path) && evidence.artifacts.some((a) => a.path === path)) continue;
+      const listed = Object.hasOwn(work, path);
+      if (listed && work[path] === blob) continue;
+      // An artifact the work does not list is re-stated as an artifact (above), not added as work.
+      if (!listed && evidence.artifacts.some((a) => a.path === path)) continue;
       work[path] = blob;
       restated.add(path);
     }

@@ -14,7 +14,8 @@ async function git(root: string, args: string[]): Promise<{ ok: boolean; out: st
 }
 
 /** Every path the commit changed from its first parent, with the object id it now has (null: deleted). */
-async function commitChanges(root: string, commit: string): Promise<Map<string, string | null>> {
+/** Every path a commit changed from its parent → the object it holds now (null: deleted). */
+export async function commitChanges(root: string, commit: string): Promise<Map<string, string | null>> {
   const diff = await git(root, ["diff-tree", "-r", "-z", "--no-commit-id", "--no-renames", "--root", commit]);
   const fields = diff.out.split("\0");
   const changes = new Map<string, string | null>();

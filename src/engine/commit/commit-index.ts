@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
+import { commitChanges } from "../../evidence/index.js";
 import { runGit, runGitWaitingForLock } from "../../shared/git.js";
 import { staleIndexLock } from "../gate-in/work-tree-baseline.js";
 import type { WorkSnapshot } from "../gate-out/result-snapshot.js";
@@ -64,15 +65,18 @@ export async function commitEntries(
     });
     if (!commit.ok) return failed("git commit", commit);
     const committed = (await git(root, ["rev-parse", "HEAD"])).stdout.trim();
+    // What git stored, hooks' additions included: read once for the evidence and for the shared index.
+    const changes = await commitChanges(root, committed);
     const settled = await settleStoredEvidence(
       root,
       committed,
+      changes,
       evidence?.path,
       evidence?.batonPaths ?? new Set(),
       env,
     );
     if (!settled.ok) return { ok: false, reason: settled.reason };
-    await syncSharedIndex(root, await committedPaths(root, settled.sha, paths));
+    await syncSharedIndex(root, [...new Set([...paths, ...changes.keys()])]);
     return { ok: true, committed: true, sha: settled.sha };
   } finally {
     rmSync(env.GIT_INDEX_FILE, { force: true });
@@ -103,22 +107,6 @@ async function stageEntries(
     if (!gone.ok) return failed("git update-index", gone);
   }
   return null;
-}
-
-/** The paths the commit changed (a hook may have added some) with the ones Baton gave it. */
-async function committedPaths(root: string, sha: string, paths: readonly string[]): Promise<string[]> {
-  const diff = await git(root, [
-    "diff-tree",
-    "-r",
-    "-z",
-    "--root",
-    "--no-renames",
-    "--no-commit-id",
-    "--name-only",
-    sha,
-  ]);
-  const changed = diff.ok ? diff.stdout.split("\0").filter((p) => p !== "") : [];
-  return [...new Set([...paths, ...changed])];
 }
 
 /** The shared index takes the committed paths from HEAD; a failure here leaves only `git status` stale. */

@@ -12,22 +12,6 @@ const git = (root: string, args: string[], options: { env?: Record<string, strin
 const isBatonRecord = (path: string) =>
   path.startsWith(`${REPO_KEYS_DIR}/`) || /\/evidence\/[^/]+\.json$/.test(path);
 
-const nulList = (out: string) => out.split("\0").filter((p) => p !== "");
-
-/** Every path the commit changed from its parent → the object it holds now (null: deleted). */
-async function committedChanges(root: string, sha: string): Promise<Map<string, string | null> | null> {
-  const diff = await git(root, ["diff-tree", "-r", "-z", "--root", "--no-renames", "--no-commit-id", sha]);
-  if (!diff.ok) return null;
-  const fields = nulList(diff.stdout);
-  const changes = new Map<string, string | null>();
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const meta = /^:\d+ (\d+) [0-9a-f]+ ([0-9a-f]+) (\w)/.exec(fields[i]!);
-    if (!meta) continue;
-    changes.set(fields[i + 1]!, meta[3] === "D" ? null : meta[2]!);
-  }
-  return changes;
-}
-
 /**
  * After a commit: what git stored for the work and the artifacts, held against the evidence committed with
  * it. Line-ending conversion, clean filters and the repository's own commit hooks (a formatter that rewrites
@@ -38,6 +22,8 @@ async function committedChanges(root: string, sha: string): Promise<Map<string, 
 export async function settleStoredEvidence(
   root: string,
   sha: string,
+  /** What the commit changed (`commitChanges`). */
+  changes: ReadonlyMap<string, string | null>,
   evidencePath: string | undefined,
   batonPaths: ReadonlySet<string>,
   env: Record<string, string>,
@@ -51,8 +37,6 @@ export async function settleStoredEvidence(
   } catch {
     return { ok: true, sha };
   }
-  const changes = await committedChanges(root, sha);
-  if (changes === null) return { ok: true, sha };
   const rel = relative(root, evidencePath).split(sep).join("/");
   const stored = new Map<string, StoredFile>();
   for (const [path, blob] of changes) {
