@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Two projects so the inner loop is fast: `npm run test:unit` runs the tests beside the code;
@@ -7,6 +8,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // vitest's default (cores - 1) runs one file at a time on 2 cores, where the e2e files spend much of their
+    // time waiting on the processes they start: one more worker than cores kept both busy (2 cores: 1,298 s
+    // → 931 s for the whole suite, side by side on one machine; every test passed).
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         extends: true,
