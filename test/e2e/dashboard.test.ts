@@ -51,6 +51,14 @@ async function startUi(dir: string): Promise<{ url: string; child: ChildProcess 
   return { url, child };
 }
 
+/** Stopped and gone: the temp repository is removed after this, and a server still writing its logs would race it. */
+async function stopUi(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
 const REPORT = [
   "# Research Report: the lexer",
   "",
@@ -137,7 +145,7 @@ describe.skipIf(!CHROMIUM)("baton ui in Chromium", () => {
       expect(gen.activeNumbers).toContain(notStarted);
     } finally {
       await page.close();
-      child.kill("SIGTERM");
+      await stopUi(child);
     }
   }, 90_000);
 
@@ -238,7 +246,7 @@ describe.skipIf(!CHROMIUM)("baton ui in Chromium", () => {
         }
       }
     } finally {
-      child.kill("SIGTERM");
+      await stopUi(child);
     }
   }, 90_000);
 
@@ -277,7 +285,7 @@ describe.skipIf(!CHROMIUM)("baton ui in Chromium", () => {
       await page.screenshot({ path: join(SHOTS, "task-plan.png"), fullPage: true });
     } finally {
       await page.close();
-      child.kill("SIGTERM");
+      await stopUi(child);
     }
   }, 60_000);
 });

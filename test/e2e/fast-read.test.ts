@@ -66,7 +66,8 @@ describe("the fast read path answers exactly as the full CLI", () => {
     const summary = join(dir, "specs", ".baton", "cache", "store-summary.json");
     writeFileSync(summary, "{ not json");
     expectSame(dir, COMMANDS(n));
-  });
+    // Dozens of CLI calls, each made twice: a loaded machine takes minutes, not a broken one.
+  }, 180_000);
 
   it("with irregular entries, a config file, an open checkpoint, no store, and ModelChecker's conventions", () => {
     const { dir, gen } = generatedRepo({ active: 8, archived: 0 });
@@ -86,7 +87,7 @@ describe("the fast read path answers exactly as the full CLI", () => {
     const empty = repo();
     expectSame(empty, COMMANDS(1));
     expect(both(empty, ["task", "list"]).fast.status).toBe(3);
-  });
+  }, 180_000);
 });
 
 describe("the fast read path is really taken", () => {
