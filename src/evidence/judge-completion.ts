@@ -13,7 +13,6 @@ async function git(root: string, args: string[]): Promise<{ ok: boolean; out: st
   return { ok: result.ok, out: result.stdout };
 }
 
-/** Every path the commit changed from its first parent, with the object id it now has (null: deleted). */
 /** Every path a commit changed from its parent → the object it holds now (null: deleted). */
 export async function commitChanges(root: string, commit: string): Promise<Map<string, string | null>> {
   const diff = await git(root, ["diff-tree", "-r", "-z", "--no-commit-id", "--no-renames", "--root", commit]);

@@ -43,7 +43,7 @@ export {
 } from "./lifecycle.js";
 export { type ArtifactLink, linkArtifacts } from "./link-artifacts.js";
 export { loadArchive, loadErrors, loadState, loadTodo, readText } from "./load-store.js";
-export { acquireLock, isProcessAlive, type LockHolder, processStarted, type ReleaseLock } from "./lock.js";
+export { acquireLock, isProcessAlive, type LockHolder, ownProcessStarted, type ReleaseLock } from "./lock.js";
 export {
   detectLanguage,
   normalizeTitle,

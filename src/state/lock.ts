@@ -36,10 +36,10 @@ export interface LockOptions {
 export type ReleaseLock = () => void;
 
 let ownStarted: string | null | undefined;
-/** This process's own start, read once. */
-function ownStart(): { started?: string } {
+/** This process's own start (processStarted), read once: locks, checkpoints and records all name it. */
+export function ownProcessStarted(): string | null {
   ownStarted ??= processStarted(process.pid);
-  return ownStarted === null ? {} : { started: ownStarted };
+  return ownStarted;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -226,12 +226,13 @@ async function acquireFileLock(
   // A hand-on inside the process skips it: that queue is short (one plan run's phases) and ordered.
   const sinceRelease = monotonicMs() - lastReleaseAt;
   if (sinceRelease < 20 && !handedOn) await sleep(2 + Math.random() * 6);
+  const started = ownProcessStarted();
   const holder: LockHolder = {
     pid: process.pid,
     hostname: hostname(),
     command: options.command,
     acquiredAt: new Date().toISOString(),
-    ...ownStart(),
+    ...(started ? { started } : {}),
   };
   const content = JSON.stringify(holder);
   // The timeout measures how long one holder keeps the lock, not how long we have queued: a busy

@@ -35,6 +35,7 @@ const COMMANDS = (n: number) => [
   ["status"],
 ];
 
+// The first two tests make dozens of CLI calls, each twice: a loaded machine takes minutes, not a broken one.
 describe("the fast read path answers exactly as the full CLI", () => {
   it("on a generated store, after writes, after a hand edit, and with a broken store summary", () => {
     const { dir, gen } = generatedRepo({ active: 40, archived: 5, naming: "mixed", folders: true });
@@ -66,7 +67,6 @@ describe("the fast read path answers exactly as the full CLI", () => {
     const summary = join(dir, "specs", ".baton", "cache", "store-summary.json");
     writeFileSync(summary, "{ not json");
     expectSame(dir, COMMANDS(n));
-    // Dozens of CLI calls, each made twice: a loaded machine takes minutes, not a broken one.
   }, 180_000);
 
   it("with irregular entries, a config file, an open checkpoint, no store, and ModelChecker's conventions", () => {

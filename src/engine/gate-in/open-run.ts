@@ -6,7 +6,7 @@ import {
   type GitBaseline,
   type OpenCheckpoint,
   type Operation,
-  processStarted,
+  ownProcessStarted,
   recordAudit,
   requireTask,
   type Transaction,
@@ -52,7 +52,7 @@ export function gateIn(
   };
   const boot = currentBootId();
   if (boot) checkpoint.bootId = boot;
-  const started = processStarted(process.pid);
+  const started = ownProcessStarted();
   if (started) checkpoint.pidStarted = started;
   if (task.session_id !== undefined) checkpoint.previousSessionId = task.session_id;
   if (request.mode === "session") checkpoint.mode = "session";

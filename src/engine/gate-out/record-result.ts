@@ -6,7 +6,7 @@ import {
   OPERATION_RULES,
   type OpenCheckpoint,
   type Operation,
-  processStarted,
+  ownProcessStarted,
   requireTask,
   type Transaction,
 } from "../../state/index.js";
@@ -56,7 +56,7 @@ export function recordResult(
     tx.deleteFile(path);
     return;
   }
-  const started = processStarted(process.pid);
+  const started = ownProcessStarted();
   const recorded = {
     at: tx.timestamp,
     outcome: request.outcome,
