@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    globalSetup: ["test/support/temp-root.ts"],
     // vitest's default (cores - 1) runs one file at a time on 2 cores, where the e2e files spend much of their
     // time waiting on the processes they start: one more worker than cores kept both busy (2 cores: 1,298 s
     // → 931 s for the whole suite, side by side on one machine; every test passed).

@@ -39,7 +39,7 @@ describe("locating the bundled binary", () => {
   });
 });
 
-test("the offline environment points at the fake and drops inherited Claude and Anthropic settings", () => {
+test("the offline environment points at the fake, drops inherited Claude and Anthropic settings, and has its own home", () => {
   const env = claudeOfflineEnv("http://127.0.0.1:9", "/tmp/cfg", {
     PATH: "/usr/bin",
     HOME: "/root",
@@ -48,10 +48,12 @@ test("the offline environment points at the fake and drops inherited Claude and 
     CLAUDECODE: "1",
     CLAUDE_CODE_ENTRYPOINT: "cli",
     NO_PROXY: "internal",
+    BASH_ENV: "/root/.bash_env",
+    ENV: "/root/.shrc",
   });
   expect(env).toEqual({
     PATH: "/usr/bin",
-    HOME: "/root",
+    HOME: "/tmp/cfg/home",
     ANTHROPIC_BASE_URL: "http://127.0.0.1:9",
     ANTHROPIC_API_KEY: "sk-test",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
@@ -61,6 +63,7 @@ test("the offline environment points at the fake and drops inherited Claude and 
     IS_SANDBOX: "1",
     CLAUDE_CONFIG_DIR: "/tmp/cfg",
     CLAUDE_CODE_TMPDIR: "/tmp/cfg/tmp",
+    TMPDIR: "/tmp/cfg/tmp",
     NO_PROXY: "internal,127.0.0.1,localhost",
     no_proxy: "internal,127.0.0.1,localhost",
   });

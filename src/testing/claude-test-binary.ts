@@ -22,13 +22,18 @@ export function findClaudeBinary(): string {
  * Variables a developer's shell (or an enclosing Claude Code session) may hold that would send the
  * binary elsewhere, change its model or auth, or mark it as nested; none must leak into a test run.
  */
-const INHERITED_OUT = /^(ANTHROPIC_|CLAUDE_|CLAUDECODE$|OTEL_|AWS_BEARER_TOKEN_BEDROCK$|MCP_)/;
+const INHERITED_OUT = /^(ANTHROPIC_|CLAUDE_|CLAUDECODE$|OTEL_|AWS_BEARER_TOKEN_BEDROCK$|MCP_|BASH_ENV$|ENV$)/;
 
 /**
  * The environment for running Claude Code against a local fake API (contract 1.1): only
  * `POST /v1/messages` reaches the base URL, no other traffic, no auto-update, and an empty config
  * dir so nothing from ~/.claude (settings, agents, hooks, transcripts) takes part; its temp files go
  * there too, so removing `configDir` removes every trace of the run.
+ *
+ * HOME is a folder inside `configDir` too: the Bash tool runs every command in a login shell (`bash -c -l`),
+ * which sources the developer's ~/.profile and ~/.bashrc. On a machine whose .bashrc runs `pyenv init`, that
+ * cost over a second of CPU per tool call, and a rehash lock left by a killed shell stalled every later call
+ * for 60 s. The run must not depend on whose machine it is; git's global config stays out for the same reason.
  */
 export function claudeOfflineEnv(
   baseUrl: string,
@@ -50,9 +55,12 @@ export function claudeOfflineEnv(
     DISABLE_ERROR_REPORTING: "1",
     // Needed for bypassPermissions as root (contract 1.2); harmless otherwise.
     IS_SANDBOX: "1",
+    HOME: join(configDir, "home"),
     CLAUDE_CONFIG_DIR: configDir,
-    // Its temp files (sub-agent output files, fswatch probes, sockets) otherwise pile up in /tmp/claude-<uid>.
+    // Its temp files (sub-agent output files, fswatch probes, sockets) otherwise pile up in /tmp/claude-<uid>;
+    // TMPDIR too: a session with only the first still left a $TMPDIR/claude-<uid> folder behind.
     CLAUDE_CODE_TMPDIR: join(configDir, "tmp"),
+    TMPDIR: join(configDir, "tmp"),
     NO_PROXY: noProxy,
     no_proxy: noProxy,
   };

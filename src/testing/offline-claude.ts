@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { claudeOfflineEnv } from "./claude-test-binary.js";
@@ -15,6 +15,8 @@ export interface OfflineClaude {
 /** Everything a test needs to run the real Claude Code binary offline against a scripted fake API. */
 export async function startOfflineClaude(script: ScriptInput): Promise<OfflineClaude> {
   const configDir = mkdtempSync(join(tmpdir(), "baton-claude-config-"));
+  mkdirSync(join(configDir, "home"));
+  mkdirSync(join(configDir, "tmp"));
   const api = await startFakeMessagesApi(script);
   return {
     api,

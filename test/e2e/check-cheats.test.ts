@@ -1,9 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { layeredPlanPhases } from "../../src/testing/generate-plan.js";
-import { commitAll, git, plannedTaskRepo, readJson, runBaton } from "./helpers.js";
+import { commitAll, git, plannedTaskRepo, readJson, runBaton, tempDir } from "./helpers.js";
 
 /**
  * A small real Node project whose `sum` has a bug, three `node:test` tests that catch it, and
@@ -238,7 +237,7 @@ test("adds other numbers", () => assert.equal(sum(10, 5), 15));
 test("adds opposites", () => assert.equal(sum(-1, 1), 0));
 `;
   function withHoldout(): { dir: string; holdout: string } {
-    const holdout = mkdtempSync(join(tmpdir(), "baton-holdout-"));
+    const holdout = tempDir("baton-holdout-");
     writeFileSync(join(holdout, "hidden.test.js"), HIDDEN);
     const check = {
       name: "hidden",

@@ -82,7 +82,7 @@ describe.skipIf(located.path === null)("Baton's hooks in a Codex session (real b
         "Overwrite the task store.",
       ],
       cwd: dir,
-      env: { ...process.env, CODEX_HOME: home, FAKE_KEY: "sk-test" },
+      env: { ...process.env, HOME: home, CODEX_HOME: home, FAKE_KEY: "sk-test" },
       timeoutMs: 60_000,
     });
     expect(run.ok, run.stderr).toBe(true);

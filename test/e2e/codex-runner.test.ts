@@ -45,7 +45,8 @@ async function codexRepo(turns: ResponsesTurn[]) {
       check_for_update_on_startup: "false",
       "feedback.enabled": "false",
     },
-    env: { CODEX_HOME: home, FAKE_KEY: "sk-test" },
+    // Its own HOME as well: codex runs each shell command as a login shell, which would source the developer's profile.
+    env: { HOME: home, CODEX_HOME: home, FAKE_KEY: "sk-test" },
   };
   writeFileSync(join(dir, "baton.config.json"), JSON.stringify({ runner }, null, 2));
   git(dir, ["add", "-A"]);

@@ -29,6 +29,13 @@ if (!existsSync(join(dirname(BATON_BIN), "..", "dist", "cli", "main.js"))) {
 export type { CliResult };
 export { git, runBaton };
 
+/** A fresh empty folder in the temp dir (keys, clones, hidden checks), removed when the current test finishes. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 /** A fresh git repository, removed when the current test finishes. */
 export function repo(): string {
   const { dir, cleanup } = tempGitRepo("baton-e2e-");

@@ -1,6 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openQueue } from "../../src/batch/queue/boss.js";
@@ -9,7 +8,7 @@ import { wholeWayScript } from "../../src/testing/generate-plan.js";
 import { type Postgres, postgresMissing, startPostgres } from "../../src/testing/postgres.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
 import { BATON_BIN } from "../support/cli.js";
-import { activeTasks, commitAll, git, ok, okJson, tasksWithScript } from "./helpers.js";
+import { activeTasks, commitAll, git, ok, okJson, tasksWithScript, tempDir } from "./helpers.js";
 
 async function until<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 20_000;
@@ -49,7 +48,7 @@ function startWorker(
   script: string,
   db = pg.url,
 ): { clone: string; child: ChildProcess; log: () => string } {
-  const clone = join(mkdtempSync(join(tmpdir(), "baton-worker-clone-")), name);
+  const clone = join(tempDir("baton-worker-clone-"), name);
   execFileSync("git", ["clone", "-q", coordinator, clone]);
   const child = spawn(
     process.execPath,
@@ -133,7 +132,7 @@ describe.skipIf(missing !== null)("baton run --queue (PostgreSQL, pg-boss)", () 
     const { dir, script } = coordinatorRepo(8, wholeWayScript());
     // Clones first (git is slow next to a process start), then all three processes in the same tick.
     const clones = ["machine-a", "machine-b"].map((m) => {
-      const clone = join(mkdtempSync(join(tmpdir(), "baton-worker-clone-")), m);
+      const clone = join(tempDir("baton-worker-clone-"), m);
       execFileSync("git", ["clone", "-q", dir, clone]);
       return { clone, machine: m };
     });

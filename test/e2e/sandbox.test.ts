@@ -1,10 +1,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BATON_BIN } from "../support/cli.js";
-import { git, oneTaskRepo, RESEARCH_REPORT, readJson, runBaton } from "./helpers.js";
+import { git, oneTaskRepo, RESEARCH_REPORT, readJson, runBaton, tempDir } from "./helpers.js";
 
 /**
  * Every agent Baton starts runs in a bubblewrap sandbox: the store, git history and Baton's own files are
@@ -47,7 +46,7 @@ function evidence(dir: string) {
 describe("the agent's sandbox", () => {
   it("keeps the store, git history and Baton's files read-only, and the keys out of sight", () => {
     const dir = oneTaskRepo();
-    const keys = mkdtempSync(join(tmpdir(), "baton-keys-"));
+    const keys = tempDir("baton-keys-");
     writeFileSync(join(keys, "signing.key"), "SECRET");
     const head = git(dir, ["rev-parse", "HEAD"]).trim();
     shellAgent(
@@ -155,7 +154,7 @@ describe("history the agent may not write (HISTORY_CHANGED), checked with the sa
 describe.skipIf(process.getuid?.() !== 0)("the agent's sandbox for an ordinary user", () => {
   it("keeps the store and git history read-only and the keys out of sight when Baton does not run as root", () => {
     const dir = oneTaskRepo();
-    const keys = mkdtempSync(join(tmpdir(), "baton-keys-"));
+    const keys = tempDir("baton-keys-");
     shellAgent(
       dir,
       [

@@ -1,10 +1,9 @@
 import { createHash, generateKeyPairSync, sign } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, fingerprintOf } from "../../src/evidence/index.js";
-import { GOOD_RESEARCH, git, ok, okJson, repo, runBaton } from "./helpers.js";
+import { GOOD_RESEARCH, git, ok, okJson, repo, runBaton, tempDir } from "./helpers.js";
 
 /**
  * Evidence is signed with a key outside the repository; `baton verify` trusts the keys committed at
@@ -14,7 +13,7 @@ import { GOOD_RESEARCH, git, ok, okJson, repo, runBaton } from "./helpers.js";
 const FOLDER = "specs/1_study_the_lexer";
 const REPORT = `${FOLDER}/reports/research-001.md`;
 
-const keyDir = () => mkdtempSync(join(tmpdir(), "baton-keys-"));
+const keyDir = () => tempDir("baton-keys-");
 
 function researchedRepo(keys: string): string {
   const dir = repo();

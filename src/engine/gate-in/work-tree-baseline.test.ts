@@ -2,11 +2,14 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { changedSince, readBaseline, staleIndexLock } from "./work-tree-baseline.js";
 
 let dir = "";
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  vi.unstubAllEnvs();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function repoWith(files: Record<string, string>): string {
   dir = mkdtempSync(join(tmpdir(), "baton-baseline-"));
@@ -54,6 +57,8 @@ describe("diff evidence since a baseline", () => {
   });
 
   it("finds a stale index.lock", async () => {
+    // A lock is stale once it outlives the wait (10 s by default); the test's wait is short.
+    vi.stubEnv("BATON_GIT_LOCK_WAIT_MS", "300");
     repoWith({ "a.txt": "a\n" });
     expect(await staleIndexLock(dir)).toBeNull();
     writeFileSync(join(dir, ".git", "index.lock"), "");
