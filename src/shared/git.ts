@@ -97,3 +97,22 @@ export function runGitWorktree(cwd: string, args: string[], options: GitOptions 
   worktreeTurn = run.catch(() => undefined);
   return run;
 }
+
+export type HeadRef = { ok: true; ref: string | null } | { ok: false; message: string };
+
+/**
+ * The branch checked out in `cwd` (`refs/heads/…`), or null for a detached HEAD. Only `symbolic-ref`'s own
+ * "not a symbolic ref" (exit 1, nothing on stderr) means detached; any other failure is git's, reported as
+ * such, so a git that could not run is never mistaken for a checkout that moved.
+ */
+export async function readHeadRef(cwd: string): Promise<HeadRef> {
+  const head = await runGit(cwd, ["symbolic-ref", "-q", "HEAD"], { env: { GIT_OPTIONAL_LOCKS: "0" } });
+  if (head.ok) return { ok: true, ref: head.stdout.trim() };
+  if (head.reason === "exit" && head.exitCode === 1 && head.stderr.trim() === "")
+    return { ok: true, ref: null };
+  const said = head.stderr.trim() || head.message;
+  return {
+    ok: false,
+    message: `git symbolic-ref HEAD failed in ${cwd} (${head.reason} ${head.exitCode ?? head.signal ?? ""}): ${said}`,
+  };
+}

@@ -1,4 +1,4 @@
-import { runGit } from "../../shared/git.js";
+import { readHeadRef, runGit } from "../../shared/git.js";
 import type { GitBaseline } from "../../state/index.js";
 
 const git = (root: string, args: string[]) => runGit(root, args, { env: { GIT_OPTIONAL_LOCKS: "0" } });
@@ -36,8 +36,9 @@ export async function readRefs(
     const [name, sha] = line.split(" ");
     if (name && sha) refs[name] = sha;
   }
-  const head = await git(root, ["symbolic-ref", "-q", "HEAD"]);
-  return { refs, head: head.ok ? head.stdout.trim() : null, staged: await readStaged(root) };
+  const head = await readHeadRef(root);
+  if (!head.ok) return null;
+  return { refs, head: head.ref, staged: await readStaged(root) };
 }
 
 /**

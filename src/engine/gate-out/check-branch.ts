@@ -1,4 +1,4 @@
-import { runGit } from "../../shared/git.js";
+import { readHeadRef } from "../../shared/git.js";
 import { type Gate, refuse } from "./gate-types.js";
 
 const describeRef = (ref: string | null) => (ref ? ref.replace(/^refs\/heads\//, "") : "a detached HEAD");
@@ -12,10 +12,9 @@ const describeRef = (ref: string | null) => (ref ? ref.replace(/^refs\/heads\//,
 export const checkBranch: Gate = async (ctx) => {
   const baseline = ctx.baseline;
   if (!baseline || baseline.headRef === undefined) return { ok: true };
-  const head = await runGit(ctx.repoRoot, ["symbolic-ref", "-q", "HEAD"], {
-    env: { GIT_OPTIONAL_LOCKS: "0" },
-  });
-  const now = head.ok ? head.stdout.trim() : null;
+  const head = await readHeadRef(ctx.repoRoot);
+  if (!head.ok) return refuse(ctx, "GIT_FAILED", `${head.message}: nothing is recorded or committed; rerun`);
+  const now = head.ref;
   if (now === baseline.headRef) return { ok: true };
   return refuse(
     ctx,

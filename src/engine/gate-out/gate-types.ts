@@ -47,6 +47,7 @@ export type GateOutCode =
   | "TESTS_SKIPPED"
   | "HISTORY_CHANGED"
   | "BRANCH_CHANGED"
+  | "GIT_FAILED"
   | "SUBMODULE_CHANGED"
   | "HOOKS_CHANGED";
 

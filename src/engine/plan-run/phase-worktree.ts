@@ -1,6 +1,6 @@
 import { readdir, rm, rmdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { runGitWorktree } from "../../shared/git.js";
+import { readHeadRef, runGitWorktree } from "../../shared/git.js";
 import { canonical, changedBetween, exists, git, inside, LITERAL, why } from "./worktree-git.js";
 
 export { type ApplyPhaseResult, applyPhaseCommit } from "./worktree-apply.js";
@@ -114,8 +114,9 @@ export async function commitInWorktree(
   opts: { message: string; exclude: string[] },
 ): Promise<WorktreeCommitResult> {
   const cwd = wt.path;
-  const head = await git(cwd, ["symbolic-ref", "--quiet", "HEAD"]);
-  if (!head.ok || head.stdout.trim() !== `refs/heads/${wt.branch}`) {
+  const head = await readHeadRef(cwd);
+  if (!head.ok) return { ok: false, reason: head.message };
+  if (head.ref !== `refs/heads/${wt.branch}`) {
     return { ok: false, reason: `worktree ${cwd} is not on branch ${wt.branch}` };
   }
   const tip = await git(cwd, ["rev-parse", "--verify", "HEAD"]);
