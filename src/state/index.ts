@@ -85,6 +85,7 @@ export {
   requireStore,
   type Snapshot,
   type StoreContext,
+  settleInterruptedWrite,
   storeContext,
   sweepInterruptedWrites,
   Transaction,

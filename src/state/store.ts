@@ -71,6 +71,11 @@ export async function sweepInterruptedWrites(ctx: StoreContext): Promise<void> {
   }
 }
 
+/** An interrupted store write rolled forward, when there is one (one stat otherwise), before its files are read. */
+export async function settleInterruptedWrite(ctx: StoreContext): Promise<void> {
+  if (existsSync(ctx.paths.journal)) await sweepInterruptedWrites(ctx);
+}
+
 export async function readSettledStore(ctx: StoreContext): Promise<Snapshot> {
   requireStore(ctx);
   const interrupted = existsSync(ctx.paths.journal);

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config/index.js";
@@ -33,8 +33,16 @@ async function repo() {
   return t;
 }
 
-/** Runs `baton research 1` as its own process (the library, as the CLI would) and kills it with SIGKILL. */
-async function killDuringDelegate(dir: string, steps: unknown[], killAfterMs: number): Promise<void> {
+/**
+ * Runs `baton research 1` as its own process (the library, as the CLI would) and kills it with SIGKILL:
+ * `killAfter` ms after its checkpoint opened, once its agent started ("agent"), or once its agent has written
+ * its result ("result"); a fixed wait misses those on a loaded machine.
+ */
+async function killDuringDelegate(
+  dir: string,
+  steps: unknown[],
+  killAfter: number | "agent" | "result",
+): Promise<void> {
   const program = `
     const b = await import(${JSON.stringify(LIBRARY)});
     const config = await b.loadConfig(${JSON.stringify(dir)});
@@ -42,15 +50,35 @@ async function killDuringDelegate(dir: string, steps: unknown[], killAfterMs: nu
   const child = spawn(process.execPath, ["--input-type=module", "-e", program], { stdio: "ignore" });
   const checkpoint = join(dir, "specs/.baton/checkpoints/1.json");
   for (let i = 0; i < 200 && !existsSync(checkpoint); i++) await new Promise((r) => setTimeout(r, 25));
-  await new Promise((r) => setTimeout(r, killAfterMs));
+  if (killAfter === "agent") {
+    // The agent's pid is journaled once it started: before that there is no orphan to kill.
+    const session = JSON.parse(readFileSync(checkpoint, "utf8")).sessionId;
+    const journal = join(dir, `specs/.baton/sessions/${session}.jsonl`);
+    const started = () => existsSync(journal) && readFileSync(journal, "utf8").includes('"agentPid"');
+    for (let i = 0; i < 2000 && !started(); i++) await new Promise((r) => setTimeout(r, 10));
+  } else if (killAfter === "result") {
+    const metadata = join(dir, "specs/1_crash_me/.return-meta.json");
+    const written = () => existsSync(metadata) && readFileSync(metadata, "utf8").endsWith("}\n");
+    for (let i = 0; i < 2000 && !written(); i++) await new Promise((r) => setTimeout(r, 10));
+  } else await new Promise((r) => setTimeout(r, killAfter));
   child.kill("SIGKILL");
   await new Promise((r) => child.on("exit", r));
+}
+
+/** The crash point where GATE IN's journaled write had landed every file but the checkpoint, still a temp file. */
+function checkpointInJournal(dir: string): { checkpoint: string; temp: string } {
+  const checkpoint = join(dir, "specs/.baton/checkpoints/1.json");
+  const temp = join(dir, "specs/.baton/checkpoints/.1.json.baton-4242-0123abcd.tmp");
+  renameSync(checkpoint, temp);
+  const journal = { version: 1, created: "x", writes: [{ path: checkpoint, temp }], moves: [] };
+  writeFileSync(join(dir, "specs/.baton/journal.json"), JSON.stringify(journal));
+  return { checkpoint, temp };
 }
 
 describe("kill -9 of baton during an operation", () => {
   it("rolls back when the agent had not produced a result, and stops the orphaned agent", async () => {
     const t = await repo();
-    await killDuringDelegate(t.dir, [{ sleepMs: 60_000 }, WRITE_REPORT, WRITE_META], 300);
+    await killDuringDelegate(t.dir, [{ sleepMs: 60_000 }, WRITE_REPORT, WRITE_META], "agent");
     expect(readStore(t.ctx).state.tasks[0]!.status).toBe("researching");
     const orphan = readFileSync(join(t.dir, "specs/.baton/checkpoints/1.json"), "utf8");
     expect(JSON.parse(orphan).operation).toBe("research");
@@ -85,7 +113,7 @@ describe("kill -9 of baton during an operation", () => {
 
   it("records a finished delegation whose artifacts verify", async () => {
     const t = await repo();
-    await killDuringDelegate(t.dir, [WRITE_REPORT, WRITE_META, { sleepMs: 60_000 }], 700);
+    await killDuringDelegate(t.dir, [WRITE_REPORT, WRITE_META, { sleepMs: 60_000 }], "result");
     const actions = await recoverOpenRuns(await loadConfig(t.dir));
     expect(actions).toEqual([expect.objectContaining({ action: "recorded", committed: true })]);
     expect(readStore(t.ctx).state.tasks[0]).toMatchObject({
@@ -108,7 +136,7 @@ describe("kill -9 of baton during an operation", () => {
     ],
   ])("during GATE OUT: %s", async (_name, steps, action, status) => {
     const t = await repo();
-    await killDuringDelegate(t.dir, [...steps, { sleepMs: 60_000 }], 700);
+    await killDuringDelegate(t.dir, [...steps, { sleepMs: 60_000 }], "result");
     // GATE OUT writes nothing before it records, so a kill inside it leaves these files and this journal.
     const checkpoint = JSON.parse(readFileSync(join(t.dir, "specs/.baton/checkpoints/1.json"), "utf8"));
     const journal = join(t.dir, `specs/.baton/sessions/${checkpoint.sessionId}.jsonl`);
@@ -128,9 +156,25 @@ describe("kill -9 of baton during an operation", () => {
     expect(runDoctorChecks(t.ctx).filter((f) => f.severity === "error")).toEqual([]);
   });
 
-  it("is resolved by the next run on the same task, which then proceeds", async () => {
+  it("resolves a checkpoint whose own write was still in the store's journal when baton died", async () => {
     const t = await repo();
     await killDuringDelegate(t.dir, [{ sleepMs: 60_000 }], 200);
+    const { checkpoint, temp } = checkpointInJournal(t.dir);
+    const actions = await recoverOpenRuns(await loadConfig(t.dir));
+    expect(actions).toEqual([expect.objectContaining({ taskNumber: 1, action: "rolled_back" })]);
+    expect(existsSync(checkpoint)).toBe(false);
+    expect(existsSync(temp)).toBe(false);
+    expect(existsSync(join(t.dir, "specs/.baton/journal.json"))).toBe(false);
+    expect(readStore(t.ctx).state.tasks[0]!.status).toBe("not_started");
+  });
+
+  it.each([
+    ["", false],
+    [", its checkpoint still a file of the store's journal", true],
+  ])("is resolved by the next run on the same task, which then proceeds%s", async (_, journaled) => {
+    const t = await repo();
+    await killDuringDelegate(t.dir, [{ sleepMs: 60_000 }], 200);
+    if (journaled) checkpointInJournal(t.dir);
     const { runOperation } = await import("../run-modes/headless-run.js");
     const { ScriptedRunner } = await import("../../runners/index.js");
     const report = await runOperation({

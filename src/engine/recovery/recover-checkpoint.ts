@@ -129,6 +129,9 @@ export async function recoverOpenRuns(
   force = false,
 ): Promise<RecoveryAction[]> {
   const internalDir = storeContext(config).paths.internalDir;
+  // An interrupted store write is rolled forward first: the checkpoint GATE IN was opening may be one of
+  // its files, and a checkpoint that appears only after the list is made would outlive its dead run.
+  await sweepInterruptedWrites(storeContext(config));
   const numbers = taskNumber === undefined ? openCheckpointNumbers(internalDir) : [taskNumber];
   const actions: RecoveryAction[] = [];
   for (const n of numbers) {

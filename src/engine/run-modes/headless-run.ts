@@ -9,6 +9,7 @@ import {
   isCheckpointProcessAlive,
   readOpenCheckpoint,
   readSettledStore,
+  settleInterruptedWrite,
   storeContext,
 } from "../../state/index.js";
 import { BudgetGuard, type BudgetStop, budgetLimits } from "../delegate/budget-guard.js";
@@ -80,7 +81,10 @@ export async function resolveDeadRun(
   config: BatonConfig,
   taskNumber: number,
 ): Promise<RecoveryAction | undefined> {
-  const open = readOpenCheckpoint(storeContext(config).paths.internalDir, taskNumber);
+  const ctx = storeContext(config);
+  // The dead run's checkpoint may still be a file of its interrupted store write.
+  await settleInterruptedWrite(ctx);
+  const open = readOpenCheckpoint(ctx.paths.internalDir, taskNumber);
   return open && isCheckpointProcessAlive(open) === false ? recoverCheckpoint(config, open) : undefined;
 }
 
