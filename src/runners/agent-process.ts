@@ -161,7 +161,18 @@ function toOutcome(result: ProcessResult, usage: RunUsage | undefined): RunOutco
     ...(usage ? { usage } : {}),
   };
   if (result.ok) return { ok: true, ...record };
-  return { ok: false, reason: REASONS[result.reason], message: result.message, ...record };
+  // An exit code alone says nothing: what the process (or the sandbox around it) last said on stderr goes with it.
+  const said = result.reason === "exit" ? lastLine(result.stderr) : undefined;
+  const message = said ? `${result.message}: ${said.slice(0, 300)}` : result.message;
+  return { ok: false, reason: REASONS[result.reason], message, ...record };
+}
+
+function lastLine(text: string): string | undefined {
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
 }
 
 /**

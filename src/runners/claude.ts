@@ -139,23 +139,11 @@ export class ClaudeRunner implements Runner {
       },
       options,
     );
-    if (!outcome.ok && outcome.reason === "exit" && interpreter.resultMessage === undefined) {
-      outcome.message = explainStartFailure(outcome.message, outcome.stderr);
+    // A Claude that exits before its first result says why only on stderr, which the message carries.
+    if (!outcome.ok && outcome.reason === "exit" && /root\/sudo/.test(outcome.message)) {
+      outcome.message +=
+        ' (as root, add "IS_SANDBOX": "1" to the claude runner\'s env, or leave permissionMode unset)';
     }
     return outcome;
   }
-}
-
-/** A Claude that exits before its first result says why only on stderr (an unknown --agent, root + bypass). */
-function explainStartFailure(message: string, stderr: string): string {
-  const last = stderr
-    .split("\n")
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .at(-1);
-  if (last === undefined) return message;
-  const hint = /root\/sudo/.test(last)
-    ? ' (as root, add "IS_SANDBOX": "1" to the claude runner\'s env, or leave permissionMode unset)'
-    : "";
-  return `${message}: ${last}${hint}`;
 }

@@ -140,6 +140,15 @@ describe("command runner", () => {
     const exit = await run("sh", ["-c", "echo 'TASK_ERROR: build_error - lake build failed'; exit 2"]);
     expect(exit).toMatchObject({ ok: false, reason: "exit", exitCode: 2 });
     expect(exit.output).toContain("TASK_ERROR: build_error");
+    // What the process last said on stderr travels with the exit code (a sandbox that could not start says why).
+    const said = await run("sh", [
+      "-c",
+      "echo first >&2; echo 'bwrap: Can not find source path' >&2; exit 1",
+    ]);
+    expect(said).toMatchObject({
+      reason: "exit",
+      message: "exited with code 1: bwrap: Can not find source path",
+    });
 
     expect(await run("sh", ["-c", "kill -KILL $$"])).toMatchObject({ reason: "crashed", signal: "SIGKILL" });
 
