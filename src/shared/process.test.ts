@@ -82,6 +82,14 @@ describe("runProcess", () => {
     expect(survivors(result.pid!)).toEqual([]);
   });
 
+  it("reads output until the pipes go quiet, judged after polling them again", async () => {
+    // A grandchild that left the group keeps writing after the child exited, never pausing as long as the
+    // drain wait: all of it is kept. The wait ends on quiet seen after a fresh poll of the pipes, not on a
+    // timer alone, which can expire while output is ready but not yet read (a loaded machine, a blocked loop).
+    const result = await sh("setsid sh -c 'for i in 1 2 3 4 5; do echo $i; sleep 0.1; done' & echo start");
+    expect(result).toMatchObject({ ok: true, stdout: "start\n1\n2\n3\n4\n5\n" });
+  });
+
   it("stops the group when the signal aborts, and does not start when already aborted", async () => {
     const controller = new AbortController();
     const lines: string[] = [];

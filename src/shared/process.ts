@@ -4,6 +4,7 @@ import { resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LineSplitter, TailBuffer } from "./lines.js";
 import { GroupStopper, trackGroup, untrackGroup } from "./process-group.js";
+import { monotonicMs } from "./time.js";
 
 /**
  * The one place Baton starts a process. The child leads its own process group so that stopping it
@@ -63,8 +64,10 @@ export type ProcessResult =
 
 export const DEFAULT_KILL_GRACE_MS = 2000;
 export const DEFAULT_TAIL_BYTES = 64 * 1024;
-// A grandchild that left the group (setsid) may keep the pipes open; output after the group is gone waits this long.
+// A grandchild that left the group (setsid) may keep the pipes open: once the group is gone, output is waited
+// for until the pipes close or stay quiet this long, and never longer than DRAIN_LIMIT_MS in all.
 const DRAIN_MS = 250;
+const DRAIN_LIMIT_MS = 5000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export async function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
@@ -85,6 +88,8 @@ class ProcessRun {
   private stopReason: "timeout" | "aborted" | null = null;
   private exited = false;
   private group: GroupStopper | null = null;
+  /** Bytes read from both pipes so far: output still arriving is not yet drained. */
+  private received = 0;
 
   constructor(private readonly options: RunProcessOptions) {
     this.stdoutTail = new TailBuffer(options.tailBytes ?? DEFAULT_TAIL_BYTES);
@@ -168,9 +173,12 @@ class ProcessRun {
       new LineSplitter(guarded(this.options.onStdoutLine)),
       new LineSplitter(guarded(this.options.onStderrLine)),
     ];
+    const count = (bytes: number) => {
+      this.received += bytes;
+    };
     const closed = Promise.all([
-      pipeInto(child.stdout, this.stdoutTail, lines[0]!),
-      pipeInto(child.stderr, this.stderrTail, lines[1]!),
+      pipeInto(child.stdout, this.stdoutTail, lines[0]!, count),
+      pipeInto(child.stderr, this.stderrTail, lines[1]!, count),
     ]);
     if (child.stdin) {
       child.stdin.on("error", () => {}); // EPIPE when the child exits without reading everything
@@ -206,8 +214,7 @@ class ProcessRun {
       options.signal?.removeEventListener("abort", onAbort);
       const leftoversKilled = await group.settle();
       group.dispose();
-      // Unref'd: when the streams close first, this timer must not keep a finished CLI alive.
-      await Promise.race([output.closed, sleep(DRAIN_MS, undefined, { ref: false })]);
+      await this.drain(output.closed);
       child.stdout?.destroy();
       child.stderr?.destroy();
       for (const lines of output.lines) lines.end();
@@ -216,6 +223,32 @@ class ProcessRun {
     } finally {
       group.dispose();
       untrackGroup(pid);
+    }
+  }
+
+  /**
+   * Until the pipes close, or stay quiet for DRAIN_MS. Quiet is judged only after the event loop has polled
+   * the pipes again: a process that was not scheduled (or whose loop was blocked) for longer than DRAIN_MS
+   * finds the timer and the child's last output ready at once, and timers run before the poll that reads it;
+   * deciding on the timer alone dropped the whole stdout of a git that had exited 0.
+   */
+  private async drain(closed: Promise<unknown>): Promise<void> {
+    let done = false;
+    void closed.then(() => {
+      done = true;
+    });
+    const limit = monotonicMs() + DRAIN_LIMIT_MS;
+    let seen = this.received;
+    let quietSince = monotonicMs();
+    while (!done && monotonicMs() < limit) {
+      // Unref'd: when the streams close first, this timer must not keep a finished CLI alive.
+      await Promise.race([closed, sleep(DRAIN_MS / 5, undefined, { ref: false })]);
+      if (done) return;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.received !== seen) {
+        seen = this.received;
+        quietSince = monotonicMs();
+      } else if (monotonicMs() - quietSince >= DRAIN_MS) return;
     }
   }
 
@@ -246,10 +279,12 @@ function pipeInto(
   stream: NodeJS.ReadableStream | null,
   tail: TailBuffer,
   lines: LineSplitter,
+  count: (bytes: number) => void,
 ): Promise<void> {
   if (stream === null) return Promise.resolve();
   return new Promise((resolve) => {
     stream.on("data", (chunk: Buffer) => {
+      count(chunk.length);
       tail.push(chunk);
       lines.push(chunk);
     });
