@@ -37,7 +37,10 @@ const stopBurners = () => {
   for (const b of burners) b.kill("SIGKILL");
 };
 process.on("exit", stopBurners);
+// A signal ends the script through exit, which stops the busy processes: a TERM sent to this process alone left
+// them running.
 process.on("SIGINT", () => process.exit(130));
+process.on("SIGTERM", () => process.exit(143));
 
 function once(index) {
   return new Promise((resolve) => {
