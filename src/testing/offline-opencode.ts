@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -14,10 +14,13 @@ import { join } from "node:path";
  */
 export function offlineOpencodeEnv(apiUrl: string): { env: Record<string, string>; remove: () => void } {
   const home = mkdtempSync(join(tmpdir(), "baton-opencode-home-"));
+  // Its temp files as well (the native libraries its runtime unpacks, its own folder): otherwise they stay in /tmp.
+  mkdirSync(join(home, "tmp"));
   const provider = { anthropic: { options: { baseURL: `${apiUrl}/v1`, apiKey: "sk-test" } } };
   return {
     env: {
       HOME: home,
+      TMPDIR: join(home, "tmp"),
       XDG_CONFIG_HOME: join(home, ".config"),
       XDG_DATA_HOME: join(home, ".local/share"),
       XDG_CACHE_HOME: join(home, ".cache"),
