@@ -57,7 +57,7 @@ export function readStore(ctx: StoreContext): Snapshot {
 /**
  * Under the store lock: an interrupted multi-file write rolled forward, and the temp files of writes that
  * were killed removed (the store's folders; Baton's own folder for writers no longer alive). `baton recover`
- * ends with it, so no crash point leaves a control or temp file behind.
+ * begins with it, so no crash point leaves a control or temp file behind.
  */
 export async function sweepInterruptedWrites(ctx: StoreContext): Promise<void> {
   const release = await acquireLock(ctx.paths.lock, {

@@ -36,9 +36,9 @@ export async function readRefs(
     const [name, sha] = line.split(" ");
     if (name && sha) refs[name] = sha;
   }
+  // A git that cannot read HEAD here leaves it as no branch: GATE OUT then refuses rather than skip the check.
   const head = await readHeadRef(root);
-  if (!head.ok) return null;
-  return { refs, head: head.ref, staged: await readStaged(root) };
+  return { refs, head: head.ok ? head.ref : null, staged: await readStaged(root) };
 }
 
 /**

@@ -138,6 +138,5 @@ export async function recoverOpenRuns(
     const checkpoint = readOpenCheckpoint(internalDir, n);
     if (checkpoint) actions.push(await recoverCheckpoint(config, checkpoint, force));
   }
-  if (taskNumber === undefined) await sweepInterruptedWrites(storeContext(config));
   return actions;
 }
