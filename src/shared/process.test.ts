@@ -83,11 +83,18 @@ describe("runProcess", () => {
   });
 
   it("reads output until the pipes go quiet, judged after polling them again", async () => {
-    // A grandchild that left the group keeps writing after the child exited, never pausing as long as the
-    // drain wait: all of it is kept. The wait ends on quiet seen after a fresh poll of the pipes, not on a
-    // timer alone, which can expire while output is ready but not yet read (a loaded machine, a blocked loop).
-    const result = await sh("setsid sh -c 'for i in 1 2 3 4 5; do echo $i; sleep 0.1; done' & echo start");
-    expect(result).toMatchObject({ ok: true, stdout: "start\n1\n2\n3\n4\n5\n" });
+    // A grandchild that left the group keeps writing after the child exited, for longer than the quiet wait
+    // but never pausing nearly as long: all of it is kept. A wait on a timer alone (as before) ends while
+    // output is still coming. The child leaves only once the grandchild has written, so a slow start under
+    // load cannot make the pipes look quiet; the pauses are a fifth of the quiet wait.
+    const started = join(dir, "grandchild-started");
+    const grandchild = `echo 1; touch ${started}; for i in 2 3 4 5 6 7 8; do sleep 0.2; echo $i; done`;
+    const result = await sh(
+      `setsid sh -c '${grandchild}' & while [ ! -e ${started} ]; do sleep 0.01; done; echo start`,
+      { drainQuietMs: 1000 },
+    );
+    expect(result).toMatchObject({ ok: true });
+    expect(result.stdout.split("\n").sort()).toEqual(["", "1", "2", "3", "4", "5", "6", "7", "8", "start"]);
   });
 
   it("stops the group when the signal aborts, and does not start when already aborted", async () => {

@@ -36,6 +36,8 @@ export interface RunProcessOptions {
    * `signal` (SIGTERM, then SIGKILL after the grace), not killed at once: for a child that records its end.
    */
   onParentStop?: "kill" | "owner";
+  /** After the group is gone, how long the pipes may stay quiet before their output counts as complete. */
+  drainQuietMs?: number;
 }
 
 export type ProcessFailureReason = "exit" | "signal" | "timeout" | "aborted" | "spawn_failed";
@@ -66,7 +68,7 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
 export const DEFAULT_TAIL_BYTES = 64 * 1024;
 // A grandchild that left the group (setsid) may keep the pipes open: once the group is gone, output is waited
 // for until the pipes close or stay quiet this long, and never longer than DRAIN_LIMIT_MS in all.
-const DRAIN_MS = 250;
+const DEFAULT_DRAIN_QUIET_MS = 250;
 const DRAIN_LIMIT_MS = 5000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -227,7 +229,7 @@ class ProcessRun {
   }
 
   /**
-   * Until the pipes close, or stay quiet for DRAIN_MS. Quiet is judged only after the event loop has polled
+   * Until the pipes close, or stay quiet for `drainQuietMs`. Quiet is judged only after the event loop has polled
    * the pipes again, so a timer that ran out while the process was not scheduled (or its loop was blocked)
    * cannot end the wait before output already there is read. Deciding on the timer alone lost the whole
    * stdout of a git that had exited 0, about once in a thousand calls on a loaded machine.
@@ -237,18 +239,19 @@ class ProcessRun {
     void closed.then(() => {
       done = true;
     });
-    const limit = monotonicMs() + DRAIN_LIMIT_MS;
+    const quietMs = this.options.drainQuietMs ?? DEFAULT_DRAIN_QUIET_MS;
+    const limit = monotonicMs() + Math.max(DRAIN_LIMIT_MS, quietMs);
     let seen = this.received;
     let quietSince = monotonicMs();
     while (!done && monotonicMs() < limit) {
       // Unref'd: when the streams close first, this timer must not keep a finished CLI alive.
-      await Promise.race([closed, sleep(DRAIN_MS / 5, undefined, { ref: false })]);
+      await Promise.race([closed, sleep(quietMs / 5, undefined, { ref: false })]);
       if (done) return;
       await new Promise((resolve) => setImmediate(resolve));
       if (this.received !== seen) {
         seen = this.received;
         quietSince = monotonicMs();
-      } else if (monotonicMs() - quietSince >= DRAIN_MS) return;
+      } else if (monotonicMs() - quietSince >= quietMs) return;
     }
   }
 
