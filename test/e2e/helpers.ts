@@ -73,10 +73,38 @@ export function generatedRepo(options: Omit<GenerateOptions, "dir">): { dir: str
 
 /** A copy of a whole repository (git history included), removed when the current test finishes. */
 export function cloneRepo(dir: string): string {
-  const copy = repo();
-  rmSync(copy, { recursive: true, force: true });
+  const copy = mkdtempSync(join(tmpdir(), "baton-e2e-"));
+  onTestFinished(() => rmSync(copy, { recursive: true, force: true }));
   cpSync(dir, copy, { recursive: true });
   return copy;
+}
+
+// Repositories the setup helpers build once per test file, by what was asked for.
+const builtRepos = new Map<string, string>();
+afterAll(() => {
+  for (const dir of builtRepos.values()) rmSync(dir, { recursive: true, force: true });
+  builtRepos.clear();
+});
+
+/**
+ * A copy (history included) of the repository `build` made for `key`, once per test file: a setup that
+ * several tests share runs its CLI calls once (each costs a Node start, about 0.35 CPU-s on a loaded
+ * machine), and every test still gets a repository of its own.
+ */
+function builtOnce(key: string, build: (dir: string) => void): string {
+  let built = builtRepos.get(key);
+  if (built === undefined) {
+    const { dir, cleanup } = tempGitRepo("baton-e2e-built-");
+    try {
+      build(dir);
+    } catch (error) {
+      cleanup();
+      throw error;
+    }
+    builtRepos.set(key, dir);
+    built = dir;
+  }
+  return cloneRepo(built);
 }
 
 export function commitAll(dir: string, message: string): void {
@@ -290,11 +318,11 @@ export function scriptFile(dir: string, name: string, steps: unknown[]): string 
 
 /** A repository with one committed general task, 1. */
 export function oneTaskRepo(title = "Study the lexer"): string {
-  const dir = repo();
-  ok(dir, ["task", "add", title, "-l", "general"]);
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-qm", "init"]);
-  return dir;
+  return builtOnce(JSON.stringify(["one task", title]), (dir) => {
+    ok(dir, ["task", "add", title, "-l", "general"]);
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "init"]);
+  });
 }
 
 /**
@@ -367,9 +395,10 @@ function spawnSyncInput(cwd: string, args: string[], input: string): CliResult {
 
 /** A repository with `n` committed tasks ("Task number 1" …) and a scripted agent in .git/ (outside git status). */
 export function tasksWithScript(n: number, script: unknown): { dir: string; script: string } {
-  const dir = repo();
-  for (let i = 1; i <= n; i++) ok(dir, ["task", "add", `Task number ${i}`]);
-  commitAll(dir, "tasks");
+  const dir = builtOnce(JSON.stringify(["tasks", n]), (built) => {
+    for (let i = 1; i <= n; i++) ok(built, ["task", "add", `Task number ${i}`]);
+    commitAll(built, "tasks");
+  });
   const path = join(dir, ".git", "agent-script.json");
   writeFileSync(path, JSON.stringify(script));
   return { dir, script: path };
@@ -380,16 +409,16 @@ export function tasksWithScript(n: number, script: unknown): { dir: string; scri
  * at specs/1_build_the_parser/plans/implementation-001.md; `config` becomes baton.config.json.
  */
 export function plannedTaskRepo(phases: PlanPhaseSpec[], config?: object): string {
-  const dir = repo();
-  if (config) writeFileSync(join(dir, "baton.config.json"), JSON.stringify(config));
-  ok(dir, ["task", "add", "Build the parser", "-l", "general"]);
-  ok(dir, ["task", "status", "1", "planned", "--force"]);
-  const plans = join(dir, "specs/1_build_the_parser/plans");
-  mkdirSync(plans, { recursive: true });
-  writeFileSync(
-    join(plans, "implementation-001.md"),
-    generatePlan({ style: "task", taskNumber: 1, title: "Build the parser", phases }),
-  );
-  commitAll(dir, "planned");
-  return dir;
+  return builtOnce(JSON.stringify(["planned", phases, config ?? null]), (dir) => {
+    if (config) writeFileSync(join(dir, "baton.config.json"), JSON.stringify(config));
+    ok(dir, ["task", "add", "Build the parser", "-l", "general"]);
+    ok(dir, ["task", "status", "1", "planned", "--force"]);
+    const plans = join(dir, "specs/1_build_the_parser/plans");
+    mkdirSync(plans, { recursive: true });
+    writeFileSync(
+      join(plans, "implementation-001.md"),
+      generatePlan({ style: "task", taskNumber: 1, title: "Build the parser", phases }),
+    );
+    commitAll(dir, "planned");
+  });
 }

@@ -55,7 +55,10 @@ describe("resident hooks (baton init --hooks resident)", () => {
     });
     expect(start.stdout.trim()).toBe("{}");
     const portFile = join(dir, ".baton", "serve.port");
-    for (let i = 0; i < 100 && !existsSync(portFile); i++) await new Promise((r) => setTimeout(r, 50));
+    // The server is a Node start of its own: on a loaded machine that takes seconds, not milliseconds.
+    for (const end = Date.now() + 30_000; !existsSync(portFile) && Date.now() < end; ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const port = readFileSync(portFile, "utf8").trim();
     const pid = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()).pid as number;
     stopServer = () => {
@@ -83,7 +86,9 @@ describe("resident hooks (baton init --hooks resident)", () => {
 
     // The server gone (its port now closed), or never there: the same decision, made in-process.
     stopServer();
-    for (let i = 0; i < 100 && existsSync(portFile); i++) await new Promise((r) => setTimeout(r, 50));
+    for (const end = Date.now() + 30_000; existsSync(portFile) && Date.now() < end; ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     writeFileSync(portFile, `${port}\n`);
     expect((await forward(dir, "pre-tool-use", write)).hookSpecificOutput?.permissionDecision).toBe("deny");
     expect(

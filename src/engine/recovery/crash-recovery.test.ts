@@ -49,7 +49,10 @@ async function killDuringDelegate(
     await b.runOperation({ config, agentFiles: b.agentFileReaders(), operation: "research", taskNumber: 1, runner: b.createRunner({ type: "scripted", script: { steps: ${JSON.stringify(steps)} } }) });`;
   const child = spawn(process.execPath, ["--input-type=module", "-e", program], { stdio: "ignore" });
   const checkpoint = join(dir, "specs/.baton/checkpoints/1.json");
-  for (let i = 0; i < 200 && !existsSync(checkpoint); i++) await new Promise((r) => setTimeout(r, 25));
+  // A Node start that loads the library: seconds on a loaded machine.
+  for (const end = Date.now() + 30_000; !existsSync(checkpoint) && Date.now() < end; ) {
+    await new Promise((r) => setTimeout(r, 25));
+  }
   if (killAfter === "agent") {
     // The agent's pid is journaled once it started: before that there is no orphan to kill.
     const session = JSON.parse(readFileSync(checkpoint, "utf8")).sessionId;
