@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -25,8 +25,8 @@ export function runBaton(cwd: string, args: string[], env: NodeJS.ProcessEnv = {
 export function tempGitRepo(prefix = "baton-test-"): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   execFileSync("git", ["init", "-q", "-b", "main"], { cwd: dir });
-  execFileSync("git", ["config", "user.email", "test@example.com"], { cwd: dir });
-  execFileSync("git", ["config", "user.name", "Baton Test"], { cwd: dir });
+  // Written, not set by two more git processes: every test makes one or more of these.
+  appendFileSync(join(dir, ".git", "config"), "[user]\n\temail = test@example.com\n\tname = Baton Test\n");
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
