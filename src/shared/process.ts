@@ -66,8 +66,7 @@ export type ProcessResult =
 
 export const DEFAULT_KILL_GRACE_MS = 2000;
 export const DEFAULT_TAIL_BYTES = 64 * 1024;
-// A grandchild that left the group (setsid) may keep the pipes open: once the group is gone, output is waited
-// for until the pipes close or stay quiet this long, and never longer than DRAIN_LIMIT_MS in all.
+// A grandchild that left the group (setsid) may keep the pipes open: see drain (at most DRAIN_LIMIT_MS in all).
 const DEFAULT_DRAIN_QUIET_MS = 250;
 const DRAIN_LIMIT_MS = 5000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
