@@ -15,7 +15,7 @@ import { dirname, join, relative } from "node:path";
 import { afterAll, expect, onTestFinished } from "vitest";
 import { generatePlan, type PlanPhaseSpec } from "../../src/testing/generate-plan.js";
 import { type GeneratedRepo, type GenerateOptions, generateRepo } from "../../src/testing/generate-repo.js";
-import { BATON_BIN, type CliResult, git, runBaton, tempGitRepo } from "../support/cli.js";
+import { BATON_BIN, type CliResult, git, REMOVE_OPTIONS, runBaton, tempGitRepo } from "../support/cli.js";
 
 /**
  * Shared plumbing for the end-to-end suite: every test runs the built CLI (bin/baton.js → dist/) as a
@@ -32,7 +32,7 @@ export { git, runBaton };
 /** A fresh empty folder in the temp dir (keys, clones, hidden checks), removed when the current test finishes. */
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  onTestFinished(() => rmSync(dir, REMOVE_OPTIONS));
   return dir;
 }
 
@@ -50,7 +50,7 @@ export function repo(): string {
 export function templateRepo(build: (dir: string) => void): () => string {
   let template: string | undefined;
   afterAll(() => {
-    if (template) rmSync(template, { recursive: true, force: true });
+    if (template) rmSync(template, REMOVE_OPTIONS);
   });
   return () => {
     if (template === undefined) {
@@ -74,7 +74,7 @@ export function generatedRepo(options: Omit<GenerateOptions, "dir">): { dir: str
 /** A copy of a whole repository (git history included), removed when the current test finishes. */
 export function cloneRepo(dir: string): string {
   const copy = mkdtempSync(join(tmpdir(), "baton-e2e-"));
-  onTestFinished(() => rmSync(copy, { recursive: true, force: true }));
+  onTestFinished(() => rmSync(copy, REMOVE_OPTIONS));
   cpSync(dir, copy, { recursive: true });
   return copy;
 }
@@ -82,7 +82,7 @@ export function cloneRepo(dir: string): string {
 // Repositories the setup helpers build once per test file, by what was asked for.
 const builtRepos = new Map<string, string>();
 afterAll(() => {
-  for (const dir of builtRepos.values()) rmSync(dir, { recursive: true, force: true });
+  for (const dir of builtRepos.values()) rmSync(dir, REMOVE_OPTIONS);
   builtRepos.clear();
 });
 
@@ -342,7 +342,7 @@ export function asSubagent(
   const prompt = `Baton delegates this task. session_id: ${batonSession}`;
   // Outside the repository, as Claude Code's are (~/.claude/projects/…).
   const transcripts = mkdtempSync(join(tmpdir(), "baton-transcripts-"));
-  onTestFinished(() => rmSync(transcripts, { recursive: true, force: true }));
+  onTestFinished(() => rmSync(transcripts, REMOVE_OPTIONS));
   mkdirSync(join(transcripts, "main", "subagents"), { recursive: true });
   writeFileSync(
     join(transcripts, "main", "subagents", `agent-${agentId}.jsonl`),

@@ -102,7 +102,10 @@ async function opencodeSession(script: ScriptInput) {
   // The plugin starts the repository's hook server at its first call; it is stopped with the test.
   cleanups.push(async () => {
     const health = await hookServer(dir);
-    if (health) process.kill(health.pid, "SIGTERM");
+    if (!health) return;
+    process.kill(health.pid, "SIGTERM");
+    // It removes its port file and logs as it goes: the repository is removed only once it is gone.
+    await until(() => !alive(health.pid), "the hook server to stop", 30_000);
   });
   const env = { ...process.env, ...offline.env };
   const run = (args: string[]) =>
@@ -147,6 +150,15 @@ async function serve(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
     child.on("exit", (code) => reject(new Error(`opencode serve exited ${code}: ${out}`)));
   });
   return `http://127.0.0.1:${port}`;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function until(check: () => boolean, what: string, ms = 120_000): Promise<void> {

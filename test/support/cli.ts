@@ -21,13 +21,19 @@ export function runBaton(cwd: string, args: string[], env: NodeJS.ProcessEnv = {
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * How tests remove their temp folders: a server or agent the test just stopped may still be finishing its last
+ * write (a log line, its port file), which fails a plain recursive remove with ENOTEMPTY; retried a few times.
+ */
+export const REMOVE_OPTIONS = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
+
 /** A fresh git repository in a temp dir; `cleanup` removes it. */
 export function tempGitRepo(prefix = "baton-test-"): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   execFileSync("git", ["init", "-q", "-b", "main"], { cwd: dir });
   // Written, not set by two more git processes: every test makes one or more of these.
   appendFileSync(join(dir, ".git", "config"), "[user]\n\temail = test@example.com\n\tname = Baton Test\n");
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, cleanup: () => rmSync(dir, REMOVE_OPTIONS) };
 }
 
 export function git(cwd: string, args: string[]): string {
