@@ -15,7 +15,15 @@ import { dirname, join, relative } from "node:path";
 import { afterAll, expect, onTestFinished } from "vitest";
 import { generatePlan, type PlanPhaseSpec } from "../../src/testing/generate-plan.js";
 import { type GeneratedRepo, type GenerateOptions, generateRepo } from "../../src/testing/generate-repo.js";
-import { BATON_BIN, type CliResult, git, REMOVE_OPTIONS, runBaton, tempGitRepo } from "../support/cli.js";
+import {
+  BATON_BIN,
+  type CliResult,
+  git,
+  REMOVE_OPTIONS,
+  runBaton,
+  tempGitRepo,
+  waitFor,
+} from "../support/cli.js";
 
 /**
  * Shared plumbing for the end-to-end suite: every test runs the built CLI (bin/baton.js → dist/) as a
@@ -303,10 +311,9 @@ export function startedResearcher(dir: string, sleepMs = 0): string {
   return path;
 }
 
-/** Waits (up to 5 s) until the agent of `startedResearcher` has started in `taskFolder` (under specs/). */
+/** Waits (up to 30 s: a CLI start, then the agent's) until the agent of `startedResearcher` has started in `taskFolder`. */
 export async function agentStarted(dir: string, taskFolder: string): Promise<void> {
-  const started = specs(dir, taskFolder, "notes", "started.md");
-  for (let i = 0; i < 200 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 25));
+  await waitFor(() => existsSync(specs(dir, taskFolder, "notes", "started.md")), 30_000, 25);
 }
 
 /** Writes a scripted agent's steps to `<dir>/<name>.json` and returns its path. */

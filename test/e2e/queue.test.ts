@@ -7,7 +7,7 @@ import { readAllEvents } from "../../src/shared/event-stream.js";
 import { wholeWayScript } from "../../src/testing/generate-plan.js";
 import { type Postgres, postgresMissing, startPostgres } from "../../src/testing/postgres.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
-import { BATON_BIN } from "../support/cli.js";
+import { BATON_BIN, waitFor } from "../support/cli.js";
 import { activeTasks, commitAll, git, ok, okJson, tasksWithScript, tempDir } from "./helpers.js";
 
 async function until<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
@@ -77,11 +77,6 @@ function coordinator(
   child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
   child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
   return new Promise((resolve) => child.once("exit", (code) => resolve({ code, out })));
-}
-
-async function waitFor(check: () => boolean, ms: number): Promise<void> {
-  for (const end = Date.now() + ms; !check() && Date.now() < end; )
-    await new Promise((r) => setTimeout(r, 100));
 }
 
 const statuses = (dir: string) => activeTasks(dir).map((t) => t.status);

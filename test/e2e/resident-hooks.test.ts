@@ -5,7 +5,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BATON_BIN } from "../support/cli.js";
+import { BATON_BIN, waitFor } from "../support/cli.js";
 import { ok, oneTaskRepo } from "./helpers.js";
 
 const FORWARDER = join(import.meta.dirname, "../../bin/baton-hook");
@@ -56,9 +56,7 @@ describe("resident hooks (baton init --hooks resident)", () => {
     expect(start.stdout.trim()).toBe("{}");
     const portFile = join(dir, ".baton", "serve.port");
     // The server is a Node start of its own: on a loaded machine that takes seconds, not milliseconds.
-    for (const end = Date.now() + 30_000; !existsSync(portFile) && Date.now() < end; ) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(() => existsSync(portFile));
     const port = readFileSync(portFile, "utf8").trim();
     const pid = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()).pid as number;
     stopServer = () => {
@@ -86,9 +84,7 @@ describe("resident hooks (baton init --hooks resident)", () => {
 
     // The server gone (its port now closed), or never there: the same decision, made in-process.
     stopServer();
-    for (const end = Date.now() + 30_000; existsSync(portFile) && Date.now() < end; ) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(() => !existsSync(portFile));
     writeFileSync(portFile, `${port}\n`);
     expect((await forward(dir, "pre-tool-use", write)).hookSpecificOutput?.permissionDecision).toBe("deny");
     expect(

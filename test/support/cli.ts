@@ -36,6 +36,16 @@ export function tempGitRepo(prefix = "baton-test-"): { dir: string; cleanup: () 
   return { dir, cleanup: () => rmSync(dir, REMOVE_OPTIONS) };
 }
 
+/**
+ * Waits until `check` holds or `ms` pass, whichever is first; the caller's next assertion says which. What
+ * tests wait for is mostly a Node start (a server, an agent, a run), which takes seconds on a loaded machine.
+ */
+export async function waitFor(check: () => boolean, ms = 30_000, intervalMs = 50): Promise<void> {
+  for (const end = Date.now() + ms; !check() && Date.now() < end; ) {
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
 export function git(cwd: string, args: string[]): string {
   return execFileSync("git", args, { cwd, encoding: "utf8" });
 }

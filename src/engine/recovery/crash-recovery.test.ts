@@ -2,6 +2,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { waitFor } from "../../../test/support/cli.js";
 import { loadConfig } from "../../config/index.js";
 import { agentFileReaders } from "../../hosts/index.js";
 import { groupAlive } from "../../shared/process-group.js";
@@ -49,10 +50,7 @@ async function killDuringDelegate(
     await b.runOperation({ config, agentFiles: b.agentFileReaders(), operation: "research", taskNumber: 1, runner: b.createRunner({ type: "scripted", script: { steps: ${JSON.stringify(steps)} } }) });`;
   const child = spawn(process.execPath, ["--input-type=module", "-e", program], { stdio: "ignore" });
   const checkpoint = join(dir, "specs/.baton/checkpoints/1.json");
-  // A Node start that loads the library: seconds on a loaded machine.
-  for (const end = Date.now() + 30_000; !existsSync(checkpoint) && Date.now() < end; ) {
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await waitFor(() => existsSync(checkpoint), 30_000, 25);
   if (killAfter === "agent") {
     // The agent's pid is journaled once it started: before that there is no orphan to kill.
     const session = JSON.parse(readFileSync(checkpoint, "utf8")).sessionId;
