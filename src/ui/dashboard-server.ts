@@ -23,13 +23,19 @@ export interface Dashboard {
 
 const POLL_MS = 400;
 
+/** How the dashboard reads the status (tests pass one that writes while it reads). */
+type ReadStatus = typeof readStatus;
+
 /**
  * `baton ui`: the dashboard on the same 127.0.0.1 server as the http hooks. Pages are rendered on the
  * server from the store and the event stream; `/events` pushes what changed. Actions (recovering a
  * dead run) go through the engine as the CLI's do, and only with the page's confirmation header.
  */
-export function dashboard(config: BatonConfig, options: { bin?: string } = {}): Dashboard {
-  const live = new LiveDashboard(config, options.bin ?? "baton");
+export function dashboard(
+  config: BatonConfig,
+  options: { bin?: string; readStatus?: ReadStatus } = {},
+): Dashboard {
+  const live = new LiveDashboard(config, options.bin ?? "baton", options.readStatus ?? readStatus);
   return {
     handle: (request, response, path) => live.handle(request, response, path),
     close: () => live.close(),
@@ -66,6 +72,7 @@ class LiveDashboard {
   constructor(
     private readonly config: BatonConfig,
     private readonly bin: string,
+    private readonly readStatus: ReadStatus,
   ) {
     this.name = basename(config.root);
     this.offset = statSize(eventsPath(config.root));
@@ -77,7 +84,7 @@ class LiveDashboard {
   }
 
   private status(): StatusView {
-    return readStatus(this.config.root, this.config.specsDir, { bin: this.bin });
+    return this.readStatus(this.config.root, this.config.specsDir, { bin: this.bin });
   }
 
   private send(event: string, data: unknown): void {
@@ -88,13 +95,20 @@ class LiveDashboard {
   /** What changed since the last push: the status, and the cards of the tasks new events touched. */
   private async push(): Promise<void> {
     const { config } = this;
-    const size = statSize(eventsPath(config.root));
+    const path = eventsPath(config.root);
+    const size = statSize(path);
     const key = checkpointKey(config);
+    // The new events are taken before the status is read: one appended in between lies past `end` and is sent by
+    // the next poll. Taken after, it was counted as sent without being in the view, and the page never showed it.
+    const { text, end } =
+      size === this.offset
+        ? { text: "", end: size }
+        : size < this.offset
+          ? { text: "", end: 0 }
+          : readFrom(path, this.offset);
     const view = this.status();
     const stale = Date.now() - this.lastPush > 2000 && view.running.length > 0;
-    if (size === this.offset && key === this.checkpoints && !stale) return;
-    const { text, end } =
-      size < this.offset ? { text: "", end: 0 } : readFrom(eventsPath(config.root), this.offset);
+    if (end === this.offset && key === this.checkpoints && !stale) return;
     this.offset = end;
     this.checkpoints = key;
     this.lastPush = Date.now();
