@@ -1,5 +1,5 @@
 import { constants as osConstants } from "node:os";
-import { type ProcessResult, runProcess } from "../shared/process.js";
+import { type ProcessResult, type RunProcessOptions, runProcess } from "../shared/process.js";
 import type {
   RunFailureReason,
   RunnerEvent,
@@ -8,7 +8,7 @@ import type {
   RunOutcome,
   RunUsage,
 } from "./runner-types.js";
-import { sandboxed } from "./sandbox.js";
+import { runSandboxed } from "./sandbox-run.js";
 import { parseStepMarker, parseUsageMarker } from "./step-marker.js";
 
 /**
@@ -81,13 +81,9 @@ export async function runAgentProcess(
 ): Promise<RunOutcome> {
   const { onEvent } = options;
   const interpreter = spec.interpreter ?? plainTextOutput();
-  // Every runner's agent goes through here: the sandbox, when the run has one, wraps each of them alike.
-  const launched = options.sandbox
-    ? sandboxed(options.sandbox, spec.command, spec.args)
-    : { command: spec.command, args: spec.args };
-  const result = await runProcess({
-    command: launched.command,
-    args: launched.args,
+  const launch: RunProcessOptions = {
+    command: spec.command,
+    args: spec.args,
     cwd: spec.cwd,
     env: spec.env,
     timeoutMs: options.timeoutMs,
@@ -97,7 +93,9 @@ export async function runAgentProcess(
     onSpawn: (pid) => onEvent({ type: "started", runner: kind, pid }),
     onStdoutLine: (line) => interpreter.line(line, onEvent),
     onStderrLine: (line) => onEvent({ type: "output", stream: "stderr", line }),
-  });
+  };
+  // Every runner's agent goes through here: the sandbox, when the run has one, wraps each of them alike.
+  const result = options.sandbox ? await runSandboxed(options.sandbox, launch) : await runProcess(launch);
   const interpreted = interpreter.result?.() ?? {};
   let outcome = toOutcome(options.sandbox ? unwrapSignal(result) : result, interpreted.usage ?? spec.usage);
   if (interpreted.output !== undefined) outcome.output = interpreted.output;

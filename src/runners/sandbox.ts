@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 /**
  * What an agent Baton starts may not touch: the paths it sees read-only (git history, the task store,
@@ -11,10 +12,20 @@ export interface SandboxPolicy {
   readOnly: readonly string[];
   /** Writable again although inside a read-only path (a phase's worktree lives in git's own folder). */
   writable?: readonly string[];
+  /**
+   * Folders whose entries the agent may not add, remove or replace: bound read-only, each entry in them
+   * writable again unless it is in `readOnly`. The store's folder is one: Baton replaces its files by
+   * rename while agents run, and the kernel drops a bind whose file was replaced; a folder's bind stays.
+   */
+  frozen?: readonly string[];
+  /** Folders made before the sandbox starts when missing: where the agent writes inside a frozen folder. */
+  create?: readonly string[];
   /** Replaced by an empty folder. */
   hidden: readonly string[];
   /** The repository-relative paths it protects, for a sandbox made on another machine (a queue worker). */
   protect?: readonly string[];
+  /** The repository-relative folders it freezes, likewise. */
+  protectFolders?: readonly string[];
 }
 
 /** Where the sandbox comes from, and why it cannot run when it cannot. */
@@ -29,7 +40,9 @@ let probed: SandboxProbe | undefined;
 export function probeSandbox(binary = process.env["BATON_BWRAP"] ?? "bwrap"): SandboxProbe {
   if (probed) return probed;
   try {
-    execFileSync(binary, ["--ro-bind", "/", "/", "--unshare-pid", "--die-with-parent", "--", "true"], {
+    // With every option a launch uses that an older bubblewrap may lack.
+    const probe = ["--ro-bind", "/", "/", "--unshare-pid", "--die-with-parent", "--json-status-fd", "2"];
+    execFileSync(binary, [...probe, "--", "true"], {
       stdio: ["ignore", "ignore", "pipe"],
       timeout: 10_000,
     });
@@ -44,11 +57,17 @@ export function probeSandbox(binary = process.env["BATON_BWRAP"] ?? "bwrap"): Sa
             reason: `bubblewrap (${binary}) is not installed`,
             fix: "install it (Debian/Ubuntu: apt-get install bubblewrap), or run unsandboxed on purpose with --sandbox off",
           }
-        : {
-            ok: false,
-            reason: `bubblewrap cannot make a sandbox here: ${said || err.message}`,
-            fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or run as root), or run unsandboxed on purpose with --sandbox off",
-          };
+        : said?.includes("Unknown option")
+          ? {
+              ok: false,
+              reason: `this bubblewrap (${binary}) is too old: ${said}`,
+              fix: "install a newer bubblewrap (one that knows --json-status-fd), or run unsandboxed on purpose with --sandbox off",
+            }
+          : {
+              ok: false,
+              reason: `bubblewrap cannot make a sandbox here: ${said || err.message}`,
+              fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or run as root), or run unsandboxed on purpose with --sandbox off",
+            };
   }
   return probed;
 }
@@ -65,7 +84,11 @@ export function sandboxed(
   binary = process.env["BATON_BWRAP"] ?? "bwrap",
 ): { command: string; args: string[] } {
   const wrap = ["--dev-bind", "/", "/"];
-  const readOnly = [...new Set(policy.readOnly)].filter((path) => existsSync(path));
+  for (const dir of policy.create ?? []) mkdirSync(dir, { recursive: true });
+  const frozen = [...new Set(policy.frozen ?? [])].filter((path) => existsSync(path));
+  const protectedPaths = new Set(policy.readOnly);
+  // An entry of a frozen folder is protected by the folder's bind, which no rename drops, not by its own.
+  const readOnly = [...protectedPaths].filter((path) => !frozen.includes(dirname(path)) && existsSync(path));
   const writable = [...new Set(policy.writable ?? [])].filter((path) => existsSync(path));
   const inside = (path: string, dir: string) => path.startsWith(`${dir}/`);
   // Read-only first; a writable folder inside one is bound again; what is protected inside that, once more.
@@ -73,7 +96,40 @@ export function sandboxed(
   for (const path of writable) wrap.push("--bind", path, path);
   for (const path of readOnly)
     if (writable.some((dir) => inside(path, dir))) wrap.push("--ro-bind", path, path);
+  for (const folder of frozen) {
+    wrap.push("--ro-bind", folder, folder);
+    for (const entry of bindableEntries(folder))
+      if (!protectedPaths.has(entry)) wrap.push("--bind", entry, entry);
+  }
+  for (const path of readOnly)
+    if (frozen.some((dir) => inside(path, dir))) wrap.push("--ro-bind", path, path);
   for (const path of new Set(policy.hidden)) if (existsSync(path)) wrap.push("--tmpfs", path);
-  wrap.push("--unshare-pid", "--die-with-parent", "--proc", "/proc", "--", command, ...args);
+  // fd 3 (see runSandboxed): bubblewrap writes its command's exit code there only once that command started.
+  wrap.push("--unshare-pid", "--die-with-parent", "--proc", "/proc", "--json-status-fd", "3");
+  wrap.push("--", command, ...args);
   return { command: binary, args: wrap };
+}
+
+/**
+ * The folders and files in `folder` (a symbolic link is left as it is: bound read-only itself, it still
+ * leads where it led). One that goes while this runs is skipped; one that goes later fails the setup,
+ * which is tried again (sandbox-run.ts).
+ */
+function bindableEntries(folder: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return names
+    .map((name) => join(folder, name))
+    .filter((path) => {
+      try {
+        const stat = lstatSync(path);
+        return stat.isDirectory() || stat.isFile();
+      } catch {
+        return false;
+      }
+    });
 }

@@ -38,6 +38,8 @@ export interface RunProcessOptions {
   onParentStop?: "kill" | "owner";
   /** After the group is gone, how long the pipes may stay quiet before their output counts as complete. */
   drainQuietMs?: number;
+  /** An open file the child gets as its fd 3 (a sandbox reports there whether its command started). */
+  fd3?: number;
 }
 
 export type ProcessFailureReason = "exit" | "signal" | "timeout" | "aborted" | "spawn_failed";
@@ -135,7 +137,7 @@ class ProcessRun {
         env: { ...(options.env ?? process.env), PWD: resolvePath(options.cwd) },
         detached: true,
         shell: options.shell ?? false,
-        stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+        stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", options.fd3 ?? "ignore"],
       });
     } catch (error) {
       return this.failure(null, "spawn_failed", `could not start ${options.command}: ${errorText(error)}`);
@@ -261,14 +263,9 @@ class ProcessRun {
     leftoversKilled: boolean,
   ): ProcessResult {
     const extra = { exitCode: code, signal, leftoversKilled };
-    if (this.stopReason === "timeout") {
-      return this.failure(
-        pid,
-        "timeout",
-        `timed out after ${this.options.timeoutMs} ms; process group killed`,
-        extra,
-      );
-    }
+    const { timeoutMs } = this.options;
+    if (this.stopReason === "timeout")
+      return this.failure(pid, "timeout", `timed out after ${timeoutMs} ms; process group killed`, extra);
     if (this.stopReason === "aborted")
       return this.failure(pid, "aborted", "aborted; process group killed", extra);
     if (signal !== null) return this.failure(pid, "signal", `killed by ${signal}`, extra);
