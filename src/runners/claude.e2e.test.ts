@@ -272,8 +272,9 @@ describe.skipIf(located.path === null)(title, () => {
     const { api, runner, request } = await setup(() => ({
       conversations: [{ turns: [{ content: [text("too late")], delayMs: 30_000 }] }],
     }));
-    // Stopped mid-request: the binary has sent turn 0 and waits for the answer.
-    const options = recordingOptions({ timeoutMs: 3_000 });
+    // Stopped mid-request: the binary has sent turn 0 and waits for the answer. Under a loaded suite it
+    // takes several seconds to start and send it, so the limit leaves room for that.
+    const options = recordingOptions({ timeoutMs: 10_000 });
 
     const outcome = await runner.run(request, options);
 

@@ -116,7 +116,8 @@ describe("scripted runner", () => {
   });
 
   it("times out a hanging script, and kills one that ignores SIGTERM after the grace period", async () => {
-    const hang = await runIn(repo(), { steps: [{ output: "working" }, { hang: true }] }, { timeoutMs: 500 });
+    // Limits a loaded machine's Node start fits in: the script must print, and set its SIGTERM handler, first.
+    const hang = await runIn(repo(), { steps: [{ output: "working" }, { hang: true }] }, { timeoutMs: 2000 });
     expect(hang.outcome).toMatchObject({
       ok: false,
       reason: "timeout",
@@ -128,11 +129,11 @@ describe("scripted runner", () => {
     const stubborn = await runIn(
       repo(),
       { steps: [{ hang: true, ignoreSigterm: true }] },
-      { timeoutMs: 400 },
+      { timeoutMs: 2000 },
       { killGraceMs: 300 },
     );
     expect(stubborn.outcome).toMatchObject({ ok: false, reason: "timeout", signal: "SIGKILL" });
-    expect(stubborn.outcome.durationMs).toBeGreaterThanOrEqual(700);
+    expect(stubborn.outcome.durationMs).toBeGreaterThanOrEqual(2300);
   });
 
   it("reports a crash (death by SIGKILL) as crashed, after the files written before it", async () => {

@@ -2,8 +2,20 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BATON_BIN } from "../support/cli.js";
-import { git, oneTaskRepo, RESEARCH_REPORT, readJson, runBaton, tempDir } from "./helpers.js";
+import { BATON_BIN, waitFor } from "../support/cli.js";
+import {
+  activeTasks,
+  commitAll,
+  git,
+  ok,
+  oneTaskRepo,
+  RESEARCH_REPORT,
+  readJson,
+  runBaton,
+  runBatonAsync,
+  tempDir,
+  write,
+} from "./helpers.js";
 
 /**
  * Every agent Baton starts runs in a bubblewrap sandbox: the store, git history and Baton's own files are
@@ -59,8 +71,8 @@ describe("the agent's sandbox", () => {
         "git commit -q --allow-empty -m 'agent commit' 2>/dev/null",
         "echo forged > .baton/init.json",
         'echo "{}" > baton.config.json',
-        `cat ${join(keys, "signing.key")} > ${FOLDER}.key 2>/dev/null`,
-        `ls ${keys} > ${FOLDER}.keys 2>/dev/null`,
+        `cat ${join(keys, "signing.key")} > key-seen.txt 2>/dev/null`,
+        `ls ${keys} > keys-seen.txt 2>/dev/null`,
       ].join("\n"),
     );
     const state = readFileSync(join(dir, "specs", "state.json"), "utf8");
@@ -75,11 +87,50 @@ describe("the agent's sandbox", () => {
     expect(existsSync(join(dir, "specs", ".baton", "forged"))).toBe(false);
     expect(readFileSync(join(dir, "baton.config.json"), "utf8")).toContain('"command"');
     // The key folder is there but empty inside the sandbox.
-    expect(
-      existsSync(join(dir, `${FOLDER}.key`)) ? readFileSync(join(dir, `${FOLDER}.key`), "utf8") : "",
-    ).toBe("");
-    expect(readFileSync(join(dir, `${FOLDER}.keys`), "utf8")).toBe("");
+    expect(existsSync(join(dir, "key-seen.txt")) ? readFileSync(join(dir, "key-seen.txt"), "utf8") : "").toBe(
+      "",
+    );
+    expect(readFileSync(join(dir, "keys-seen.txt"), "utf8")).toBe("");
     expect(evidence(dir).sandbox).toBe("bubblewrap");
+  });
+
+  it("keeps the store read-only after another Baton replaced its files, and its own entries fixed", async () => {
+    const dir = oneTaskRepo();
+    // Outside the repository: its git folder is read-only for the agent.
+    const said = tempDir("baton-agent-said-");
+    write(dir, "ROAD_MAP.md", "# Road map\n");
+    commitAll(dir, "road map");
+    // The agent waits until another run has written the store (a rename over each file), then tries again.
+    shellAgent(
+      dir,
+      [
+        `touch ${said}/started`,
+        `for i in $(seq 1 300); do [ -f ${said}/store-replaced ] && break; sleep 0.05; done`,
+        `echo '{}' > specs/state.json && echo wrote-state >> ${said}/said`,
+        `echo hacked >> specs/TODO.md && echo wrote-todo >> ${said}/said`,
+        `echo x > specs/errors.json && echo wrote-errors >> ${said}/said`,
+        `touch specs/new-file && echo made-entry >> ${said}/said`,
+        `echo "- a line" >> specs/ROAD_MAP.md && echo wrote-road-map >> ${said}/said`,
+        `mv specs/ROAD_MAP.md specs/ROADMAP.md && echo moved-entry >> ${said}/said`,
+      ].join("\n"),
+    );
+    ok(dir, ["task", "add", "Other task"]);
+    commitAll(dir, "other task");
+    const research = runBatonAsync(dir, ["research", "1"]);
+    await waitFor(() => existsSync(join(said, "started")));
+    ok(dir, ["task", "add", "Third task"]);
+    writeFileSync(join(said, "store-replaced"), "");
+    const run = await research;
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    // What it could do: write in an entry that was there before (the road map), not move it.
+    expect(readFileSync(join(said, "said"), "utf8")).toBe("wrote-road-map\n");
+    expect(activeTasks(dir).map((t) => [t.project_number, t.status])).toEqual([
+      [3, "not_started"],
+      [2, "not_started"],
+      [1, "researched"],
+    ]);
+    expect(readFileSync(join(dir, "specs", "TODO.md"), "utf8")).not.toContain("hacked");
+    expect(existsSync(join(dir, "specs", "new-file"))).toBe(false);
   });
 
   it("ends every process the agent started with it: a setsid child and a double-forked daemon", async () => {
@@ -160,7 +211,7 @@ describe.skipIf(process.getuid?.() !== 0)("the agent's sandbox for an ordinary u
       [
         "echo '{}' > specs/state.json",
         "git commit -q --allow-empty -m 'agent commit' 2>/dev/null",
-        `ls ${join(keys, "keys")} > ${FOLDER}.keys 2>/dev/null`,
+        `ls ${join(keys, "keys")} > keys-seen.txt 2>/dev/null`,
       ].join("\n"),
     );
     const head = git(dir, ["rev-parse", "HEAD"]).trim();
@@ -175,7 +226,7 @@ describe.skipIf(process.getuid?.() !== 0)("the agent's sandbox for an ordinary u
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(readJson(dir, "state.json").active_projects[0].status).toBe("researched");
     expect(git(dir, ["log", "--format=%an %s", `${head}..HEAD`])).not.toContain("agent commit");
-    expect(readFileSync(join(dir, `${FOLDER}.keys`), "utf8")).toBe("");
+    expect(readFileSync(join(dir, "keys-seen.txt"), "utf8")).toBe("");
     expect(evidence(dir).sandbox).toBe("bubblewrap");
   });
 });

@@ -26,6 +26,8 @@ export const DelegateJob = z.object({
   timeoutMs: z.number(),
   /** The repository-relative paths the worker's sandbox keeps read-only; null: the run is unsandboxed on purpose. */
   protect: z.optional(z.nullable(z.array(z.string()))),
+  /** Folders whose own entries the sandbox keeps fixed; a job from an older coordinator has none. */
+  frozen: z.optional(z.array(z.string())),
 });
 export type DelegateJob = z.infer<typeof DelegateJob>;
 

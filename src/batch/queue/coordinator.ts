@@ -156,6 +156,7 @@ async function delegateThroughQueue(
       agent: gate.agent,
       timeoutMs: gate.timeoutMs,
       protect: gate.protect,
+      frozen: gate.frozen,
     },
     {
       singletonKey: gate.sessionId,

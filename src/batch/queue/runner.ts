@@ -91,6 +91,7 @@ export class QueueRunner implements Runner {
         agent: request.agent ?? { name: "agent" },
         timeoutMs: options.timeoutMs,
         protect: options.sandbox ? [...(options.sandbox.protect ?? [])] : null,
+        frozen: [...(options.sandbox?.protectFolders ?? [])],
       },
       {
         singletonKey: key,

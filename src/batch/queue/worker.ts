@@ -205,5 +205,5 @@ async function workerSandbox(
   const probe = probeSandbox();
   if (!probe.ok)
     throw new Error(`the agent's sandbox cannot start on this worker: ${probe.reason}; ${probe.fix}`);
-  return sandboxPolicy(repo, data.protect ?? [], tree);
+  return sandboxPolicy(repo, data.protect ?? [], tree, [], data.frozen ?? []);
 }

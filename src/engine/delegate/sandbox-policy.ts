@@ -1,4 +1,4 @@
-import { join, relative } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import type { SandboxPolicy } from "../../runners/index.js";
 import {
   BATON_DIR,
@@ -28,6 +28,13 @@ export function protectedPaths(run: Run): string[] {
   ];
 }
 
+/** Folders no agent of this run may add entries to or replace entries in, repository-relative: the store's. */
+export function frozenFolders(run: Run): string[] {
+  const store = relative(run.config.root, run.ctx.paths.dir);
+  // A store that is the repository itself, or outside it, is left to its files' own binds.
+  return store === "" || store.startsWith("..") || isAbsolute(store) ? [] : [store];
+}
+
 /** The git directories of a work tree: its own (a worktree's lives inside the main one) and the common one. */
 async function gitDirs(workRoot: string): Promise<string[]> {
   const dirs = await runGit(workRoot, [
@@ -43,14 +50,17 @@ async function gitDirs(workRoot: string): Promise<string[]> {
 
 /**
  * The sandbox of an agent working in `workRoot` (the repository, a phase's worktree, a worker's tree):
- * git history and the protected paths read-only, in the repository and in the work tree alike, and
- * Baton's keys not there at all.
+ * git history and the protected paths read-only, in the repository and in the work tree alike, the
+ * frozen folders' own entries fixed, and Baton's keys not there at all. A folder that holds a protected
+ * path deeper in a frozen folder (the run's task folder, with its marker) is made if missing, for the
+ * agent to write in.
  */
 export async function sandboxPolicy(
   root: string,
   protectedRelative: readonly string[],
   workRoot: string = root,
   secrets: readonly string[] = [],
+  frozenRelative: readonly string[] = [],
 ): Promise<SandboxPolicy> {
   const roots = workRoot === root ? [root] : [root, workRoot];
   const readOnly = [
@@ -60,7 +70,20 @@ export async function sandboxPolicy(
   ];
   // A phase's worktree lives inside git's common folder: writable for its agent, its own git files not.
   const writable = workRoot === root ? [] : [workRoot];
-  return { readOnly, writable, hidden: [batonKeyDir(), ...secrets], protect: protectedRelative };
+  const entries = frozenRelative.flatMap((folder) =>
+    protectedRelative
+      .filter((p) => p.startsWith(`${folder}/`) && dirname(p) !== folder)
+      .map((p) => join(folder, p.slice(folder.length + 1).split("/")[0]!)),
+  );
+  return {
+    readOnly,
+    writable,
+    frozen: roots.flatMap((r) => frozenRelative.map((f) => join(r, f))),
+    create: roots.flatMap((r) => entries.map((e) => join(r, e))),
+    hidden: [batonKeyDir(), ...secrets],
+    protect: protectedRelative,
+    protectFolders: frozenRelative,
+  };
 }
 
 /** The sandbox of an agent of this run, or none when the run was told `--sandbox off`. */
@@ -68,5 +91,5 @@ export async function runSandbox(run: Run, workRoot?: string): Promise<SandboxPo
   if (run.config.sandbox === "off") return undefined;
   // Holdout checks' folders are as secret as the key: the agent must never read the tests that judge it.
   const holdouts = run.config.checks.flatMap((c) => (c.holdout === null ? [] : [c.holdout]));
-  return sandboxPolicy(run.config.root, protectedPaths(run), workRoot, holdouts);
+  return sandboxPolicy(run.config.root, protectedPaths(run), workRoot, holdouts, frozenFolders(run));
 }

@@ -165,8 +165,9 @@ describe("an operation run through the checkpoints", () => {
     [
       "an artifact outside the task folder",
       [
-        { write: "specs/elsewhere.md", content: REPORT },
-        metadata({ artifacts: [{ type: "research", path: "{task_folder}/../elsewhere.md" }] }),
+        // Beside specs/, not in it: the sandbox lets no agent add an entry to the store's folder.
+        { write: "notes/elsewhere.md", content: REPORT },
+        metadata({ artifacts: [{ type: "research", path: "{task_folder}/../../notes/elsewhere.md" }] }),
       ],
       "ARTIFACT_OUTSIDE_TASK",
     ],

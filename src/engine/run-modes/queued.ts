@@ -5,7 +5,7 @@ import { elapsedSince, UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { queueHandOff } from "../delegate/queue-hand-off.js";
-import { protectedPaths } from "../delegate/sandbox-policy.js";
+import { frozenFolders, protectedPaths } from "../delegate/sandbox-policy.js";
 import { finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
 import { type Delegation, drive } from "../executor.js";
 import { prepareOpenRun, prepareRun, runContext, runJournal, runPrompt } from "../prepare-run.js";
@@ -28,6 +28,8 @@ export type QueuedGateIn =
       timeoutMs: number;
       /** What the worker's sandbox keeps read-only, repository-relative; null with `--sandbox off`. */
       protect: string[] | null;
+      /** The folders whose own entries it keeps fixed (the store's), repository-relative. */
+      frozen: string[];
     }
   | { ok: false; reason: string };
 
@@ -59,6 +61,7 @@ export async function openQueuedGate(request: {
     agent: run.route.agent,
     timeoutMs: run.config.timeoutsMs[run.operation],
     protect: run.config.sandbox === "off" ? null : protectedPaths(run),
+    frozen: frozenFolders(run),
   };
 }
 
