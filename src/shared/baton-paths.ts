@@ -35,6 +35,13 @@ export const HOST_SETTINGS_FILES = [
   ".opencode/plugin",
 ] as const;
 
+/**
+ * Files that decide how Baton and the hosts run the next agent (Baton's configuration, the hosts' hook
+ * settings and plugins): an agent may neither change one nor create one that was not there, ignored by
+ * git or not. The sandbox binds those that exist read-only; GATE OUT catches one made (check-settings.ts).
+ */
+export const GUARDED_SETTINGS: readonly string[] = [...CONFIG_FILE_NAMES, ...HOST_SETTINGS_FILES];
+
 export const SIGNING_KEY_FILE = "evidence-signing-key.pem";
 
 /** Where each of Baton's files of a repository lives, from its root. */

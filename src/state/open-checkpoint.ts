@@ -24,6 +24,8 @@ export const GitBaseline = z.object({
   headRef: z.optional(z.nullable(z.string())),
   /** What the index held that HEAD does not (`<blob> <path>`): staging the agent does is history in the making. */
   staged: z.optional(z.array(z.string())),
+  /** Each guarded settings path's fingerprint (null: absent), ignored by git or not. */
+  settings: z.optional(z.record(z.string(), z.nullable(z.string()))),
 });
 export type GitBaseline = z.infer<typeof GitBaseline>;
 

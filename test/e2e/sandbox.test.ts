@@ -133,6 +133,25 @@ describe("the agent's sandbox", () => {
     expect(existsSync(join(dir, "specs", "new-file"))).toBe(false);
   });
 
+  it.each([
+    [".claude/settings.local.json", `{"disableAllHooks": true}`, ".claude/settings.local.json"],
+    [".opencode/plugin/quiet.js", "export const Quiet = async () => ({});", ".opencode/plugin"],
+    ["baton.config.yaml", "sandbox: off", "baton.config.yaml"],
+  ])(
+    "refuses a result that created %s, which no bind could guard (SETTINGS_CHANGED), ignored by git or not",
+    (path, content, guarded) => {
+      const dir = oneTaskRepo();
+      writeFileSync(join(dir, ".gitignore"), `${path}\n`);
+      commitAll(dir, "ignore it, as people do");
+      shellAgent(dir, `mkdir -p "$(dirname ${path})" && printf '%s' '${content}' > ${path}`);
+      const run = runBaton(dir, ["research", "1"]);
+      expect(run.status, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout + run.stderr).toContain(`[SETTINGS_CHANGED]`);
+      expect(run.stdout + run.stderr).toContain(`${guarded} (created)`);
+      expect(readJson(dir, "state.json").active_projects[0].status).toBe("researching");
+    },
+  );
+
   it("ends every process the agent started with it: a setsid child and a double-forked daemon", async () => {
     const dir = oneTaskRepo();
     shellAgent(

@@ -3,6 +3,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { gitBlobId, gitLockWaitMs, runGit } from "../../shared/git.js";
 import type { GitBaseline } from "../../state/index.js";
 import { readRefs } from "./git-history.js";
+import { guardedSettings } from "./settings-fingerprint.js";
 
 const git = (root: string, args: string[]) => runGit(root, args, { env: { GIT_OPTIONAL_LOCKS: "0" } });
 
@@ -66,8 +67,15 @@ export async function staleIndexLock(root: string): Promise<string | null> {
   return null;
 }
 
-/** The baseline of a run about to start in `root` (the repository, or a phase's worktree); null without git. */
-export async function readBaseline(root: string): Promise<GitBaseline | null> {
+/**
+ * The baseline of a run about to start in `root` (the repository, or a phase's worktree); null without git.
+ * `settings`: for an agent Baton starts. A live session's settings are also its person's (Claude Code
+ * writes a permission they grant into `.claude/settings.local.json`); the host's sandbox guards those.
+ */
+export async function readBaseline(
+  root: string,
+  options: { settings: boolean } = { settings: false },
+): Promise<GitBaseline | null> {
   const status = await treeStatus(root);
   if (status === null) return null;
   const dirty: Record<string, string | null> = {};
@@ -77,6 +85,7 @@ export async function readBaseline(root: string): Promise<GitBaseline | null> {
     commit: status.head,
     dirty,
     ...(refs ? { refs: refs.refs, headRef: refs.head, staged: refs.staged } : {}),
+    ...(options.settings ? { settings: guardedSettings(root) } : {}),
   };
 }
 

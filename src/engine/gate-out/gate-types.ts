@@ -49,7 +49,8 @@ export type GateOutCode =
   | "BRANCH_CHANGED"
   | "GIT_FAILED"
   | "SUBMODULE_CHANGED"
-  | "HOOKS_CHANGED";
+  | "HOOKS_CHANGED"
+  | "SETTINGS_CHANGED";
 
 /** What GATE OUT knows when it runs: the run it checks, never the agent's word for it. */
 export interface GateOutInput {

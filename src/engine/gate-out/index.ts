@@ -6,6 +6,7 @@ import { checkHistory } from "./check-history.js";
 import { checkHooks } from "./check-hooks.js";
 import { checkProject } from "./check-project.js";
 import { checkProvenance } from "./check-provenance.js";
+import { checkSettings } from "./check-settings.js";
 import { checkSession, checkStatus, refuseUnfinishedStatus } from "./check-status.js";
 import { checkSubmodules } from "./check-submodules.js";
 import { checkSubstance } from "./check-substance.js";
@@ -35,6 +36,7 @@ export const GATE_OUT: readonly Gate[] = [
   checkBranch,
   checkHistory,
   checkHooks,
+  checkSettings,
   checkAgentSignals,
   readReturnMetadata,
   checkSession,

@@ -16,6 +16,7 @@ import { checkBranch } from "../gate-out/check-branch.js";
 import { checkChanges } from "../gate-out/check-changes.js";
 import { checkHistory } from "../gate-out/check-history.js";
 import { checkHooks } from "../gate-out/check-hooks.js";
+import { checkSettings } from "../gate-out/check-settings.js";
 import { checkSession, refuseUnfinishedStatus } from "../gate-out/check-status.js";
 import { checkSubmodules } from "../gate-out/check-submodules.js";
 import type { ChangeEvidence, Gate } from "../gate-out/gate-types.js";
@@ -31,6 +32,7 @@ export const PHASE_BARRIER: readonly Gate[] = [
   checkBranch,
   checkHistory,
   checkHooks,
+  checkSettings,
   checkAgentSignals,
   readReturnMetadata,
   checkSession,

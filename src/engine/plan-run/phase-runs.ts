@@ -114,7 +114,7 @@ export class PhaseRuns {
       if (!created.ok) return { kind: "failed", code: "WORKTREE_CREATE", message: created.reason };
       this.worktrees.set(id, created.worktree);
     }
-    this.baselines.set(id, await readBaseline(this.workRoot(id)));
+    this.baselines.set(id, await readBaseline(this.workRoot(id), { settings: true }));
     return { marked };
   }
 

@@ -1,0 +1,24 @@
+import { join } from "node:path";
+import { fingerprint } from "../gate-in/settings-fingerprint.js";
+import { type Gate, refuse } from "./gate-types.js";
+
+/**
+ * Baton's configuration and the hosts' hook settings decide how the next agent runs: which checks judge
+ * it, whether it is sandboxed, whether Baton's hooks are asked at all. The sandbox keeps those that exist
+ * read-only, but one that did not exist can be created (`.claude/settings.local.json` with
+ * `disableAllHooks`, a `baton.config.json` with `"sandbox": "off"`), and git may ignore it, so no diff
+ * shows it. Each is compared with its fingerprint at GATE IN, whatever git thinks of it.
+ */
+export const checkSettings: Gate = async (ctx) => {
+  const before = ctx.baseline?.settings;
+  if (!before) return { ok: true };
+  const changed = Object.entries(before)
+    .filter(([path, print]) => fingerprint(join(ctx.repoRoot, path)) !== print)
+    .map(([path, print]) => `${path} (${print === null ? "created" : "changed or deleted"})`);
+  if (changed.length === 0) return { ok: true };
+  return refuse(
+    ctx,
+    "SETTINGS_CHANGED",
+    `the work changed Baton's or a host's settings: ${changed.join(", ")}. They decide how the next agent runs (its checks, its sandbox, Baton's hooks) and are never the agent's to write; restore them as they were (delete what was created) and run again`,
+  );
+};
