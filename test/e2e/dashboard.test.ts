@@ -127,8 +127,15 @@ describe.skipIf(!CHROMIUM)("baton ui in Chromium", () => {
       expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
         true,
       );
-      expect(await page.textContent("#results-body")).toContain("done");
-      expect(await page.textContent("#costs-body")).toContain("$0.0300");
+      // The card moves at the store write that records the outcome; the result is appended after the commit,
+      // so a poll between the two shows the moved card first and the result with the next poll.
+      await page.waitForFunction(
+        () =>
+          document.querySelector("#results-body")?.textContent?.includes("done") &&
+          document.querySelector("#costs-body")?.textContent?.includes("$0.0300"),
+        undefined,
+        { timeout: 15_000 },
+      );
       await page.screenshot({ path: join(SHOTS, "board-finished.png"), fullPage: true });
 
       // The task page: the report as Markdown; the agent's HTML and javascript: link stay inert.
