@@ -1,6 +1,7 @@
 // What the agent's sandbox costs per agent start: the same agent process (`node -e 0`, the shape of every
-// agent CLI Baton starts) started bare and inside bubblewrap with the policy of a real repository, runs
-// interleaved so the machine's noise falls on both; plus the policy's own preparation (git's folders).
+// agent CLI Baton starts) started bare and inside bubblewrap with the policy of a real repository (its store
+// folder frozen: one bind per entry), runs interleaved so the machine's noise falls on all; plus the policy's
+// own preparation (git's folders). A store of 300 task folders is measured beside a typical one of 40.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,11 +22,20 @@ if (!probe.ok) {
 }
 
 const repo = tempDir("sandbox");
+const large = tempDir("sandbox-large");
+/** A repository whose store holds `folders` task folders beside its files. */
+function storeWith(dir, folders) {
+  mkdirSync(join(dir, "specs", ".baton"), { recursive: true });
+  writeFileSync(join(dir, "specs", "state.json"), "{}\n");
+  writeFileSync(join(dir, "specs", "TODO.md"), "# TODO\n");
+  writeFileSync(join(dir, "specs", "ROAD_MAP.md"), "# Road map\n");
+  for (let n = 1; n <= folders; n++)
+    mkdirSync(join(dir, "specs", `${n}_task_${n}`, "reports"), { recursive: true });
+  execFileSync("git", ["init", "-q"], { cwd: dir });
+}
 try {
-  mkdirSync(join(repo.dir, "specs", ".baton"), { recursive: true });
-  writeFileSync(join(repo.dir, "specs", "state.json"), "{}\n");
-  writeFileSync(join(repo.dir, "specs", "TODO.md"), "# TODO\n");
-  execFileSync("git", ["init", "-q"], { cwd: repo.dir });
+  storeWith(repo.dir, 40);
+  storeWith(large.dir, 300);
   const protect = [
     "specs/state.json",
     "specs/TODO.md",
@@ -37,23 +47,31 @@ try {
   const agent = [process.execPath, ["-e", "0"]];
   const start = (command, args) => {
     const t0 = process.hrtime.bigint();
-    const result = spawnSync(command, args, { cwd: repo.dir, stdio: "ignore" });
+    // fd 3: the sandbox writes its status there (runners/sandbox-run.ts).
+    const result = spawnSync(command, args, { cwd: repo.dir, stdio: ["ignore", "ignore", "ignore", "pipe"] });
     if (result.status !== 0) throw new Error(`${command} exited with ${result.status ?? result.signal}`);
     return Number(process.hrtime.bigint() - t0) / 1e6;
   };
   const bare = [];
   const jailed = [];
+  const jailedLarge = [];
   const policies = [];
   for (let i = 0; i < WARMUP + RUNS; i++) {
     const t0 = process.hrtime.bigint();
-    const policy = await sandboxPolicy(repo.dir, protect);
+    const policy = await sandboxPolicy(repo.dir, protect, repo.dir, [], ["specs"]);
     const policyMs = Number(process.hrtime.bigint() - t0) / 1e6;
     const wrapped = sandboxed(policy, ...agent);
+    const wrappedLarge = sandboxed(
+      await sandboxPolicy(large.dir, protect, large.dir, [], ["specs"]),
+      ...agent,
+    );
     const a = start(...agent);
     const b = start(wrapped.command, wrapped.args);
+    const c = start(wrappedLarge.command, wrappedLarge.args);
     if (i < WARMUP) continue;
     bare.push(a);
     jailed.push(b);
+    jailedLarge.push(c);
     policies.push(policyMs);
   }
   const cost = median(jailed) - median(bare) + median(policies);
@@ -61,7 +79,16 @@ try {
     table([
       ["start", "median ms", "p90 ms"],
       ["agent, bare", median(bare).toFixed(2), percentile(bare, 90).toFixed(2)],
-      ["agent, in the sandbox", median(jailed).toFixed(2), percentile(jailed, 90).toFixed(2)],
+      [
+        "agent, in the sandbox (40 task folders)",
+        median(jailed).toFixed(2),
+        percentile(jailed, 90).toFixed(2),
+      ],
+      [
+        "agent, in the sandbox (300 task folders)",
+        median(jailedLarge).toFixed(2),
+        percentile(jailedLarge, 90).toFixed(2),
+      ],
       ["policy (git folders)", median(policies).toFixed(2), percentile(policies, 90).toFixed(2)],
     ]),
   );
@@ -74,4 +101,5 @@ try {
   }
 } finally {
   repo.cleanup();
+  large.cleanup();
 }

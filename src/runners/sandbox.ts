@@ -13,13 +13,14 @@ export interface SandboxPolicy {
   /** Writable again although inside a read-only path (a phase's worktree lives in git's own folder). */
   writable?: readonly string[];
   /**
-   * Folders whose entries the agent may not add, remove or replace: bound read-only, each entry in them
-   * writable again unless it is in `readOnly`. The store's folder is one: Baton replaces its files by
-   * rename while agents run, and the kernel drops a bind whose file was replaced; a folder's bind stays.
+   * Folders whose entries the agent may not add, remove or replace: bound read-only, each file in them
+   * writable again unless it is in `readOnly`, and of their folders only `workFolders`. The store's folder is
+   * one: Baton replaces its files by rename while agents run, and the kernel drops a bind whose file was
+   * replaced; a folder's bind stays.
    */
   frozen?: readonly string[];
-  /** Folders made before the sandbox starts when missing: where the agent writes inside a frozen folder. */
-  create?: readonly string[];
+  /** The folders inside a frozen folder the agent works in (its task folder): made when missing, writable. */
+  workFolders?: readonly string[];
   /** Replaced by an empty folder. */
   hidden: readonly string[];
   /** The repository-relative paths it protects, for a sandbox made on another machine (a queue worker). */
@@ -84,7 +85,7 @@ export function sandboxed(
   binary = process.env["BATON_BWRAP"] ?? "bwrap",
 ): { command: string; args: string[] } {
   const wrap = ["--dev-bind", "/", "/"];
-  for (const dir of policy.create ?? []) mkdirSync(dir, { recursive: true });
+  for (const dir of policy.workFolders ?? []) mkdirSync(dir, { recursive: true });
   const frozen = [...new Set(policy.frozen ?? [])].filter((path) => existsSync(path));
   const protectedPaths = new Set(policy.readOnly);
   // An entry of a frozen folder is protected by the folder's bind, which no rename drops, not by its own.
@@ -98,8 +99,8 @@ export function sandboxed(
     if (writable.some((dir) => inside(path, dir))) wrap.push("--ro-bind", path, path);
   for (const folder of frozen) {
     wrap.push("--ro-bind", folder, folder);
-    for (const entry of bindableEntries(folder))
-      if (!protectedPaths.has(entry)) wrap.push("--bind", entry, entry);
+    for (const file of filesIn(folder)) if (!protectedPaths.has(file)) wrap.push("--bind", file, file);
+    for (const dir of policy.workFolders ?? []) if (inside(dir, folder)) wrap.push("--bind", dir, dir);
   }
   for (const path of readOnly)
     if (frozen.some((dir) => inside(path, dir))) wrap.push("--ro-bind", path, path);
@@ -111,11 +112,11 @@ export function sandboxed(
 }
 
 /**
- * The folders and files in `folder` (a symbolic link is left as it is: bound read-only itself, it still
- * leads where it led). One that goes while this runs is skipped; one that goes later fails the setup,
- * which is tried again (sandbox-run.ts).
+ * The files in `folder` (a symbolic link is left as it is: bound read-only itself, it still leads where it
+ * led). One that goes while this runs is skipped; one that goes later fails the setup, which is tried again
+ * (sandbox-run.ts).
  */
-function bindableEntries(folder: string): string[] {
+function filesIn(folder: string): string[] {
   let names: string[];
   try {
     names = readdirSync(folder);
@@ -126,8 +127,7 @@ function bindableEntries(folder: string): string[] {
     .map((name) => join(folder, name))
     .filter((path) => {
       try {
-        const stat = lstatSync(path);
-        return stat.isDirectory() || stat.isFile();
+        return lstatSync(path).isFile();
       } catch {
         return false;
       }

@@ -94,11 +94,12 @@ describe("the agent's sandbox", () => {
     expect(evidence(dir).sandbox).toBe("bubblewrap");
   });
 
-  it("keeps the store read-only after another Baton replaced its files, and its own entries fixed", async () => {
+  it("keeps the store read-only after another Baton replaced its files, its entries fixed, other tasks' folders out of reach", async () => {
     const dir = oneTaskRepo();
     // Outside the repository: its git folder is read-only for the agent.
     const said = tempDir("baton-agent-said-");
     write(dir, "ROAD_MAP.md", "# Road map\n");
+    write(dir, "7_earlier_task/reports/research-001.md", RESEARCH_REPORT);
     commitAll(dir, "road map");
     // The agent waits until another run has written the store (a rename over each file), then tries again.
     shellAgent(
@@ -112,6 +113,7 @@ describe("the agent's sandbox", () => {
         `touch specs/new-file && echo made-entry >> ${said}/said`,
         `echo "- a line" >> specs/ROAD_MAP.md && echo wrote-road-map >> ${said}/said`,
         `mv specs/ROAD_MAP.md specs/ROADMAP.md && echo moved-entry >> ${said}/said`,
+        `echo forged >> specs/7_earlier_task/reports/research-001.md && echo wrote-other-task >> ${said}/said`,
       ].join("\n"),
     );
     ok(dir, ["task", "add", "Other task"]);
@@ -122,7 +124,7 @@ describe("the agent's sandbox", () => {
     writeFileSync(join(said, "store-replaced"), "");
     const run = await research;
     expect(run.status, run.stdout + run.stderr).toBe(0);
-    // What it could do: write in an entry that was there before (the road map), not move it.
+    // What it could do: write in a file of the store's folder (the road map), not move it; not another task's.
     expect(readFileSync(join(said, "said"), "utf8")).toBe("wrote-road-map\n");
     expect(activeTasks(dir).map((t) => [t.project_number, t.status])).toEqual([
       [3, "not_started"],

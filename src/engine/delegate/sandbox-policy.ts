@@ -1,4 +1,5 @@
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { SandboxPolicy } from "../../runners/index.js";
 import {
   BATON_DIR,
@@ -35,8 +36,17 @@ export function frozenFolders(run: Run): string[] {
   return store === "" || store.startsWith("..") || isAbsolute(store) ? [] : [store];
 }
 
-/** The git directories of a work tree: its own (a worktree's lives inside the main one) and the common one. */
+/**
+ * The git directories of a work tree: its own (a worktree's lives inside the main one) and the common one.
+ * Read from `.git` as git reads it when that is the whole story (a folder, or a file naming the git dir,
+ * with `commondir` beside it for a worktree): starting git cost 16 ms per agent start. Anything else (git's
+ * own variables set, no `.git` here) asks git.
+ */
 async function gitDirs(workRoot: string): Promise<string[]> {
+  const dotGit = join(workRoot, ".git");
+  // A worktree's `.git` is a file naming its git dir: bound read-only as well, so it cannot be pointed elsewhere.
+  const read = process.env["GIT_DIR"] || process.env["GIT_COMMON_DIR"] ? null : gitDirsFromFiles(dotGit);
+  if (read) return [...read, dotGit];
   const dirs = await runGit(workRoot, [
     "rev-parse",
     "--path-format=absolute",
@@ -44,16 +54,28 @@ async function gitDirs(workRoot: string): Promise<string[]> {
     "--git-common-dir",
   ]);
   if (!dirs.ok) return [];
-  // A worktree's `.git` is a file naming its git dir: bound read-only as well, so it cannot be pointed elsewhere.
-  return [...dirs.stdout.split("\n").filter((d) => d !== ""), join(workRoot, ".git")];
+  return [...dirs.stdout.split("\n").filter((d) => d !== ""), dotGit];
+}
+
+function gitDirsFromFiles(dotGit: string): string[] | null {
+  try {
+    if (statSync(dotGit).isDirectory()) return [dotGit];
+    const named = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
+    if (!named) return null;
+    const gitDir = resolve(dirname(dotGit), named);
+    const common = join(gitDir, "commondir");
+    return existsSync(common) ? [gitDir, resolve(gitDir, readFileSync(common, "utf8").trim())] : [gitDir];
+  } catch {
+    return null;
+  }
 }
 
 /**
  * The sandbox of an agent working in `workRoot` (the repository, a phase's worktree, a worker's tree):
  * git history and the protected paths read-only, in the repository and in the work tree alike, the
- * frozen folders' own entries fixed, and Baton's keys not there at all. A folder that holds a protected
- * path deeper in a frozen folder (the run's task folder, with its marker) is made if missing, for the
- * agent to write in.
+ * frozen folders' own entries fixed, and Baton's keys not there at all. Inside a frozen folder the agent
+ * works only in the folder that holds a protected path deeper in it (the run's task folder, with its
+ * marker), made if missing; other tasks' folders are read-only to it.
  */
 export async function sandboxPolicy(
   root: string,
@@ -79,7 +101,7 @@ export async function sandboxPolicy(
     readOnly,
     writable,
     frozen: roots.flatMap((r) => frozenRelative.map((f) => join(r, f))),
-    create: roots.flatMap((r) => entries.map((e) => join(r, e))),
+    workFolders: roots.flatMap((r) => entries.map((e) => join(r, e))),
     hidden: [batonKeyDir(), ...secrets],
     protect: protectedRelative,
     protectFolders: frozenRelative,
