@@ -12,9 +12,12 @@ import { type Gate, refuse } from "./gate-types.js";
 export const checkSettings: Gate = async (ctx) => {
   const before = ctx.baseline?.settings;
   if (!before) return { ok: true };
-  const changed = Object.entries(before)
-    .filter(([path, print]) => fingerprint(join(ctx.repoRoot, path)) !== print)
-    .map(([path, print]) => `${path} (${print === null ? "created" : "changed or deleted"})`);
+  const changed: string[] = [];
+  for (const [path, was] of Object.entries(before)) {
+    const now = fingerprint(join(ctx.repoRoot, path));
+    if (now !== was)
+      changed.push(`${path} (${was === null ? "created" : now === null ? "deleted" : "changed"})`);
+  }
   if (changed.length === 0) return { ok: true };
   return refuse(
     ctx,
