@@ -1,6 +1,6 @@
 import type { ArchiveResult, ErrorEntry, Finding } from "../state/index.js";
-import { formatConventions } from "./commands/conventions.js";
 import type { DoctorResult } from "./commands/doctor.js";
+import { formatConventions } from "./conventions-format.js";
 
 export { formatTask, formatTaskList } from "./task-format.js";
 

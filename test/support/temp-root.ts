@@ -16,6 +16,9 @@ export default function setup(): () => void {
   chmodSync(root, 0o1777);
   process.env["BATON_SUITE_TMPDIR"] = root;
   process.env["TMPDIR"] = root;
+  // Every Node process the tests start (about 2,000: the CLI, hooks, scripted agents, Claude Code) would parse
+  // this CA bundle at its start, 50 ms of CPU each, for TLS that nothing here uses: every server is 127.0.0.1.
+  delete process.env["NODE_EXTRA_CA_CERTS"];
   return () => {
     const left = readdirSync(root);
     rmSync(root, { recursive: true, force: true });

@@ -167,7 +167,7 @@ function defineStatus(program: Command): void {
         const read = () => status({ ...opts, repo: repoOf(cmd) });
         if (!opts.watch) {
           const view = await read();
-          const { formatConventions } = await import("../commands/conventions.js");
+          const { formatConventions } = await import("../conventions-format.js");
           print(view, opts, () => [formatStatus(view), ...formatConventions(view.conventions)].join("\n"));
           return;
         }

@@ -36,7 +36,7 @@ function defineTaskAdd(task: Command): void {
       .option("--json", "print the created task as JSON")
       .action(async (title: string[], opts, cmd: Command) => {
         const { taskAdd } = await import("../commands/task.js");
-        const { formatTask } = await import("../format.js");
+        const { formatTask } = await import("../task-format.js");
         const view = await taskAdd({ ...opts, title: title.join(" "), repo: repoOf(cmd) });
         print(view, opts, () => `Created task ${view.number}: ${view.title}\n\n${formatTask(view)}`);
       }),
@@ -55,7 +55,7 @@ function defineTaskList(task: Command): void {
       .option("--json", "print JSON")
       .action(async (opts, cmd: Command) => {
         const { taskList, taskRows } = await import("../commands/task.js");
-        const { formatTaskList } = await import("../format.js");
+        const { formatTaskList } = await import("../task-format.js");
         const options = { ...opts, repo: repoOf(cmd) };
         const rows = opts.json ? await taskList(options) : await taskRows(options);
         print(rows, opts, () => formatTaskList(rows));
@@ -74,7 +74,7 @@ function defineTaskShow(task: Command): void {
       .option("--json", "print JSON (includes the raw state.json entry)")
       .action(async (number: string, opts, cmd: Command) => {
         const { taskShow } = await import("../commands/task.js");
-        const { formatTask } = await import("../format.js");
+        const { formatTask } = await import("../task-format.js");
         const view = await taskShow({ number, repo: repoOf(cmd) });
         print(view, opts, () => formatTask(view));
       }),
@@ -99,7 +99,7 @@ function defineTaskEdit(task: Command): void {
       .option("--json", "print the task as JSON")
       .action(async (number: string, opts, cmd: Command) => {
         const { taskEdit } = await import("../commands/task.js");
-        const { formatTask } = await import("../format.js");
+        const { formatTask } = await import("../task-format.js");
         const view = await taskEdit({ ...opts, number, repo: repoOf(cmd), insideSession: insideSession() });
         print(view, opts, () => `Updated task ${view.number}.\n\n${formatTask(view)}`);
       }),
