@@ -2,8 +2,6 @@ import type { ArchiveResult, ErrorEntry, Finding } from "../state/index.js";
 import type { DoctorResult } from "./commands/doctor.js";
 import { formatConventions } from "./conventions-format.js";
 
-export { formatTask, formatTaskList } from "./task-format.js";
-
 export function formatArchive(result: ArchiveResult & { dryRun: boolean }): string {
   const verb = result.dryRun ? "Would archive" : "Archived";
   const lines: string[] = [];
