@@ -225,15 +225,20 @@ describe("history the agent may not write (HISTORY_CHANGED), checked with the sa
  * history and the keys out of the agent's reach.
  */
 describe.skipIf(process.getuid?.() !== 0)("the agent's sandbox for an ordinary user", () => {
-  it("keeps the store and git history read-only and the keys out of sight when Baton does not run as root", () => {
+  it("keeps the store, other tasks' folders and git history read-only and the keys out of sight when Baton does not run as root", () => {
     const dir = oneTaskRepo();
     const keys = tempDir("baton-keys-");
+    // The store's folder frozen as for root: another task's folder and a new entry of specs/ out of reach.
+    write(dir, "7_earlier_task/reports/research-001.md", RESEARCH_REPORT);
+    commitAll(dir, "an earlier task's report");
     shellAgent(
       dir,
       [
         "echo '{}' > specs/state.json",
         "git commit -q --allow-empty -m 'agent commit' 2>/dev/null",
         `ls ${join(keys, "keys")} > keys-seen.txt 2>/dev/null`,
+        "echo forged >> specs/7_earlier_task/reports/research-001.md 2>/dev/null",
+        "touch specs/new-file 2>/dev/null",
       ].join("\n"),
     );
     const head = git(dir, ["rev-parse", "HEAD"]).trim();
@@ -249,6 +254,10 @@ describe.skipIf(process.getuid?.() !== 0)("the agent's sandbox for an ordinary u
     expect(readJson(dir, "state.json").active_projects[0].status).toBe("researched");
     expect(git(dir, ["log", "--format=%an %s", `${head}..HEAD`])).not.toContain("agent commit");
     expect(readFileSync(join(dir, "keys-seen.txt"), "utf8")).toBe("");
+    expect(readFileSync(join(dir, "specs/7_earlier_task/reports/research-001.md"), "utf8")).toBe(
+      RESEARCH_REPORT,
+    );
+    expect(existsSync(join(dir, "specs/new-file"))).toBe(false);
     expect(evidence(dir).sandbox).toBe("bubblewrap");
   });
 });
