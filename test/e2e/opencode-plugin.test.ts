@@ -181,7 +181,9 @@ const seen = (api: Awaited<ReturnType<typeof startFakeMessagesApi>>) =>
     .join("\n");
 
 describe.skipIf(located.path === null)("Baton's plugin in an opencode session (real binary)", () => {
-  it("guards the store, makes the main agent delegate, refuses a result without metadata, and gates out", async () => {
+  // One session tries the ways around the gates one after another (an opencode start costs about 14 CPU-s), and
+  // each refusal is checked at the turn it answered.
+  it("guards the store, refuses hook input fed by the agent, makes the main agent delegate, binds a paraphrased delegation, refuses a result without metadata, and gates out", async () => {
     const { dir, api, run } = await opencodeSession({
       conversations: [
         {
@@ -192,7 +194,16 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
             say(toolUse("write", { filePath: "specs/state.json", content: "{}" })),
             say(toolUse("bash", { command: "echo hacked > specs/TODO.md" })),
             say(toolUse("write", { filePath: "src/lexer.ts", content: "export const fixed = true;\n" })),
-            delegate,
+            // Hook input the agent feeds Baton itself: no decision may come of it.
+            say(toolUse("bash", { command: `echo '{}' | node ${BATON_BIN} hook subagent-stop` })),
+            // A delegation in the agent's own words: Baton adds gate-in's prompt, so the researcher is told its task.
+            say(
+              toolUse("task", {
+                subagent_type: "baton-researcher",
+                description: "research task 1",
+                prompt: "Please look into task 1 and write up what you find.",
+              }),
+            ),
             {
               reply: ({ request }) => {
                 const refusal = lastResult(request);
@@ -231,11 +242,13 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
     // The main agent may not do the delegated work; Baton names opencode's task tool.
     expect(told[2]).toMatchObject({ name: "write", isError: true });
     expect(String(told[2]?.content)).toContain('call the task tool with subagent_type "baton-researcher"');
+    expect(told[3]).toMatchObject({ name: "bash", isError: true });
+    expect(String(told[3]?.content)).toContain("take their input from the host");
     // The sub-agent stopped without its metadata: its result is refused, the parent resumes it.
-    expect(told[3]).toMatchObject({ name: "task", isError: true });
-    expect(String(told[3]?.content)).toContain("Baton refused agent baton-researcher's result");
-    expect(told[4]).toMatchObject({ name: "task", isError: false });
-    expect(String(told[5]?.content)).toContain("GATE OUT passed: task 1 research done → researched");
+    expect(told[4]).toMatchObject({ name: "task", isError: true });
+    expect(String(told[4]?.content)).toContain("Baton refused agent baton-researcher's result");
+    expect(told[5]).toMatchObject({ name: "task", isError: false });
+    expect(String(told[6]?.content)).toContain("GATE OUT passed: task 1 research done → researched");
     expect(readJson(dir, "state.json").active_projects[0].status).toBe("researched");
     expect(git(dir, ["log", "-1", "--format=%B"])).toMatch(/Session: sess_/);
     expect(readFileSync(join(dir, FOLDER, "reports", "research-001.md"), "utf8")).toBe(REPORT);
@@ -250,7 +263,8 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
     expect(await hookServer(dir)).toMatchObject({ root: dir });
   }, 200_000);
 
-  it("records who wrote the task folder: a report the main agent wrote itself is refused at GATE OUT", async () => {
+  it("records who wrote the task folder: a report the main agent wrote itself, then a forged delegation history, are refused at GATE OUT", async () => {
+    let reopened = "";
     const { dir, api, run } = await opencodeSession({
       conversations: [
         {
@@ -260,6 +274,16 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
             say(toolUse("write", { filePath: `${FOLDER}/reports/research-001.md`, content: REPORT })),
             delegate,
             { reply: ({ request }) => say(toolUse("bash", { command: gateOutCommand(promptOf(request)) })) },
+            // Refused (the checkpoint is closed), it opens a new one and passes its own work off as a sub-agent's:
+            // log lines Baton did not seal.
+            say(toolUse("bash", { command: `node ${BATON_BIN} gate-in research --host opencode 1` })),
+            {
+              reply: ({ request }) => {
+                reopened = lastResult(request);
+                return say(toolUse("bash", { command: forgedHistoryCommand(reopened) }));
+              },
+            },
+            { reply: () => say(toolUse("bash", { command: gateOutCommand(reopened) })) },
             say(text("Gate out refused.")),
           ],
         },
@@ -280,6 +304,9 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
       .flatMap((r) => (r.body ? toolResults(r.body) : []));
     expect(told[0]).toMatchObject({ name: "write", isError: false });
     expect(String(told[2]?.content)).toContain("GATE OUT refused research of task 1 [NOT_WRITTEN_BY_AGENT]");
+    expect(String(told[3]?.content)).toContain("GATE IN passed");
+    expect(String(told[4]?.content)).toContain("forged");
+    expect(String(told[5]?.content)).toContain("[DELEGATION_LOG_FORGED]");
     expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("researched");
     expect(api.problems()).toEqual([]);
   }, 200_000);
@@ -342,74 +369,5 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
     );
     expect(git(dir, ["log", "-1", "--format=%B"])).toMatch(/Session: sess_/);
     expect(api.problems()).toEqual([]);
-  }, 200_000);
-
-  it("binds a paraphrased delegation by adding gate-in's prompt, and refuses hook input fed by the agent", async () => {
-    const { dir, api, run } = await opencodeSession({
-      conversations: [
-        {
-          name: "main",
-          match: { prompt: "Baton's GATE IN for research of task 1" },
-          turns: [
-            say(toolUse("bash", { command: `echo '{}' | node ${BATON_BIN} hook subagent-stop` })),
-            say(
-              toolUse("task", {
-                subagent_type: "baton-researcher",
-                description: "research task 1",
-                prompt: "Please look into task 1 and write up what you find.",
-              }),
-            ),
-            { reply: ({ request }) => say(toolUse("bash", { command: gateOutCommand(promptOf(request)) })) },
-            say(text("Task 1 is researched.")),
-          ],
-        },
-        {
-          name: "researcher",
-          match: { system: "# Baton researcher" },
-          turns: [writeReport, writeMetadata, say(text("Report and metadata written."))],
-        },
-      ],
-      ...titles,
-    });
-    const result = await run(["--command", "research", "1"]);
-    expect(result.ok, `${result.stdout}${result.stderr}\n${seen(api)}`).toBe(true);
-    const told = api
-      .messageRequests()
-      .filter((r) => r.conversation === "main")
-      .flatMap((r) => (r.body ? toolResults(r.body) : []));
-    expect(told[0]).toMatchObject({ name: "bash", isError: true });
-    expect(String(told[0]?.content)).toContain("take their input from the host");
-    expect(String(told[2]?.content)).toContain("GATE OUT passed: task 1 research done → researched");
-    expect(readJson(dir, "state.json").active_projects[0].status).toBe("researched");
-    expect(api.problems()).toEqual([]);
-  }, 200_000);
-
-  it("refuses a forged delegation history: log lines Baton did not seal", async () => {
-    const { dir, api, run } = await opencodeSession({
-      conversations: [
-        {
-          name: "main",
-          match: { prompt: "Baton's GATE IN for research of task 1" },
-          turns: [
-            {
-              reply: ({ request }) =>
-                say(toolUse("bash", { command: forgedHistoryCommand(promptOf(request)) })),
-            },
-            { reply: ({ request }) => say(toolUse("bash", { command: gateOutCommand(promptOf(request)) })) },
-            say(text("Gate out refused.")),
-          ],
-        },
-      ],
-      ...titles,
-    });
-    const result = await run(["--command", "research", "1"]);
-    expect(result.ok, `${result.stdout}${result.stderr}\n${seen(api)}`).toBe(true);
-    const told = api
-      .messageRequests()
-      .filter((r) => r.conversation === "main")
-      .flatMap((r) => (r.body ? toolResults(r.body) : []));
-    expect(String(told[0]?.content)).toContain("forged");
-    expect(String(told[1]?.content)).toContain("[DELEGATION_LOG_FORGED]");
-    expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("researched");
   }, 200_000);
 });
