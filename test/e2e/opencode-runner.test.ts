@@ -80,7 +80,7 @@ const seen = (api: Awaited<ReturnType<typeof startFakeMessagesApi>>) =>
     .join("\n");
 
 describe.skipIf(located.path === null)("the opencode runner (real binary)", () => {
-  // One opencode start costs about 14 CPU-s: the re-prompt and the whole headless run share one repository's run.
+  // One opencode start costs about 14 CPU-s: the re-prompt and the checks of the whole headless run share one run.
   it("runs the routed agent headless, prompts it again in the same session when it stops before its metadata, and Baton verifies, records and commits its result", async () => {
     const { dir, api } = await opencodeRepo({
       conversations: [
