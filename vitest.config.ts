@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import DurationSequencer from "./test/support/sequencer.js";
 
 // Two projects so the inner loop is fast: `npm run test:unit` runs the tests beside the code;
 // `npm test` runs both (the e2e project drives the built CLI and the real Claude Code binary).
@@ -13,6 +14,7 @@ export default defineConfig({
     // time waiting on the processes they start: one more worker than cores kept both busy (2 cores: 1,298 s
     // → 931 s for the whole suite, side by side on one machine; every test passed).
     maxWorkers: availableParallelism() + 1,
+    sequence: { sequencer: DurationSequencer },
     projects: [
       {
         extends: true,
