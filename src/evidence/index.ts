@@ -12,7 +12,7 @@ export {
   writeEvidence,
 } from "./evidence-record.js";
 export type { ChangeEvidence, CheckRun, TestCounts, VerifiedArtifact } from "./evidence-types.js";
-export { commitChanges } from "./judge-completion.js";
+export { commitChanges, headCommitChanges } from "./judge-completion.js";
 export { type KeyTrust, keyTrust, makeVouch, type Vouch } from "./key-trust.js";
 export {
   canonicalJson,

@@ -1,5 +1,6 @@
 import { REPO_KEYS_DIR } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
+import { readObjects } from "../shared/git-objects.js";
 import { EVIDENCE_DIR, Evidence, sha256Of, signedBytes } from "./evidence-record.js";
 import type { KeyTrust } from "./key-trust.js";
 import { signatureValid } from "./signing.js";
@@ -16,7 +17,23 @@ async function git(root: string, args: string[]): Promise<{ ok: boolean; out: st
 /** Every path a commit changed from its parent → the object it holds now (null: deleted). */
 export async function commitChanges(root: string, commit: string): Promise<Map<string, string | null>> {
   const diff = await git(root, ["diff-tree", "-r", "-z", "--no-commit-id", "--no-renames", "--root", commit]);
-  const fields = diff.out.split("\0");
+  return parseChanges(diff.out.split("\0"));
+}
+
+/**
+ * The commit at HEAD and what it changed, from one `git diff-tree` (which names the commit before its
+ * changes); a commit that changed nothing prints nothing, and is named by `rev-parse`.
+ */
+export async function headCommitChanges(
+  root: string,
+): Promise<{ sha: string; changes: Map<string, string | null> }> {
+  const diff = await git(root, ["diff-tree", "-r", "-z", "--no-renames", "--root", "HEAD"]);
+  const [sha = "", ...fields] = diff.out.split("\0");
+  if (diff.ok && /^[0-9a-f]{40,64}$/.test(sha)) return { sha, changes: parseChanges(fields) };
+  return { sha: (await git(root, ["rev-parse", "HEAD"])).out.trim(), changes: new Map() };
+}
+
+function parseChanges(fields: string[]): Map<string, string | null> {
   const changes = new Map<string, string | null>();
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const dst = fields[i]!.split(" ")[3] ?? "";
@@ -65,21 +82,22 @@ async function addedEvidence(
  */
 async function artifactProblems(root: string, commit: string, evidence: Evidence): Promise<string[]> {
   const problems: string[] = [];
+  const spec = (path: string) => `${commit}:${path}`;
+  const objects = await readObjects(
+    root,
+    evidence.artifacts.map((artifact) => spec(artifact.path)),
+  );
   for (const artifact of evidence.artifacts) {
-    const spec = `${commit}:${artifact.path}`;
-    const [id, size, text] = await Promise.all([
-      git(root, ["rev-parse", "--verify", "--quiet", spec]),
-      git(root, ["cat-file", "-s", spec]),
-      git(root, ["cat-file", "blob", spec]),
-    ]);
-    if (!id.ok) {
+    const object = objects?.get(spec(artifact.path));
+    if (!object) {
       problems.push(`artifact ${artifact.path} is not in the commit`);
       continue;
     }
-    const bytes = Number(size.out.trim());
+    const bytes = object.bytes.length;
+    const text = object.bytes.toString("utf8");
     // Text decodes to the same bytes; binary is held to its object id and size.
-    const sha256 = Buffer.byteLength(text.out, "utf8") === bytes ? sha256Of(text.out) : artifact.sha256;
-    if (id.out.trim() !== artifact.blob || bytes !== artifact.bytes || sha256 !== artifact.sha256)
+    const sha256 = Buffer.byteLength(text, "utf8") === bytes ? sha256Of(text) : artifact.sha256;
+    if (object.oid !== artifact.blob || bytes !== artifact.bytes || sha256 !== artifact.sha256)
       problems.push(`artifact ${artifact.path} differs from its evidence (hash or size)`);
   }
   return problems;

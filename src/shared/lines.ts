@@ -67,8 +67,13 @@ export class TailBuffer {
     return this.dropped || this.size > this.limit;
   }
 
+  /** The bytes kept, whole: only meaningful when nothing was dropped (see `truncated`). */
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks, this.size);
+  }
+
   text(): string {
-    let bytes = Buffer.concat(this.chunks, this.size);
+    let bytes = this.bytes();
     if (bytes.length > this.limit) {
       let start = bytes.length - this.limit;
       // Start on a character boundary: skip UTF-8 continuation bytes (10xxxxxx) cut off from their lead.

@@ -40,6 +40,8 @@ export interface RunProcessOptions {
   drainQuietMs?: number;
   /** An open file the child gets as its fd 3 (a sandbox reports there whether its command started). */
   fd3?: number;
+  /** Also keep stdout's bytes as they came (`stdoutBytes`): output that is not text, or framed by byte counts. */
+  keepStdoutBytes?: boolean;
 }
 
 export type ProcessFailureReason = "exit" | "signal" | "timeout" | "aborted" | "spawn_failed";
@@ -51,6 +53,7 @@ interface ProcessRunInfo {
   /** The last `tailBytes` of each stream. */
   stdout: string;
   stderr: string;
+  stdoutBytes?: Buffer;
   truncated: { stdout: boolean; stderr: boolean };
   /** Processes of the group that outlived the direct child and were killed. */
   leftoversKilled: boolean;
@@ -105,6 +108,7 @@ class ProcessRun {
       durationMs: Math.round(performance.now() - this.started),
       stdout: this.stdoutTail.text(),
       stderr: this.stderrTail.text(),
+      ...(this.options.keepStdoutBytes ? { stdoutBytes: this.stdoutTail.bytes() } : {}),
       truncated: { stdout: this.stdoutTail.truncated, stderr: this.stderrTail.truncated },
       leftoversKilled,
     };
@@ -292,6 +296,4 @@ function pipeInto(
   });
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

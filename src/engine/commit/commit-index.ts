@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { commitChanges } from "../../evidence/index.js";
+import { headCommitChanges } from "../../evidence/index.js";
 import { runGit, runGitWaitingForLock } from "../../shared/git.js";
 import { staleIndexLock } from "../gate-in/work-tree-baseline.js";
 import type { WorkSnapshot } from "../gate-out/result-snapshot.js";
@@ -32,17 +32,11 @@ export async function commitEntries(
   message: string,
   evidence?: { path: string; batonPaths: ReadonlySet<string> },
 ): Promise<IndexCommit> {
-  const prefixed = await git(root, [
-    "rev-parse",
-    "--show-prefix",
-    "--git-path",
-    `baton-index-${randomBytes(6).toString("hex")}`,
-  ]);
-  if (!prefixed.ok) return failed("git rev-parse", prefixed);
-  const [prefix = "", indexPath = ""] = prefixed.stdout.split("\n");
+  const where = await commitPlace(root);
+  if (!where.ok) return where;
+  const { prefix, indexPath, lockPath, head } = where;
   const env = { GIT_INDEX_FILE: resolve(root, indexPath) };
   try {
-    const head = await git(root, ["rev-parse", "-q", "--verify", "HEAD"]);
     const read = await git(root, head.ok ? ["read-tree", "HEAD"] : ["read-tree", "--empty"], { env });
     if (!read.ok) return failed("git read-tree", read);
     const paths = Object.keys(entries).sort();
@@ -53,7 +47,7 @@ export async function commitEntries(
       : (await git(root, ["ls-files", "-z"], { env })).stdout === "";
     if (same) return { ok: true, committed: false, reason: "nothing to commit" };
     // The shared index must take the commit afterwards: a lock nobody releases fails the commit before it lands.
-    const lock = await staleIndexLock(root);
+    const lock = await staleIndexLock(root, lockPath);
     if (lock)
       return {
         ok: false,
@@ -64,9 +58,8 @@ export async function commitEntries(
       env,
     });
     if (!commit.ok) return failed("git commit", commit);
-    const committed = (await git(root, ["rev-parse", "HEAD"])).stdout.trim();
     // What git stored, hooks' additions included: read once for the evidence and for the shared index.
-    const changes = await commitChanges(root, committed);
+    const { sha: committed, changes } = await headCommitChanges(root);
     const settled = await settleStoredEvidence(
       root,
       committed,
@@ -82,6 +75,29 @@ export async function commitEntries(
     rmSync(env.GIT_INDEX_FILE, { force: true });
     rmSync(`${env.GIT_INDEX_FILE}.lock`, { force: true });
   }
+}
+
+/**
+ * One process: the prefix, an index path of this commit's own, the shared index's lock, and whether HEAD has
+ * a commit (before the first one that line is missing and git exits 1, saying nothing).
+ */
+async function commitPlace(root: string) {
+  const where = await git(root, [
+    "rev-parse",
+    "--show-prefix",
+    "--git-path",
+    `baton-index-${randomBytes(6).toString("hex")}`,
+    "--git-path",
+    "index.lock",
+    "--verify",
+    "-q",
+    "HEAD",
+  ]);
+  const [prefix = "", indexPath = "", lockPath = "", headLine = ""] = where.stdout.split("\n");
+  const unborn = !where.ok && where.exitCode === 1 && where.stderr.trim() === "" && lockPath !== "";
+  if (!where.ok && !unborn) return failed("git rev-parse", where);
+  const head = { ok: where.ok && /^[0-9a-f]{40,64}$/.test(headLine) };
+  return { ok: true as const, prefix, indexPath, lockPath, head };
 }
 
 /** Writes `entries` into the index at `env`; a failure is returned, success is null. */

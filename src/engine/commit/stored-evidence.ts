@@ -3,6 +3,7 @@ import { relative, sep } from "node:path";
 import { Evidence, restateEvidence, type StoredFile } from "../../evidence/index.js";
 import { REPO_KEYS_DIR } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
+import { type GitObject, readObjects } from "../../shared/git-objects.js";
 import { writeFileAtomic } from "../../shared/index.js";
 
 const git = (root: string, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) =>
@@ -11,6 +12,26 @@ const git = (root: string, args: string[], options: { env?: Record<string, strin
 /** Files of Baton's record that ride in a commit without being work: evidence of other runs, public keys. */
 const isBatonRecord = (path: string) =>
   path.startsWith(`${REPO_KEYS_DIR}/`) || /\/evidence\/[^/]+\.json$/.test(path);
+
+/** The work's files as the commit stored them (null: deleted), their blobs read by one git process. */
+async function storedFiles(
+  root: string,
+  changes: ReadonlyMap<string, string | null>,
+  skip: (path: string) => boolean,
+): Promise<Map<string, StoredFile>> {
+  const work = [...changes].filter(([path]) => !skip(path));
+  const blobs = work.flatMap(([, blob]) => (blob === null ? [] : [blob]));
+  const objects = blobs.length > 0 ? await readObjects(root, blobs) : new Map<string, GitObject | null>();
+  const stored = new Map<string, StoredFile>();
+  for (const [path, blob] of work) {
+    if (blob === null) stored.set(path, null);
+    else {
+      const object = objects?.get(blob);
+      if (object) stored.set(path, { blob, bytes: object.bytes.length, text: object.bytes.toString("utf8") });
+    }
+  }
+  return stored;
+}
 
 /**
  * After a commit: what git stored for the work and the artifacts, held against the evidence committed with
@@ -38,19 +59,11 @@ export async function settleStoredEvidence(
     return { ok: true, sha };
   }
   const rel = relative(root, evidencePath).split(sep).join("/");
-  const stored = new Map<string, StoredFile>();
-  for (const [path, blob] of changes) {
-    if (batonPaths.has(path) || path === rel || isBatonRecord(path)) continue;
-    if (blob === null) {
-      stored.set(path, null);
-      continue;
-    }
-    const [size, text] = await Promise.all([
-      git(root, ["cat-file", "-s", blob]),
-      git(root, ["cat-file", "blob", blob]),
-    ]);
-    if (size.ok && text.ok) stored.set(path, { blob, bytes: Number(size.stdout.trim()), text: text.stdout });
-  }
+  const stored = await storedFiles(
+    root,
+    changes,
+    (path) => batonPaths.has(path) || path === rel || isBatonRecord(path),
+  );
   const next = restateEvidence(evidence, stored);
   if (next === null) return { ok: true, sha };
   const content = `${JSON.stringify(next, null, 2)}\n`;

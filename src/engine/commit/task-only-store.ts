@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { relative, sep } from "node:path";
-import { runGit } from "../../shared/git.js";
+import { readObjects } from "../../shared/git-objects.js";
 import { parseJsonDocument, renderJsonDocument } from "../../shared/index.js";
 import {
   entries,
@@ -23,10 +23,7 @@ export async function taskOnlyStoreFiles(ctx: StoreContext, taskNumber: number):
   const current = (path: string) => sealedContent(ctx.paths, path) ?? readOrNull(path);
   const state = current(ctx.paths.state);
   const todo = current(ctx.paths.todo);
-  const [headState, headTodo] = await Promise.all([
-    headVersion(root, ctx.paths.state),
-    headVersion(root, ctx.paths.todo),
-  ]);
+  const [headState, headTodo] = await headVersions(root, [ctx.paths.state, ctx.paths.todo]);
   let composedState: string | null = state;
   let next: number | null = null;
   if (state !== null && headState !== null) {
@@ -52,9 +49,12 @@ function readOrNull(path: string): string | null {
   }
 }
 
-async function headVersion(root: string, path: string): Promise<string | null> {
-  const shown = await runGit(root, ["show", `HEAD:${relative(root, path).split(sep).join("/")}`]);
-  return shown.ok ? shown.stdout : null;
+/** Each file's text at HEAD (null where HEAD has none, or git failed), read by one git process. */
+async function headVersions(root: string, paths: [string, string]): Promise<[string | null, string | null]> {
+  const names = paths.map((path) => `HEAD:${relative(root, path).split(sep).join("/")}`);
+  const objects = await readObjects(root, names);
+  const text = (name: string) => objects?.get(name)?.bytes.toString("utf8") ?? null;
+  return [text(names[0]!), text(names[1]!)];
 }
 
 interface StateShape {

@@ -53,12 +53,16 @@ function fieldsAfter(entry: string, count: number): string {
 /**
  * `.git/index.lock` left by a git process that was killed: every later `git add` fails until it goes.
  * A lock another git process holds for its moment (an editor's `git status`) is waited out, up to 10 s.
- * Null when there is none (or no repository).
+ * Null when there is none (or no repository). `lockPath`: where git keeps it (`rev-parse --git-path
+ * index.lock` in `root`), when the caller already asked.
  */
-export async function staleIndexLock(root: string): Promise<string | null> {
-  const path = await git(root, ["rev-parse", "--git-path", "index.lock"]);
-  if (!path.ok) return null;
-  const lock = path.stdout.trim();
+export async function staleIndexLock(root: string, lockPath?: string): Promise<string | null> {
+  let lock = lockPath;
+  if (lock === undefined) {
+    const path = await git(root, ["rev-parse", "--git-path", "index.lock"]);
+    if (!path.ok) return null;
+    lock = path.stdout.trim();
+  }
   const absolute = isAbsolute(lock) ? lock : join(root, lock);
   for (let waited = 0; existsSync(absolute); waited += 100) {
     if (waited >= gitLockWaitMs()) return absolute;
