@@ -120,16 +120,18 @@ describe("checks the agent cannot game", () => {
   });
 
   it.each([
-    ["fixes only the code", fix],
+    ["fixes only the code", fix, 3],
     [
       "fixes the code and adds a test of its own",
       `${fix}\nprintf '%s\\n' 'import { test } from "node:test";' 'import assert from "node:assert/strict";' 'import { sum } from "../src/sum.js";' 'test("adds large numbers", () => assert.equal(sum(1e9, 1), 1000000001));' > test/large.test.js`,
+      4,
     ],
     [
       "fixes the code and adds a dependency to package.json",
       `${fix}\nsed -i 's#"dependencies": {}#"dependencies": {"left-pad": "1.3.0"}#' package.json`,
+      3,
     ],
-  ])("accepts an honest agent that %s", (_, work) => {
+  ])("accepts an honest agent that %s, with the tests that ran counted in its evidence", (_, work, tests) => {
     const dir = project();
     const run = implement(dir, work);
     expect(run.status, run.shown).toBe(0);
@@ -137,6 +139,12 @@ describe("checks the agent cannot game", () => {
     // The verified work is in history, not left behind in the tree (the agent listed no files_changed).
     expect(git(dir, ["show", "HEAD:src/sum.js"])).toContain("a + b");
     expect(git(dir, ["status", "--porcelain"])).toBe("");
+    // Counted from the runner's own report, in the evidence of the phase and of the operation.
+    const files = git(dir, ["ls-files", "specs/1_build_the_parser/evidence"]).trim().split("\n");
+    const checks = files.flatMap((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).checks ?? []);
+    expect(checks.length).toBeGreaterThanOrEqual(2);
+    for (const check of checks)
+      expect(check).toMatchObject({ name: "tests", ok: true, counts: { tests, passed: tests, skipped: 0 } });
   });
 
   it("accepts a change to a test the plan's phase names as one to change", () => {
@@ -151,15 +159,6 @@ describe("checks the agent cannot game", () => {
 });
 
 describe("checks counted from the runner's own report", () => {
-  it("records how many tests ran in the evidence", () => {
-    const dir = project();
-    const run = implement(dir, fix);
-    expect(run.status, run.shown).toBe(0);
-    const files = git(dir, ["ls-files", "specs/1_build_the_parser/evidence"]).trim().split("\n");
-    const checks = files.flatMap((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).checks ?? []);
-    expect(checks[0]).toMatchObject({ name: "tests", ok: true, counts: { tests: 3, passed: 3, skipped: 0 } });
-  });
-
   it("refuses code that ends the test run early (TESTS_REDUCED or NO_TESTS_RAN)", () => {
     const dir = project();
     const run = implement(
