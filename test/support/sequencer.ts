@@ -30,10 +30,9 @@ export function compareKnown(x: KnownFile, y: KnownFile): number {
 
 /**
  * Longest files first, as vitest orders them once it has run them here; on a clean clone (CI) vitest has no
- * durations of its own and runs the largest files first, which put the long waiting files (the queue's, Claude
- * Code's sessions) beside each other late in the run: 747 s for the suite against 682 s longest-first, both from a
- * clean cache on one 2-core machine. Durations come from vitest's own cache when it has them, else from the table kept in the repository;
- * a file in neither runs first, as vitest runs an unknown one.
+ * durations of its own and starts the largest files first. Durations come from vitest's own cache when it has
+ * them, else from the table kept in the repository, so CI runs in the order a developer's machine does; a
+ * file in neither runs first, as vitest runs an unknown one.
  */
 export default class DurationSequencer extends BaseSequencer {
   private readonly committed = committedDurations();
