@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeFileNamed } from "../shared/atomic-write.js";
 import { runGit } from "../shared/git.js";
+import { readObjects } from "../shared/git-objects.js";
 
 /** A task reaching a status in one commit of state.json's history (the parent had another, or none). */
 export interface StatusMove {
@@ -92,7 +93,11 @@ async function computeMoves(
   const statuses = new Map<string, Map<number, string>>();
   let done = 0;
   for (const batch of batches(sizes)) {
-    for (const [id, text] of await readBlobs(root, batch)) statuses.set(id, statusesIn(text));
+    const blobs = await readObjects(root, batch);
+    for (const id of batch) {
+      const blob = blobs?.get(id);
+      if (blob) statuses.set(id, statusesIn(blob.bytes.toString("utf8")));
+    }
     done += batch.length;
     onProgress?.(Math.round((done / Math.max(1, sizes.size)) * records.length), records.length);
   }
@@ -142,24 +147,6 @@ function* batches(sizes: Map<string, number>): Generator<string[]> {
     bytes += size;
   }
   if (batch.length > 0) yield batch;
-}
-
-/**
- * The blobs' texts through one `git cat-file --batch`, each after a \x01 marker line: valid JSON never
- * holds a raw control character, so the marker cannot occur inside a state.json that parses.
- */
-async function readBlobs(root: string, ids: string[]): Promise<Map<string, string>> {
-  const result = await runGit(root, ["cat-file", "--batch=\x01%(objectname)"], {
-    stdin: `${ids.join("\n")}\n`,
-  });
-  const out = new Map<string, string>();
-  if (!result.ok) return out;
-  for (const part of result.stdout.split("\x01")) {
-    const newline = part.indexOf("\n");
-    if (newline === -1) continue;
-    out.set(part.slice(0, newline), part.slice(newline + 1, part.endsWith("\n") ? -1 : undefined));
-  }
-  return out;
 }
 
 /** Statuses of active tasks in one state.json version; empty when it does not parse. */

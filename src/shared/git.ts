@@ -35,7 +35,7 @@ export interface GitOptions {
   timeoutMs?: number;
   /** Written to git's stdin (`hash-object --stdin`, `update-index --index-info`). */
   stdin?: string;
-  /** Keep stdout's bytes too (`stdoutBytes`), for output framed by byte counts (`cat-file --batch`). */
+  /** Stdout as bytes (`stdoutBytes`; `stdout` stays empty), for output framed by byte counts (`cat-file --batch`). */
   binary?: boolean;
 }
 
@@ -50,7 +50,7 @@ export async function runGit(cwd: string, args: string[], options: GitOptions = 
     timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
     tailBytes: OUTPUT_LIMIT,
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
-    ...(options.binary ? { keepStdoutBytes: true } : {}),
+    ...(options.binary ? { binaryStdout: true } : {}),
   });
   // File lists must arrive whole: a truncated one would silently skip files.
   if (result.ok && result.truncated.stdout) {

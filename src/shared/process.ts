@@ -40,8 +40,8 @@ export interface RunProcessOptions {
   drainQuietMs?: number;
   /** An open file the child gets as its fd 3 (a sandbox reports there whether its command started). */
   fd3?: number;
-  /** Also keep stdout's bytes as they came (`stdoutBytes`): output that is not text, or framed by byte counts. */
-  keepStdoutBytes?: boolean;
+  /** Stdout as the bytes that came (`stdoutBytes`, and `stdout` left empty): output framed by byte counts. */
+  binaryStdout?: boolean;
 }
 
 export type ProcessFailureReason = "exit" | "signal" | "timeout" | "aborted" | "spawn_failed";
@@ -106,9 +106,10 @@ class ProcessRun {
     return {
       pid,
       durationMs: Math.round(performance.now() - this.started),
-      stdout: this.stdoutTail.text(),
+      ...(this.options.binaryStdout
+        ? { stdout: "", stdoutBytes: this.stdoutTail.bytes() }
+        : { stdout: this.stdoutTail.text() }),
       stderr: this.stderrTail.text(),
-      ...(this.options.keepStdoutBytes ? { stdoutBytes: this.stdoutTail.bytes() } : {}),
       truncated: { stdout: this.stdoutTail.truncated, stderr: this.stderrTail.truncated },
       leftoversKilled,
     };

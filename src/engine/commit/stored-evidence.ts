@@ -3,7 +3,7 @@ import { relative, sep } from "node:path";
 import { Evidence, restateEvidence, type StoredFile } from "../../evidence/index.js";
 import { REPO_KEYS_DIR } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
-import { type GitObject, readObjects } from "../../shared/git-objects.js";
+import { readObjects } from "../../shared/git-objects.js";
 import { writeFileAtomic } from "../../shared/index.js";
 
 const git = (root: string, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) =>
@@ -21,7 +21,7 @@ async function storedFiles(
 ): Promise<Map<string, StoredFile>> {
   const work = [...changes].filter(([path]) => !skip(path));
   const blobs = work.flatMap(([, blob]) => (blob === null ? [] : [blob]));
-  const objects = blobs.length > 0 ? await readObjects(root, blobs) : new Map<string, GitObject | null>();
+  const objects = await readObjects(root, blobs);
   const stored = new Map<string, StoredFile>();
   for (const [path, blob] of work) {
     if (blob === null) stored.set(path, null);

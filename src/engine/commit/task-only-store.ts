@@ -23,7 +23,7 @@ export async function taskOnlyStoreFiles(ctx: StoreContext, taskNumber: number):
   const current = (path: string) => sealedContent(ctx.paths, path) ?? readOrNull(path);
   const state = current(ctx.paths.state);
   const todo = current(ctx.paths.todo);
-  const [headState, headTodo] = await headVersions(root, [ctx.paths.state, ctx.paths.todo]);
+  const [headState = null, headTodo = null] = await headVersions(root, [ctx.paths.state, ctx.paths.todo]);
   let composedState: string | null = state;
   let next: number | null = null;
   if (state !== null && headState !== null) {
@@ -50,11 +50,10 @@ function readOrNull(path: string): string | null {
 }
 
 /** Each file's text at HEAD (null where HEAD has none, or git failed), read by one git process. */
-async function headVersions(root: string, paths: [string, string]): Promise<[string | null, string | null]> {
+async function headVersions(root: string, paths: string[]): Promise<(string | null)[]> {
   const names = paths.map((path) => `HEAD:${relative(root, path).split(sep).join("/")}`);
   const objects = await readObjects(root, names);
-  const text = (name: string) => objects?.get(name)?.bytes.toString("utf8") ?? null;
-  return [text(names[0]!), text(names[1]!)];
+  return names.map((name) => objects?.get(name)?.bytes.toString("utf8") ?? null);
 }
 
 interface StateShape {
