@@ -20,6 +20,7 @@ export type ErrorCode =
   | "PLAN_INVALID"
   | "STORE_CHANGED"
   | "BUDGET_EXCEEDED"
+  | "SANDBOX_UNAVAILABLE"
   | "IO_FAILURE";
 
 export interface BatonErrorOptions {
@@ -146,6 +147,13 @@ export class StoreChangedError extends BatonError {
 export class BudgetExceededError extends BatonError {
   constructor(message: string, options: BatonErrorOptions = {}) {
     super("BUDGET_EXCEEDED", message, options);
+  }
+}
+
+/** bubblewrap cannot start here, so no agent may be started: installing or allowing it lets the same command go on. */
+export class SandboxUnavailableError extends BatonError {
+  constructor(message: string, options: BatonErrorOptions = {}) {
+    super("SANDBOX_UNAVAILABLE", message, options);
   }
 }
 

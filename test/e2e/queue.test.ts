@@ -47,13 +47,26 @@ function startWorker(
   name: string,
   script: string,
   db = pg.url,
+  extra: { env?: Record<string, string>; args?: string[] } = {},
 ): { clone: string; child: ChildProcess; log: () => string } {
   const clone = join(tempDir("baton-worker-clone-"), name);
   execFileSync("git", ["clone", "-q", coordinator, clone]);
   const child = spawn(
     process.execPath,
-    [BATON_BIN, "worker", "--queue", db, "--repo", clone, "--script", script, "--machine", name],
-    { cwd: clone, env: { ...process.env, ...ENV }, stdio: ["ignore", "pipe", "pipe"] },
+    [
+      BATON_BIN,
+      "worker",
+      "--queue",
+      db,
+      "--repo",
+      clone,
+      "--script",
+      script,
+      "--machine",
+      name,
+      ...(extra.args ?? []),
+    ],
+    { cwd: clone, env: { ...process.env, ...ENV, ...extra.env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";
   child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
@@ -162,6 +175,30 @@ describe.skipIf(missing !== null)("baton run --queue (PostgreSQL, pg-boss)", () 
     expect(worker.log()).toMatch(/cannot open the queue at postgres:\/\/[^ ]*:1\//);
     expect(worker.log()).toMatch(/ECONNREFUSED|connect/);
     expect(worker.log()).not.toContain("unexpected failure");
+  }, 60_000);
+
+  it("a worker that cannot start the agents' sandbox does not start, so it takes no job a healthy worker could run", async () => {
+    const { dir, script } = coordinatorRepo(1, wholeWayScript());
+    const noSandbox = { BATON_BWRAP: "/nonexistent/bwrap" };
+    const worker = startWorker(dir, "machine-y", script, pg.url, { env: noSandbox });
+    const code = await new Promise<number | null>((resolve) => worker.child.once("exit", resolve));
+    expect(code, worker.log()).toBe(1);
+    expect(worker.log()).toContain(
+      "this worker cannot start the agents' sandbox: bubblewrap (/nonexistent/bwrap) is not installed",
+    );
+    expect(worker.log()).toContain("baton worker --sandbox off");
+    expect(worker.log()).not.toContain("waiting for jobs");
+    expect(worker.log()).not.toContain("unexpected failure");
+    // Told on purpose, it starts: it serves coordinators that run unsandboxed.
+    const unguarded = startWorker(dir, "machine-z", script, pg.url, {
+      env: noSandbox,
+      args: ["--sandbox", "off"],
+    });
+    await waitFor(
+      () => unguarded.log().includes("waiting for jobs") || unguarded.child.exitCode !== null,
+      60_000,
+    );
+    expect(unguarded.log()).toContain("waiting for jobs");
   }, 60_000);
 
   it("runs tasks to planned through workers on separate clones; the coordinator alone writes the store", async () => {

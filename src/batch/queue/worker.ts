@@ -14,6 +14,7 @@ import {
   type RunOutcome,
   type SandboxPolicy,
 } from "../../runners/index.js";
+import { SandboxUnavailableError } from "../../shared/index.js";
 import { git } from "./apply.js";
 import {
   DelegateJob,
@@ -37,6 +38,8 @@ export interface WorkerRequest {
   repo: string;
   runner: RunnerConfig;
   signal: AbortSignal;
+  /** `off`: this machine runs no sandbox, so it serves only coordinators that run unsandboxed on purpose. */
+  sandbox?: "bubblewrap" | "off";
   machine?: string | undefined;
   /** Stop after this many jobs (tests, benchmarks); default: run until stopped. */
   maxJobs?: number | undefined;
@@ -54,6 +57,7 @@ export interface WorkerReport {
 export async function runWorker(request: WorkerRequest): Promise<WorkerReport> {
   const machine = request.machine ?? machineName();
   const say = (line: string) => request.onEvent?.(`[${machine}] ${line}`);
+  requireWorkerSandbox(request.sandbox ?? "bubblewrap");
   const boss = await openQueue(request.url, {
     ...request.queue,
     onError: (error) => say(`queue: ${error.message}`),
@@ -150,7 +154,7 @@ async function delegate(
   await git(request.repo, ["worktree", "add", "-q", "--detach", tree, data.base]);
   try {
     const runner = createRunner(request.runner, { baseDir: request.repo });
-    const sandbox = await workerSandbox(request.repo, data, tree);
+    const sandbox = await workerSandbox(request.repo, data, tree, request.sandbox ?? "bubblewrap");
     const outcome: RunOutcome = await runner.run(
       {
         context: data.context as DelegationContext,
@@ -193,6 +197,19 @@ async function delegate(
 }
 
 /**
+ * A worker that cannot start the sandbox does not start: it would fail every job it took, and, failing fast,
+ * take most of them, spending the retries that healthy workers could have used.
+ */
+function requireWorkerSandbox(mode: "bubblewrap" | "off"): void {
+  if (mode === "off") return;
+  const probe = probeSandbox();
+  if (probe.ok) return;
+  throw new SandboxUnavailableError(`this worker cannot start the agents' sandbox: ${probe.reason}`, {
+    hint: `${probe.fix.replace(/--sandbox off$/, "`baton worker --sandbox off`")} (it then takes only jobs whose coordinator runs with --sandbox off)`,
+  });
+}
+
+/**
  * The sandbox the coordinator asked for, made on this machine around the worker's tree; a worker that
  * cannot make one fails the job with the reason rather than run the agent unguarded.
  */
@@ -200,8 +217,11 @@ async function workerSandbox(
   repo: string,
   data: DelegateJob,
   tree: string,
+  mode: "bubblewrap" | "off",
 ): Promise<SandboxPolicy | undefined> {
   if (data.protect === null) return undefined;
+  if (mode === "off")
+    throw new Error("the coordinator asked for a sandbox, and this worker was started with --sandbox off");
   const probe = probeSandbox();
   if (!probe.ok)
     throw new Error(`the agent's sandbox cannot start on this worker: ${probe.reason}; ${probe.fix}`);

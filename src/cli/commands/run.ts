@@ -148,6 +148,7 @@ export interface WorkerOptions {
   script?: string | undefined;
   machine?: string | undefined;
   maxJobs?: string | undefined;
+  sandbox?: string | undefined;
 }
 
 /** `baton worker --queue URL --repo DIR`: takes DELEGATE jobs until stopped. */
@@ -173,6 +174,7 @@ export async function worker(
     url,
     repo: config.root,
     runner: settings,
+    sandbox: sandboxMode(options.sandbox) ?? config.sandbox,
     signal,
     machine: options.machine,
     maxJobs,

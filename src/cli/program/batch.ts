@@ -63,6 +63,10 @@ function defineWorker(program: Command): void {
       .option("--runner <type>", "the runner for every job (default: the clone's baton.config)")
       .option("--script <file>", "a scripted agent for every job")
       .option("--machine <name>", "how this worker is named in baton status (default host:pid)")
+      .option(
+        "--sandbox <mode>",
+        "bubblewrap (default; the worker does not start without it) | off: take only unsandboxed coordinators' jobs",
+      )
       .option("--max-jobs <n>", "stop after this many jobs")
       .option("--json", "print the report as JSON")
       .action(async (opts, cmd: Command) => {
