@@ -62,6 +62,30 @@ describe("GATE IN in the middle of a git operation", () => {
     ],
     ["a cherry-pick", "cherry-pick", (d) => gitConflict(d, ["cherry-pick", "side"])],
     [
+      // The first pick's conflict committed by hand: git has only its sequencer's to-do list left.
+      "a cherry-pick or revert of several commits",
+      "cherry-pick --continue",
+      (d) => {
+        git(d, ["checkout", "-q", "side"]);
+        writeFileSync(join(d, "other.txt"), "more\n");
+        git(d, ["add", "other.txt"]);
+        git(d, ["commit", "-qm", "more on side"]);
+        git(d, ["checkout", "-q", "main"]);
+        gitConflict(d, ["cherry-pick", "side~1", "side"]);
+        writeFileSync(join(d, "file.txt"), "resolved\n");
+        git(d, ["commit", "-qam", "side change, resolved"]);
+      },
+    ],
+    [
+      "`git am`",
+      "am --abort",
+      (d) => {
+        const patch = git(d, ["format-patch", "-1", "--stdout", "side"]);
+        writeFileSync(join(d, ".git", "side.patch"), `${patch}\n`);
+        gitConflict(d, ["am", join(d, ".git", "side.patch")]);
+      },
+    ],
+    [
       "a revert",
       "revert",
       (d) => {

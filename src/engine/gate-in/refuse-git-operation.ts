@@ -3,15 +3,16 @@ import { isAbsolute, join } from "node:path";
 import { runGit } from "../../shared/git.js";
 import type { GateInStep } from "./gate-in-step.js";
 
-/** git's marks of an operation in progress (paths in the git dir) and what ends each. */
+/**
+ * git's marks of an operation in progress (paths in the git dir) and what ends each, in the order
+ * `git status` tells them apart: `rebase-apply/applying` makes `rebase-apply` a `git am`, and a cherry-pick
+ * or revert of several commits whose conflict was committed by hand has only its `sequencer/todo` left.
+ */
 const IN_PROGRESS: ReadonlyArray<{ mark: string; what: string; end: string }> = [
   { mark: "MERGE_HEAD", what: "a merge", end: "`git merge --continue` or `git merge --abort`" },
+  { mark: "rebase-apply/applying", what: "`git am`", end: "`git am --continue` or `git am --abort`" },
+  { mark: "rebase-apply", what: "a rebase", end: "`git rebase --continue` or `git rebase --abort`" },
   { mark: "rebase-merge", what: "a rebase", end: "`git rebase --continue` or `git rebase --abort`" },
-  {
-    mark: "rebase-apply",
-    what: "a rebase or `git am`",
-    end: "`git rebase --continue|--abort` (or `git am --abort`)",
-  },
   {
     mark: "CHERRY_PICK_HEAD",
     what: "a cherry-pick",
@@ -19,6 +20,11 @@ const IN_PROGRESS: ReadonlyArray<{ mark: string; what: string; end: string }> = 
   },
   { mark: "REVERT_HEAD", what: "a revert", end: "`git revert --continue` or `git revert --abort`" },
   { mark: "BISECT_LOG", what: "a bisect", end: "`git bisect reset`" },
+  {
+    mark: "sequencer/todo",
+    what: "a cherry-pick or revert of several commits",
+    end: "`git cherry-pick --continue|--abort` (or `git revert --continue|--abort`)",
+  },
 ];
 
 /**
@@ -38,7 +44,7 @@ export async function gitOperationInProgress(root: string): Promise<{ what: stri
   return null;
 }
 
-/** GATE IN refuses while git is in the middle of a merge, rebase, cherry-pick, revert or bisect. */
+/** GATE IN refuses while git is in the middle of a merge, rebase, `git am`, cherry-pick, revert or bisect. */
 export const refuseGitOperation: GateInStep = async ({ run }) => {
   const operation = await gitOperationInProgress(run.config.root);
   if (!operation) return { ok: true };
