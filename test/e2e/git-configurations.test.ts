@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { BATON_BIN, waitFor } from "../support/cli.js";
 import { fails, GOOD_RESEARCH, git, ok, okJson, repo, runBaton, snapshotSpecs } from "./helpers.js";
 
 /**
@@ -64,6 +66,35 @@ describe("a task folder Baton did not make", () => {
       expect(existsSync(join(dir, "specs", "2_study_part_2", "reports"))).toBe(false);
     });
   }
+
+  it("the folder Baton made for a run that died is the task's: after recover, the task runs again", async () => {
+    const dir = tasksRepo(1);
+    // The agent writes part of its work, then Baton is killed under it (kill -9, a crash, a full disk).
+    const partial = join(dir, ".git", "partial.json");
+    writeFileSync(
+      partial,
+      JSON.stringify({
+        steps: [
+          { write: "{task_folder}/reports/draft.md", content: "half a finding\n" },
+          { sleepMs: 60_000 },
+        ],
+      }),
+    );
+    const child = spawn(process.execPath, [BATON_BIN, "research", "1", "--script", partial], {
+      cwd: dir,
+      stdio: "ignore",
+    });
+    const draft = join(dir, "specs", "1_study_part_1", "reports", "draft.md");
+    await waitFor(() => existsSync(draft), 30_000, 25);
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    const recovered = okJson(dir, ["recover", "--json"]);
+    expect(JSON.stringify(recovered)).toContain("rolled_back");
+    expect(existsSync(draft)).toBe(true);
+    ok(dir, ["research", "1", "--script", researcher(dir)]);
+    expect(committedPaths(dir)).toContain("specs/1_study_part_1/reports/research-001.md");
+    verifyPasses(dir);
+  });
 
   it("a file dropped in a task's own folder before a run is not part of that run's commit", () => {
     const dir = tasksRepo(1);

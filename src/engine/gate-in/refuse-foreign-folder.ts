@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
+import { listErrors } from "../../state/index.js";
 import { isControlFile } from "../delegate/postflight-marker.js";
 import type { GateInStep } from "./gate-in-step.js";
 
@@ -42,6 +43,7 @@ export const refuseForeignFolder: GateInStep = ({ run }) => {
   if (worked) return { ok: true };
   const files = filesUnder(run.folder);
   if (files.length === 0) return { ok: true };
+  if (rolledBackBefore(run)) return { ok: true };
   const folder = relative(run.config.root, run.folder) || ".";
   const named = files.slice(0, NAMED_FILES).join(", ");
   const more = files.length > NAMED_FILES ? ` and ${files.length - NAMED_FILES} more` : "";
@@ -52,3 +54,19 @@ export const refuseForeignFolder: GateInStep = ({ run }) => {
       `move them out of ${folder}/ (or rename the folder), then run again: Baton never adopts a folder it did not make`,
   };
 };
+
+/**
+ * Baton ran this task before and recovery rolled that run back (its process died): the task is not_started
+ * again and its session restored, but the folder Baton made for it keeps what that run's agent wrote. That
+ * GATE IN let the run start, so the folder held nothing foreign then; errors.json, which only Baton writes
+ * while agents run (the sandbox keeps the store read-only), says so.
+ */
+function rolledBackBefore(run: Parameters<GateInStep>[0]["run"]): boolean {
+  try {
+    const { errors } = listErrors(run.ctx, { task: run.taskNumber, type: "delegation_interrupted" });
+    return errors.length > 0;
+  } catch {
+    // An unreadable errors.json proves nothing: the folder is refused as anyone's would be.
+    return false;
+  }
+}
