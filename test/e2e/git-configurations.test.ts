@@ -2,8 +2,19 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { layeredPlanPhases, phaseScriptSteps } from "../../src/testing/generate-plan.js";
 import { BATON_BIN, waitFor } from "../support/cli.js";
-import { fails, GOOD_RESEARCH, git, ok, okJson, repo, runBaton, snapshotSpecs } from "./helpers.js";
+import {
+  fails,
+  GOOD_RESEARCH,
+  git,
+  ok,
+  okJson,
+  plannedTaskRepo,
+  repo,
+  runBaton,
+  snapshotSpecs,
+} from "./helpers.js";
 
 /**
  * Repositories as people configure them: folders Baton did not make, ignore rules over the store, line-ending
@@ -139,6 +150,30 @@ describe("ignore rules over Baton's record", () => {
       expect(paths).toContain("specs/1_study_part_1/reports/research-001.md");
       expect(paths).toContain("specs/state.json");
       expect(paths).toContain("specs/TODO.md");
+      verifyPasses(dir);
+    });
+  }
+});
+
+describe("ignore rules over a plan run's record", () => {
+  for (const rule of ["specs/", "*.md"]) {
+    it(`implement under '${rule}' commits the phase summaries and the run's summary, and verify passes`, () => {
+      const dir = plannedTaskRepo(layeredPlanPhases(1, 1));
+      writeFileSync(join(dir, ".gitignore"), `${rule}\n`);
+      git(dir, ["add", ".gitignore"]);
+      git(dir, ["commit", "-qm", "ignore"]);
+      const script = join(dir, ".git", "phases.json");
+      writeFileSync(script, JSON.stringify({ phases: { "*": { steps: phaseScriptSteps() } } }));
+      ok(dir, ["implement", "1", "--script", script]);
+      const folder = "specs/1_build_the_parser";
+      const committed = git(dir, ["log", "--name-only", "--format="]).split("\n");
+      expect(committed).toContain(`${folder}/summaries/phase-1-summary.md`);
+      const summary = okJson(dir, ["task", "show", "1", "--json"]).artifacts.find(
+        (a: { type: string }) => a.type === "summary",
+      );
+      expect(summary?.path).toMatch(/summaries\/implementation-summary-\d{8}\.md$/);
+      expect(committedPaths(dir)).toContain(summary.path);
+      expect(git(dir, ["status", "--porcelain", "--ignored", "--", folder])).toBe("");
       verifyPasses(dir);
     });
   }

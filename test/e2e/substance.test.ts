@@ -115,6 +115,27 @@ describe("diff evidence at the phase barrier", () => {
     expect(ok(dir, ["verify"]).stdout).toContain("0 phantom(s)");
   });
 
+  it("refuses a listed file git ignores, naming the rule (CLAIMED_IGNORED); it is never committed", () => {
+    const dir = plannedTask();
+    writeFileSync(join(dir, ".gitignore"), "# build output\n*.log\n");
+    git(dir, ["add", ".gitignore"]);
+    git(dir, ["commit", "-qm", "ignore logs"]);
+    const steps = [
+      { write: "src/feature.txt", content: "on\n" },
+      { write: "build.log", content: "built\n" },
+      summaryStep,
+      metadata(["src/feature.txt", "build.log"]),
+    ];
+    const result = runBaton(dir, ["implement", "1", "--script", script(dir, { phases: { "*": { steps } } })]);
+    const shown = `${result.stdout}\n${result.stderr}`;
+    expect(result.status, shown).toBe(1);
+    expect(shown).toContain(
+      "CLAIMED_IGNORED: files_changed lists build.log (ignored by .gitignore:2: *.log)",
+    );
+    expect(subjects(dir).some((s) => s.startsWith("task 1 phase"))).toBe(false);
+    expect(git(dir, ["log", "--all", "--name-only", "--format="])).not.toContain("build.log");
+  });
+
   it("does not credit the agent with a file a person was already editing", () => {
     const dir = plannedTask();
     writeFileSync(join(dir, "notes.txt"), "a person's work in progress\n");

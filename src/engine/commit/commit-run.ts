@@ -29,6 +29,7 @@ export async function commitRun(ctx: DriveContext, outcome: "done" | "partial"):
       partialDetail: delegation.partialDetail?.(),
       files: committedFiles(driven.verdict),
       seen: driven.verdict?.snapshot,
+      record: recordFiles(driven.verdict),
       baseline: readOpenCheckpoint(run.ctx.paths.internalDir, run.taskNumber)?.baseline,
     });
     if (!result.failed) await held.mutate({}, (tx) => closeCheckpoint(tx, run.taskNumber));
@@ -46,4 +47,12 @@ function committedFiles(verdict: DriveContext["driven"]["verdict"]): string[] {
   const changes = verdict?.changes;
   if (!changes) return [];
   return changes.files.filter((f) => !changes.unlisted.includes(f));
+}
+
+/**
+ * Baton's record in the commit even where a .gitignore hides it: the artifacts GATE OUT linked (a plan run's
+ * summary, which Baton writes itself and no snapshot of the agent's work holds).
+ */
+function recordFiles(verdict: DriveContext["driven"]["verdict"]): string[] {
+  return verdict?.ok ? verdict.artifacts.map((a) => a.path) : [];
 }

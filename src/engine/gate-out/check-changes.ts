@@ -1,5 +1,6 @@
 import { basename, isAbsolute, normalize, relative, sep } from "node:path";
 import { BATON_DIR } from "../../shared/baton-paths.js";
+import { runGit } from "../../shared/git.js";
 import type { GitBaseline } from "../../state/index.js";
 import { isControlFile } from "../delegate/postflight-marker.js";
 import { changedSince } from "../gate-in/work-tree-baseline.js";
@@ -72,6 +73,15 @@ export const checkChanges: Gate = async (ctx) => {
     files: changed,
     unlisted: claimed.length === 0 ? [] : changed.filter((p) => !claimed.some((c) => covers(c, p))),
   };
+  const unchanged = claimed.filter((c) => !changed.some((p) => covers(c, p)));
+  const ignored = unchanged.length > 0 ? await ignoredPaths(ctx.repoRoot, unchanged) : [];
+  if (ignored.length > 0) {
+    return refuse(
+      ctx,
+      "CLAIMED_IGNORED",
+      `files_changed lists ${ignored.map((i) => `${i.path} (ignored by ${i.rule})`).join(", ")}: git ignores ${ignored.length === 1 ? "it" : "them"}, so the change can be neither committed nor verified; leave ignored files out of files_changed, or un-ignore what the work is meant to change`,
+    );
+  }
   if (meta.status === "implemented" && changed.length === 0) {
     return refuse(
       ctx,
@@ -79,7 +89,6 @@ export const checkChanges: Gate = async (ctx) => {
       `the agent reported implemented, but nothing outside ${store}/ changed since ${ctx.baseline.commit?.slice(0, 12) ?? "GATE IN"}`,
     );
   }
-  const unchanged = claimed.filter((c) => !changed.some((p) => covers(c, p)));
   if (unchanged.length > 0) {
     return refuse(
       ctx,
@@ -89,3 +98,24 @@ export const checkChanges: Gate = async (ctx) => {
   }
   return { ok: true };
 };
+
+/**
+ * The untracked paths among `paths` that git ignores, each with the rule (`.gitignore:3: *.md`): their
+ * changes never show in git's status, so an agent that lists one did change it, but no commit can carry it.
+ */
+async function ignoredPaths(
+  root: string,
+  paths: readonly string[],
+): Promise<Array<{ path: string; rule: string }>> {
+  const result = await runGit(root, ["check-ignore", "-v", "-z", "--stdin"], {
+    stdin: paths.map((p) => `${p}\0`).join(""),
+  });
+  // Exit 1: none is ignored.
+  if (!result.ok && result.exitCode !== 1) return [];
+  const fields = result.stdout.split("\0");
+  const found: Array<{ path: string; rule: string }> = [];
+  for (let i = 0; i + 3 < fields.length; i += 4) {
+    found.push({ path: fields[i + 3]!, rule: `${fields[i]}:${fields[i + 1]}: ${fields[i + 2]}` });
+  }
+  return found;
+}
