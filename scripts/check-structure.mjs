@@ -1,6 +1,7 @@
 // The size and naming rules of CONTRIBUTING.md, checked on every `npm run lint`: no function of `src/` over
 // 60 lines, no source file over 300, and no two files of `src/` with the same name unless each is its
-// folder's index.ts (a name found twice makes "which one?" the first question of every reader).
+// folder's index.ts (a name found twice makes "which one?" the first question of every reader); and no duration
+// or deadline computed from the wall clock.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -45,9 +46,28 @@ for (const file of sources) {
         );
       }
     }
+    if (isWallClockArithmetic(node)) {
+      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      problems.push(
+        `${file}:${line}: a duration or deadline from Date.now() steps with the wall clock (NTP, suspend); use monotonicMs() or Stopwatch from src/shared/time.ts`,
+      );
+    }
     ts.forEachChild(node, visit);
   };
   visit(source);
+}
+
+/**
+ * `Date.now() - start`, `Date.now() + wait`: durations and deadlines belong on the monotonic clock. Only a
+ * comparison with a file's modification time (itself wall-clock) may use the wall clock.
+ */
+function isWallClockArithmetic(node) {
+  if (!ts.isBinaryExpression(node)) return false;
+  const op = node.operatorToken.kind;
+  if (op !== ts.SyntaxKind.MinusToken && op !== ts.SyntaxKind.PlusToken) return false;
+  const isNow = (n) => /^Date\.now\(\)$/.test(n.getText());
+  if (!isNow(node.left) && !isNow(node.right)) return false;
+  return !/mtimeMs/.test(node.getText());
 }
 
 const byName = new Map();
@@ -62,7 +82,7 @@ for (const [name, files] of byName) {
 
 if (problems.length > 0) {
   process.stderr.write(
-    `check-structure: ${problems.length} problem(s); split along the logic's parts, rename to say what it is:\n`,
+    `check-structure: ${problems.length} problem(s) (split what is too long along its logic's parts; rename a file to say what it is):\n`,
   );
   for (const p of problems) process.stderr.write(`  ${p}\n`);
   process.exit(1);

@@ -1,4 +1,5 @@
 import type { PlanProgressEvent } from "../engine/index.js";
+import { monotonicMs } from "../shared/time.js";
 
 interface PhaseLine {
   id: string;
@@ -26,7 +27,7 @@ export class PlanBoard {
   private total = 0;
 
   /** Applies an event; returns the plain line that describes it, if it deserves one. */
-  handle(event: PlanProgressEvent, now = Date.now()): string | null {
+  handle(event: PlanProgressEvent, now = monotonicMs()): string | null {
     switch (event.type) {
       case "wave":
         this.total = event.total;
@@ -107,7 +108,7 @@ export class PlanBoard {
   }
 
   /** The block for a terminal: the current wave's phases with spinner, elapsed time and current step. */
-  render(frame: string, now = Date.now()): string[] {
+  render(frame: string, now = monotonicMs()): string[] {
     if (this.wave < 0) return [];
     const lines = [`Wave ${this.wave + 1}/${this.total}`];
     for (const line of this.phases.values()) {

@@ -1,10 +1,11 @@
 import type { DryRunPlan, OperationReport, ProgressEvent, RecoveryAction } from "../engine/index.js";
+import { monotonicMs } from "../shared/time.js";
 import { PlanBoard } from "./plan-progress.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 function elapsed(since: number): string {
-  const s = Math.floor((Date.now() - since) / 1000);
+  const s = Math.floor(Math.max(0, monotonicMs() - since) / 1000);
   return `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
 }
 
@@ -30,7 +31,7 @@ export function progressReporter(stream: NodeJS.WriteStream): {
 }
 
 class ProgressReporter {
-  private readonly started = Date.now();
+  private readonly started = monotonicMs();
   private readonly tty: boolean;
   private readonly board = new PlanBoard();
   private readonly timer: NodeJS.Timeout | undefined;

@@ -4,6 +4,7 @@ import { basename } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import { recoverOpenRuns } from "../engine/recovery/recover-checkpoint.js";
 import { eventsPath, parseEventLines, readFrom } from "../shared/event-stream.js";
+import { monotonicMs } from "../shared/time.js";
 import { specsPaths } from "../state/index.js";
 import { readStatus, type StatusView } from "../status/index.js";
 import { readBoard, readTaskPage } from "./data.js";
@@ -107,11 +108,11 @@ class LiveDashboard {
           ? { text: "", end: 0 }
           : readFrom(path, this.offset);
     const view = this.status();
-    const stale = Date.now() - this.lastPush > 2000 && view.running.length > 0;
+    const stale = monotonicMs() - this.lastPush > 2000 && view.running.length > 0;
     if (end === this.offset && key === this.checkpoints && !stale) return;
     this.offset = end;
     this.checkpoints = key;
-    this.lastPush = Date.now();
+    this.lastPush = monotonicMs();
     this.send("status", view);
     const touched = new Set(parseEventLines(text).flatMap((e) => (e.task === undefined ? [] : [e.task])));
     if (touched.size === 0) return;

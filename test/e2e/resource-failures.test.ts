@@ -190,7 +190,7 @@ const faketimeMissing = existsSync(FAKETIME) ? null : `${FAKETIME} is not instal
 requireUnderCi("libfaketime (Debian package libfaketime)", faketimeMissing);
 
 describe.skipIf(faketimeMissing !== null)("the wall clock steps back two hours mid-run (libfaketime)", () => {
-  it("durations come from the monotonic clock: status and the event stream never go negative", async () => {
+  it("durations come from the monotonic clock: status, the event stream and the live progress never go negative", async () => {
     const dir = repo();
     oneTask(dir);
     const clock = join(dir, ".git", "faketime");
@@ -213,6 +213,10 @@ describe.skipIf(faketimeMissing !== null)("the wall clock steps back two hours m
     expect(status.running[0].elapsedMs).toBeLessThan(60_000);
     const result = await running;
     expect(result.status, result.stdout + result.stderr).toBe(0);
+    // The live progress stamps every line with the time since the run began: never negative, never hours.
+    const stamps = (result.stdout + result.stderr).split("\n").filter((l) => l.startsWith("["));
+    expect(stamps.length).toBeGreaterThan(3);
+    for (const line of stamps) expect(line).toMatch(/^\[00:0\d\] /);
     const operation = readAllEvents(dir).find((e) => e.kind === "operation" && e.durationMs !== undefined);
     expect(operation?.durationMs).toBeGreaterThan(2000);
     expect(operation?.durationMs).toBeLessThan(60_000);

@@ -4,6 +4,7 @@ import pg from "pg";
 import PgBoss from "pg-boss";
 import * as z from "zod/mini";
 import { IoError } from "../../shared/index.js";
+import { monotonicMs } from "../../shared/time.js";
 
 /**
  * The queue: pg-boss on PostgreSQL (leases with expiry, retries, singleton keys). One queue of DELEGATE
@@ -184,7 +185,7 @@ export async function sendJob(
   patienceMs = 120_000,
 ): Promise<string | null> {
   const id = randomUUID();
-  const deadline = Date.now() + patienceMs;
+  const deadline = monotonicMs() + patienceMs;
   let lost = false;
   for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
     try {
@@ -193,7 +194,7 @@ export async function sendJob(
       // Refused as a duplicate: after a lost answer, that is our own first send.
       return lost && (await boss.getJobById(QUEUE, id).catch(() => null)) ? id : null;
     } catch (error) {
-      if (!isUnreachable(error) || Date.now() + pause > deadline) throw error;
+      if (!isUnreachable(error) || monotonicMs() + pause > deadline) throw error;
       lost = true;
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
