@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -30,15 +30,16 @@ const AGENTS_JSON = JSON.stringify({
 
 describe("claudeInvocation", () => {
   test("default mode: the agent defined and selected, its tools pre-approved, extra args last", () => {
-    expect(claudeInvocation({ args: ["--max-turns", "40"] }, request)).toEqual({
+    expect(claudeInvocation({ args: ["--max-turns", "40"] }, request, "/tmp/x/agents.json")).toEqual({
       stdin: request.prompt,
+      agents: AGENTS_JSON,
       args: [
         "-p",
         "--output-format",
         "stream-json",
         "--verbose",
         "--agents",
-        AGENTS_JSON,
+        "/tmp/x/agents.json",
         "--agent",
         "baton-researcher",
         "--allowedTools",
@@ -50,12 +51,16 @@ describe("claudeInvocation", () => {
   });
 
   test("bypassPermissions needs no allow list; setting sources may be emptied", () => {
-    const { args } = claudeInvocation({ permissionMode: "bypassPermissions", settingSources: [] }, request);
+    const { args } = claudeInvocation(
+      { permissionMode: "bypassPermissions", settingSources: [] },
+      request,
+      "/tmp/x/agents.json",
+    );
     expect(args.slice(4)).toEqual([
       "--setting-sources",
       "",
       "--agents",
-      AGENTS_JSON,
+      "/tmp/x/agents.json",
       "--agent",
       "baton-researcher",
       "--permission-mode",
@@ -87,8 +92,8 @@ describe("claudeInvocation", () => {
   });
 
   test("a description is made up when the agent has none (--agents requires one)", () => {
-    const { args } = claudeInvocation({}, { ...request, agent: { name: "x", systemPrompt: "Body" } });
-    expect(JSON.parse(args[args.indexOf("--agents") + 1]!)).toEqual({
+    const { agents } = claudeInvocation({}, { ...request, agent: { name: "x", systemPrompt: "Body" } });
+    expect(JSON.parse(agents!)).toEqual({
       x: { description: "Baton agent x", prompt: "Body" },
     });
   });
@@ -100,6 +105,18 @@ describe("claudeInvocation", () => {
       expect(invocation.args.some((a) => a.includes(prompt))).toBe(false);
       expect(invocation.args.slice(0, 2)).toEqual(["-p", "--output-format"]);
     }
+  });
+
+  test("the agent's body, whatever its size, goes in the definitions file and never into argv", () => {
+    const body = `You research.\n${"A long house style. ".repeat(20_000)}`;
+    const invocation = claudeInvocation(
+      {},
+      { ...request, agent: { ...AGENT, systemPrompt: body } },
+      "/x.json",
+    );
+    expect(JSON.parse(invocation.agents!)["baton-researcher"].prompt).toBe(body);
+    expect(invocation.args.some((a) => a.includes("A long house style"))).toBe(false);
+    expect(invocation.args).toContain("/x.json");
   });
 });
 
@@ -121,7 +138,9 @@ writeFileSync(
   `#!${process.execPath}
 import { readFileSync, writeFileSync } from "node:fs";
 const stdin = (() => { try { return readFileSync(0, "utf8"); } catch { return null; } })();
-writeFileSync(process.env.FAKE_RECORD, JSON.stringify({ argv: process.argv.slice(2), stdin, env: process.env }));
+const at = process.argv.indexOf("--agents");
+const agents = at > 0 ? readFileSync(process.argv[at + 1], "utf8") : null;
+writeFileSync(process.env.FAKE_RECORD, JSON.stringify({ argv: process.argv.slice(2), stdin, agents, env: process.env }));
 for (const line of JSON.parse(process.env.FAKE_LINES ?? "[]")) console.log(line);
 if (process.env.FAKE_STDERR) console.error(process.env.FAKE_STDERR);
 process.exitCode = Number(process.env.FAKE_EXIT ?? 0);
@@ -140,6 +159,7 @@ async function runFake(lines: object[], extra: Record<string, string> = {}) {
   const seen = JSON.parse(readFileSync(record, "utf8")) as {
     argv: string[];
     stdin: string | null;
+    agents: string | null;
     env: Record<string, string>;
   };
   return { outcome, events: options.events, seen };
@@ -166,8 +186,12 @@ describe("running a stand-in binary", () => {
     expect(events.at(-1)).toMatchObject({ type: "finished", ok: false, reason: "agent_error", exitCode: 0 });
     // Arguments arrive verbatim (no shell), the prompt whole on stdin (never in argv), with the delegation
     // and the configured env in the environment.
-    expect(seen.argv).toEqual(claudeInvocation({}, request).args);
+    const file = seen.argv[seen.argv.indexOf("--agents") + 1]!;
+    expect(seen.argv).toEqual(claudeInvocation({}, request, file).args);
     expect(seen.argv.join(" ")).not.toContain("add a widget");
+    // The agent's definition came in a file only this user reads, gone once the run ended.
+    expect(seen.agents).toBe(AGENTS_JSON);
+    expect(existsSync(file)).toBe(false);
     expect(seen.env["BATON_SESSION_ID"]).toBe(request.context.session_id);
     expect(seen.stdin).toBe(request.prompt);
   });

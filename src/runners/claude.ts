@@ -5,6 +5,7 @@ import { failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { locateClaude } from "./claude-binary.js";
 import { ClaudeStreamInterpreter } from "./claude-stream.js";
 import { delegationEnv } from "./context.js";
+import { privateFile } from "./private-file.js";
 import type {
   AgentDefinition,
   Runner,
@@ -46,20 +47,28 @@ export const ClaudeRunnerOptions = z.strictObject({
 export type ClaudeRunnerOptions = z.infer<typeof ClaudeRunnerOptions>;
 
 /**
- * The command line for one request, without the binary, and what goes to its stdin. The agent becomes the
- * session's main thread: `--agents` defines it (its body as the system prompt, its tools, its model) and
- * `--agent` selects it. The prompt always travels on stdin, never in argv: it carries the user's focus,
- * which may be long (an argument over 128 KiB fails the spawn with E2BIG) or read as an option.
+ * The command line for one request, without the binary, what goes to its stdin, and the agent definition
+ * for the file at `agentsFile`. The agent becomes the session's main thread: `--agents` defines it (its body
+ * as the system prompt, its tools, its model) and `--agent` selects it. Neither the prompt nor the agent's
+ * body is ever in argv: the prompt carries the user's focus and the body is a whole agent file, and either
+ * may be long (an argument over 128 KiB fails the spawn with E2BIG) or read as an option.
  */
 export function claudeInvocation(
   options: ClaudeRunnerOptions,
   request: RunRequest,
-): { args: string[]; stdin: string } {
+  agentsFile = "agents.json",
+): { args: string[]; stdin: string; agents: string | null } {
   const { prompt, agent } = request;
   const args = ["-p"];
   args.push("--output-format", "stream-json", "--verbose");
   if (options.settingSources) args.push("--setting-sources", options.settingSources.join(","));
-  if (agent) args.push(...agentArgs(agent));
+  const agents = agent ? agentDefinitions(agent) : null;
+  if (agent) {
+    // Without a body there is nothing to define: `--agent` then picks the agent Claude itself knows by
+    // that name (.claude/agents, ~/.claude/agents) and fails clearly when there is none.
+    if (agents) args.push("--agents", agentsFile, "--agent", agent.name);
+    else args.push("--agent", agent.name, ...(agent.model ? ["--model", agent.model] : []));
+  }
   const mode = options.permissionMode;
   if (mode !== undefined && mode !== "default") args.push("--permission-mode", mode);
   // Bypass approves everything already; otherwise the agent's own tool list is what it may use unasked.
@@ -67,22 +76,19 @@ export function claudeInvocation(
     args.push("--allowedTools", agent.tools.join(","));
   }
   args.push(...(options.args ?? []));
-  return { args, stdin: prompt };
+  return { args, stdin: prompt, agents };
 }
 
-function agentArgs(agent: AgentDefinition): string[] {
-  // Without a body there is nothing to define: `--agent` then picks the agent Claude itself knows by
-  // that name (.claude/agents, ~/.claude/agents) and fails clearly when there is none.
-  if (agent.systemPrompt === undefined) {
-    return ["--agent", agent.name, ...(agent.model ? ["--model", agent.model] : [])];
-  }
+/** `--agents`' JSON for an agent with a body (with -p, Claude reads it from a file); null without one. */
+export function agentDefinitions(agent: AgentDefinition): string | null {
+  if (agent.systemPrompt === undefined) return null;
   const definition = {
     description: agent.description ?? `Baton agent ${agent.name}`,
     prompt: agent.systemPrompt,
     ...(agent.tools ? { tools: agent.tools } : {}),
     ...(agent.model ? { model: agent.model } : {}),
   };
-  return ["--agents", JSON.stringify({ [agent.name]: definition }), "--agent", agent.name];
+  return JSON.stringify({ [agent.name]: definition });
 }
 
 export class ClaudeRunner implements Runner {
@@ -127,18 +133,22 @@ export class ClaudeRunner implements Runner {
     if (binary.path === null) return failBeforeStart("spawn_failed", binary.message, options);
     const cwd = resolve(request.cwd);
     const interpreter = new ClaudeStreamInterpreter(cwd);
+    const agents = request.agent ? agentDefinitions(request.agent) : null;
+    const file = agents === null ? null : privateFile("agents.json", agents);
+    const { args, stdin } = claudeInvocation(this.options, request, file?.path);
     const outcome = await runAgentProcess(
       "claude",
       {
         command: binary.path,
-        ...claudeInvocation(this.options, request),
+        args,
+        stdin,
         cwd,
         env,
         interpreter,
         ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),
       },
       options,
-    );
+    ).finally(() => file?.remove());
     // A Claude that exits before its first result says why only on stderr, which the message carries.
     if (!outcome.ok && outcome.reason === "exit" && /root\/sudo/.test(outcome.message)) {
       outcome.message +=

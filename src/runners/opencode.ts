@@ -6,6 +6,7 @@ import { locateAgentCli, validRunnerOptions } from "./agent-cli.js";
 import { addUsage, failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { delegationEnv } from "./context.js";
 import { OpencodeEventInterpreter } from "./opencode-stream.js";
+import { privateFile } from "./private-file.js";
 import type {
   AgentDefinition,
   Runner,
@@ -50,14 +51,15 @@ export function locateOpencode(options: {
 /**
  * The agent, defined inline for this run (OPENCODE_CONFIG_CONTENT is merged over the project's config)
  * as a primary agent: `opencode run --agent` falls back to `build` for a `subagent`-mode agent (contract 2.1).
+ * Its body is read from `promptFile` through opencode's `{file:…}` substitution: an environment string over
+ * 128 KiB fails the spawn with E2BIG, and an agent file can be that long.
  */
-function agentConfig(agent: AgentDefinition, model: string | undefined): string | null {
-  if (agent.systemPrompt === undefined) return null;
+function agentConfig(agent: AgentDefinition, model: string | undefined, promptFile: string): string {
   const tools = agent.tools ? Object.fromEntries(agent.tools.map((t) => [t.toLowerCase(), true])) : undefined;
   const definition = {
     mode: "primary",
     description: agent.description ?? `Baton agent ${agent.name}`,
-    prompt: agent.systemPrompt,
+    prompt: `{file:${promptFile}}`,
     ...(model ? { model } : {}),
     ...(tools && agent.tools?.some((t) => /^[a-z]+$/.test(t)) ? { tools } : {}),
   };
@@ -122,8 +124,30 @@ export class OpencodeRunner implements Runner {
     });
     if (binary.path === null) return failBeforeStart("spawn_failed", binary.message, options);
     const model = this.options.model ?? request.agent?.model;
-    const inline = request.agent ? agentConfig(request.agent, model) : null;
-    if (inline) env["OPENCODE_CONFIG_CONTENT"] = mergeConfig(env["OPENCODE_CONFIG_CONTENT"], inline);
+    const body = request.agent?.systemPrompt;
+    const promptFile = body === undefined ? null : privateFile("agent-prompt.md", body);
+    try {
+      const inline = promptFile ? agentConfig(request.agent!, model, promptFile.path) : null;
+      if (inline) env["OPENCODE_CONFIG_CONTENT"] = mergeConfig(env["OPENCODE_CONFIG_CONTENT"], inline);
+      return await this.runAttempts(request, options, {
+        binary: binary.path,
+        cwd,
+        env,
+        model,
+        inline: !!inline,
+      });
+    } finally {
+      promptFile?.remove();
+    }
+  }
+
+  /** `opencode run`, then again in the same session while the agent owes its metadata (up to `reprompts`). */
+  private async runAttempts(
+    request: RunRequest,
+    options: RunOptions,
+    call: { binary: string; cwd: string; env: NodeJS.ProcessEnv; model: string | undefined; inline: boolean },
+  ): Promise<RunOutcome> {
+    const { cwd, env, model } = call;
     const started = new Stopwatch();
     const metadata = join(cwd, request.context.metadata_file_path);
     let sessionId: string | undefined;
@@ -131,12 +155,12 @@ export class OpencodeRunner implements Runner {
     let prompt = request.prompt;
     for (let attempt = 0; ; attempt++) {
       const interpreter = new OpencodeEventInterpreter();
-      const args = this.args(request, { inline: inline !== null, model, sessionId });
+      const args = this.args(request, { inline: call.inline, model, sessionId });
       const remaining = options.timeoutMs - started.elapsedMs();
       const outcome = await runAgentProcess(
         "opencode",
         {
-          command: binary.path,
+          command: call.binary,
           args,
           stdin: prompt,
           cwd,
