@@ -99,7 +99,11 @@ afterEach(async () => {
   cleanups = [];
 });
 
-async function setup(script: (repo: string) => ScriptInput, options: ClaudeRunnerOptions = {}) {
+async function setup(
+  script: (repo: string) => ScriptInput,
+  options: ClaudeRunnerOptions = {},
+  agent: AgentDefinition = AGENT,
+) {
   const repo = mkdtempSync(join(tmpdir(), "baton-claude-runner-"));
   execFileSync("git", ["init", "-q"], { cwd: repo });
   const { api, env, close } = await startOfflineClaude(script(repo));
@@ -109,7 +113,7 @@ async function setup(script: (repo: string) => ScriptInput, options: ClaudeRunne
     cwd: repo,
     prompt: delegationPrompt(CONTEXT),
     context: CONTEXT,
-    agent: AGENT,
+    agent,
   };
   return { repo, api, runner, request };
 }
@@ -126,10 +130,10 @@ const writeReport = (repo: string) => ({
     ),
 });
 
-function agentRequestChecks(api: FakeMessagesApi) {
+function agentRequestChecks(api: FakeMessagesApi, agent = AGENT) {
   const [first] = api.messageRequests();
   // The agent definition reached the model: its body is the system prompt, its tools and model apply.
-  expect(systemBlocks(first!.body!)[2]).toBe(AGENT.systemPrompt);
+  expect(systemBlocks(first!.body!)[2]).toBe(agent.systemPrompt);
   expect(first!.body!.model).toBe("claude-haiku-5-5");
   expect(toolNames(first!.body!)).toEqual(expect.arrayContaining(["Read", "Write"]));
   expect(toolNames(first!.body!)).not.toContain("Bash");
@@ -217,22 +221,32 @@ describe.skipIf(located.path === null)(title, () => {
   test("an agent that stops without metadata still ends ok (GATE OUT judges it)", {
     timeout: TEST_TIMEOUT_MS,
   }, async () => {
-    // Bypass mode and isolated settings this time, the other way the runner may be configured.
+    // Bypass mode and isolated settings this time, the other way the runner may be configured; and an agent
+    // file longer than one argument or environment string may be (128 KiB).
+    const long = {
+      ...AGENT,
+      systemPrompt: `${AGENT.systemPrompt}\n${"Our house style, at length. ".repeat(6000)}`,
+    };
     const { api, repo, runner, request } = await setup(
       (repo) => ({
         conversations: [{ turns: [writeReport(repo), say(text("The report is written."))] }],
       }),
       { permissionMode: "bypassPermissions", settingSources: [], env: { IS_SANDBOX: "1" } },
+      long,
     );
 
     const outcome = await runner.run(request, recordingOptions({ timeoutMs: RUN_TIMEOUT_MS }));
 
-    expect(outcome, outcome.stderr).toMatchObject({ ok: true, exitCode: 0, usage: { turns: 2 } });
+    expect(outcome, JSON.stringify(outcome).slice(0, 600)).toMatchObject({
+      ok: true,
+      exitCode: 0,
+      usage: { turns: 2 },
+    });
     expect(api.problems()).toEqual([]);
     expect(existsSync(join(repo, REPORT_PATH))).toBe(true);
     expect(existsSync(join(repo, META_PATH))).toBe(false);
     expect(outcome.output).toBe("Researching task 1.\nThe report is written.");
-    agentRequestChecks(api);
+    agentRequestChecks(api, long);
   });
 
   test("an API error fails the run with Claude's message", { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -5,7 +5,7 @@ import { failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { locateClaude } from "./claude-binary.js";
 import { ClaudeStreamInterpreter } from "./claude-stream.js";
 import { delegationEnv } from "./context.js";
-import { privateFile } from "./private-file.js";
+import { type PrivateFiles, withPrivateFiles } from "./private-file.js";
 import type {
   AgentDefinition,
   Runner,
@@ -123,8 +123,12 @@ export class ClaudeRunner implements Runner {
     return { kind: this.kind, detail: binary.path ?? `no binary: ${binary.message}` };
   }
 
-  async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
-    const env = { ...delegationEnv(request, this.baseEnv ?? process.env), ...this.options.env };
+  run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
+    return withPrivateFiles((files) => this.runWith(request, options, files));
+  }
+
+  private async runWith(request: RunRequest, options: RunOptions, files: PrivateFiles): Promise<RunOutcome> {
+    const env = { ...delegationEnv(request, this.baseEnv ?? process.env, files), ...this.options.env };
     const binary = locateClaude({
       ...(this.options.binary !== undefined ? { binary: this.options.binary } : {}),
       baseDir: this.baseDir ?? resolve(request.cwd),
@@ -134,8 +138,8 @@ export class ClaudeRunner implements Runner {
     const cwd = resolve(request.cwd);
     const interpreter = new ClaudeStreamInterpreter(cwd);
     const agents = request.agent ? agentDefinitions(request.agent) : null;
-    const file = agents === null ? null : privateFile("agents.json", agents);
-    const { args, stdin } = claudeInvocation(this.options, request, file?.path);
+    const agentsFile = agents === null ? undefined : files.write("agents.json", agents);
+    const { args, stdin } = claudeInvocation(this.options, request, agentsFile);
     const outcome = await runAgentProcess(
       "claude",
       {
@@ -148,7 +152,7 @@ export class ClaudeRunner implements Runner {
         ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),
       },
       options,
-    ).finally(() => file?.remove());
+    );
     // A Claude that exits before its first result says why only on stderr, which the message carries.
     if (!outcome.ok && outcome.reason === "exit" && /root\/sudo/.test(outcome.message)) {
       outcome.message +=

@@ -4,6 +4,7 @@ import { locateAgentCli, validRunnerOptions } from "./agent-cli.js";
 import { failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { CodexEventInterpreter } from "./codex-stream.js";
 import { delegationEnv } from "./context.js";
+import { type PrivateFiles, withPrivateFiles } from "./private-file.js";
 import type { Runner, RunnerDescription, RunOptions, RunOutcome, RunRequest } from "./runner-types.js";
 
 export const CodexRunnerOptions = z.strictObject({
@@ -66,9 +67,16 @@ export class CodexRunner implements Runner {
     return { kind: this.kind, detail: binary.path ?? `no binary: ${binary.message}` };
   }
 
-  async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
+  run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
+    return withPrivateFiles((files) => this.runWith(request, options, files));
+  }
+
+  private async runWith(request: RunRequest, options: RunOptions, files: PrivateFiles): Promise<RunOutcome> {
     const cwd = resolve(request.cwd);
-    const env = { ...delegationEnv(request, this.context.baseEnv ?? process.env), ...this.options.env };
+    const env = {
+      ...delegationEnv(request, this.context.baseEnv ?? process.env, files),
+      ...this.options.env,
+    };
     const binary = locateCodex({
       binary: this.options.binary,
       baseDir: this.context.baseDir ?? cwd,

@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,9 +8,14 @@ import { recordingOptions, sampleRunRequest } from "../testing/run-request.js";
 import { CommandRunner, commandInvocation, parseCommandTemplate } from "./command.js";
 import { delegationEnv } from "./context.js";
 import { createRunner } from "./factory.js";
+import { PrivateFiles } from "./private-file.js";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "baton-command-")));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const files = new PrivateFiles();
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  files.remove();
+});
 const request = sampleRunRequest(dir);
 const node = (script: string, ...rest: string[]) => ({
   command: process.execPath,
@@ -45,19 +50,45 @@ describe("command runner", () => {
       BATON_FOCUS: "edge cases first",
       BATON_REPO_ROOT: dir,
       BATON_CONTEXT: JSON.stringify(request.context),
+      BATON_CONTEXT_FILE: expect.stringMatching(/\/baton-agent-[^/]+\/baton_context\.json$/),
       BATON_AGENT: '{"name":"general-research-agent"}',
+      BATON_AGENT_FILE: expect.stringMatching(/\/baton-agent-[^/]+\/baton_agent\.json$/),
     });
     expect(JSON.parse(env.BATON_CONTEXT)).toEqual(request.context);
   });
 
+  it("a context or an agent too long for one environment variable travels in its file only", async () => {
+    const runner = new CommandRunner(
+      node(
+        "const fs = await import('node:fs'); const e = process.env;" +
+          "console.log(JSON.stringify({ inline: 'BATON_AGENT' in e, context: 'BATON_CONTEXT' in e," +
+          " agent: JSON.parse(fs.readFileSync(e.BATON_AGENT_FILE, 'utf8')).systemPrompt.length," +
+          " file: e.BATON_AGENT_FILE }))",
+      ),
+    );
+    const body = "House style. ".repeat(20_000);
+    const description = "A long description. ".repeat(8_000);
+    const long = {
+      ...request,
+      context: { ...request.context, task_context: { ...request.context.task_context, description } },
+      agent: { name: "general-research-agent", systemPrompt: body },
+    };
+    const outcome = await runner.run(long, recordingOptions());
+    expect(outcome.ok, outcome.ok ? "" : outcome.message).toBe(true);
+    const seen = JSON.parse(outcome.output);
+    expect(seen).toMatchObject({ inline: false, context: false, agent: body.length });
+    expect(existsSync(seen.file), "the agent's file outlived the run").toBe(false);
+  });
+
   it("drops BATON_* variables inherited from an enclosing run and keeps the rest", () => {
-    const env = delegationEnv(request, { PATH: "/bin", BATON_FOCUS: "outer focus", BATON_OLD: "x" });
+    const env = delegationEnv(request, { PATH: "/bin", BATON_FOCUS: "outer focus", BATON_OLD: "x" }, files);
     expect(env.PATH).toBe("/bin");
     expect(env.BATON_OLD).toBeUndefined();
     expect(env.BATON_FOCUS).toBe("edge cases first");
     const noFocus = delegationEnv(
       { ...request, context: { ...request.context, focus_prompt: undefined } },
       { BATON_FOCUS: "outer" },
+      files,
     );
     expect(noFocus.BATON_FOCUS).toBeUndefined();
   });
@@ -95,9 +126,9 @@ describe("command runner", () => {
     expect(viaStdin).toMatchObject({ ok: true, output: request.prompt });
 
     const template = { command: "echo", args: ["first"], promptVia: "argument" as const };
-    expect(commandInvocation(template, request)).toMatchObject({ args: ["first", request.prompt] });
-    expect(commandInvocation(template, request).stdin).toBeUndefined();
-    expect(commandInvocation({ command: "x", args: ["{prompt}"] }, request).stdin).toBeUndefined();
+    expect(commandInvocation(template, request, files)).toMatchObject({ args: ["first", request.prompt] });
+    expect(commandInvocation(template, request, files).stdin).toBeUndefined();
+    expect(commandInvocation({ command: "x", args: ["{prompt}"] }, request, files).stdin).toBeUndefined();
   });
 
   it("adds template env variables with placeholders", async () => {

@@ -9,6 +9,7 @@ import {
   substitute,
   unknownPlaceholders,
 } from "./context.js";
+import { type PrivateFiles, withPrivateFiles } from "./private-file.js";
 import type { Runner, RunnerDescription, RunOptions, RunOutcome, RunRequest } from "./runner-types.js";
 
 /**
@@ -60,13 +61,14 @@ export function parseCommandTemplate(
 export function commandInvocation(
   template: CommandTemplate,
   request: RunRequest,
+  files: PrivateFiles,
 ): { command: string; args: string[]; stdin?: string; env: NodeJS.ProcessEnv } {
   const values = placeholderValues(request);
   const args = template.args ?? [];
   const promptVia = template.promptVia ?? (args.some((a) => a.includes("{prompt}")) ? "argument" : "stdin");
   const substituted = args.map((arg) => substitute(arg, values));
   if (promptVia === "argument" && !args.some((a) => a.includes("{prompt}"))) substituted.push(request.prompt);
-  const env = delegationEnv(request);
+  const env = delegationEnv(request, process.env, files);
   for (const [key, text] of Object.entries(template.env ?? {})) env[key] = substitute(text, values);
   return {
     command: substitute(template.command, values),
@@ -96,15 +98,16 @@ export class CommandRunner implements Runner {
   }
 
   run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
-    const invocation = commandInvocation(this.template, request);
-    return runAgentProcess(
-      "command",
-      {
-        ...invocation,
-        cwd: resolve(request.cwd),
-        ...(this.template.killGraceMs !== undefined ? { killGraceMs: this.template.killGraceMs } : {}),
-      },
-      options,
+    return withPrivateFiles((files) =>
+      runAgentProcess(
+        "command",
+        {
+          ...commandInvocation(this.template, request, files),
+          cwd: resolve(request.cwd),
+          ...(this.template.killGraceMs !== undefined ? { killGraceMs: this.template.killGraceMs } : {}),
+        },
+        options,
+      ),
     );
   }
 }

@@ -5,10 +5,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { recordingOptions, sampleRunRequest } from "../testing/run-request.js";
 import { CommandRunner, parseCommandTemplate } from "./command.js";
 import { delegationEnv, placeholderValues, substitute } from "./context.js";
+import { PrivateFiles } from "./private-file.js";
 import type { RunRequest } from "./runner-types.js";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "baton-context-")));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const files = new PrivateFiles();
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  files.remove();
+});
 const request = sampleRunRequest(dir);
 const phaseRequest: RunRequest = {
   ...request,
@@ -55,7 +60,7 @@ describe("phase placeholders", () => {
 
 describe("phase environment", () => {
   it("sets BATON_PHASE_ID, BATON_PHASE_NAME, BATON_ITERATION and BATON_SUMMARY_FILE in a phase run", () => {
-    const env = delegationEnv(phaseRequest, { PATH: "/bin" });
+    const env = delegationEnv(phaseRequest, { PATH: "/bin" }, files);
     expect(env).toMatchObject({
       BATON_PHASE_ID: "2a",
       BATON_PHASE_NAME: "Parser guards",
@@ -70,13 +75,17 @@ describe("phase environment", () => {
   });
 
   it("leaves them unset outside a phase run, even when an enclosing run had them", () => {
-    const env = delegationEnv(request, {
-      PATH: "/bin",
-      BATON_PHASE_ID: "9",
-      BATON_PHASE_NAME: "outer",
-      BATON_ITERATION: "4",
-      BATON_SUMMARY_FILE: "outer.md",
-    });
+    const env = delegationEnv(
+      request,
+      {
+        PATH: "/bin",
+        BATON_PHASE_ID: "9",
+        BATON_PHASE_NAME: "outer",
+        BATON_ITERATION: "4",
+        BATON_SUMMARY_FILE: "outer.md",
+      },
+      files,
+    );
     for (const key of ["BATON_PHASE_ID", "BATON_PHASE_NAME", "BATON_ITERATION", "BATON_SUMMARY_FILE"]) {
       expect(env[key]).toBeUndefined();
     }

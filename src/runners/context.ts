@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import type { PrivateFiles } from "./private-file.js";
 import type { RunRequest } from "./runner-types.js";
 
 /**
@@ -58,11 +59,20 @@ export function unknownPlaceholders(text: string): string[] {
     .filter((name) => !(PLACEHOLDERS as readonly string[]).includes(name));
 }
 
+/** The longest JSON value put in the environment itself (one variable over 128 KiB fails the spawn: E2BIG). */
+export const INLINE_ENV_BYTES = 100 * 1024;
+
 /**
  * The agent's environment: Baton's own, minus any BATON_* inherited from an enclosing run (an agent that
- * runs Baton must not leak its delegation into the next one), plus this delegation.
+ * runs Baton must not leak its delegation into the next one), plus this delegation. The context and the
+ * agent are always in files (BATON_CONTEXT_FILE, BATON_AGENT_FILE), and also inline when short enough: a
+ * task's description or an agent file has no length limit.
  */
-export function delegationEnv(request: RunRequest, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function delegationEnv(
+  request: RunRequest,
+  base: NodeJS.ProcessEnv,
+  files: PrivateFiles,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(base)) if (!key.startsWith("BATON_")) env[key] = value;
   const { context } = request;
@@ -78,8 +88,8 @@ export function delegationEnv(request: RunRequest, base: NodeJS.ProcessEnv = pro
     BATON_DELEGATION_DEPTH: String(context.delegation_depth),
     BATON_DELEGATION_PATH: JSON.stringify(context.delegation_path),
     BATON_REPO_ROOT: resolve(request.cwd),
-    BATON_CONTEXT: JSON.stringify(context),
   });
+  putJson(env, "BATON_CONTEXT", context, files);
   if (context.focus_prompt !== undefined) env.BATON_FOCUS = context.focus_prompt;
   if (context.phase !== undefined) {
     env.BATON_PHASE_ID = context.phase.id;
@@ -87,6 +97,13 @@ export function delegationEnv(request: RunRequest, base: NodeJS.ProcessEnv = pro
     env.BATON_SUMMARY_FILE = context.phase.summary_path;
   }
   if (context.iteration !== undefined) env.BATON_ITERATION = String(context.iteration);
-  if (request.agent !== undefined) env.BATON_AGENT = JSON.stringify(request.agent);
+  if (request.agent !== undefined) putJson(env, "BATON_AGENT", request.agent, files);
   return env;
+}
+
+/** `name` inline when short enough, and `name_FILE` always. */
+function putJson(env: NodeJS.ProcessEnv, name: string, value: unknown, files: PrivateFiles): void {
+  const json = JSON.stringify(value);
+  env[`${name}_FILE`] = files.write(`${name.toLowerCase()}.json`, json);
+  if (Buffer.byteLength(json) <= INLINE_ENV_BYTES) env[name] = json;
 }

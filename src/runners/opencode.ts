@@ -6,7 +6,7 @@ import { locateAgentCli, validRunnerOptions } from "./agent-cli.js";
 import { addUsage, failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { delegationEnv } from "./context.js";
 import { OpencodeEventInterpreter } from "./opencode-stream.js";
-import { privateFile } from "./private-file.js";
+import { type PrivateFiles, withPrivateFiles } from "./private-file.js";
 import type {
   AgentDefinition,
   Runner,
@@ -111,10 +111,14 @@ export class OpencodeRunner implements Runner {
     return args;
   }
 
-  async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
+  run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
+    return withPrivateFiles((files) => this.runWith(request, options, files));
+  }
+
+  private async runWith(request: RunRequest, options: RunOptions, files: PrivateFiles): Promise<RunOutcome> {
     const cwd = resolve(request.cwd);
     const env: NodeJS.ProcessEnv = {
-      ...delegationEnv(request, this.context.baseEnv ?? process.env),
+      ...delegationEnv(request, this.context.baseEnv ?? process.env, files),
       ...this.options.env,
     };
     const binary = locateOpencode({
@@ -125,20 +129,10 @@ export class OpencodeRunner implements Runner {
     if (binary.path === null) return failBeforeStart("spawn_failed", binary.message, options);
     const model = this.options.model ?? request.agent?.model;
     const body = request.agent?.systemPrompt;
-    const promptFile = body === undefined ? null : privateFile("agent-prompt.md", body);
-    try {
-      const inline = promptFile ? agentConfig(request.agent!, model, promptFile.path) : null;
-      if (inline) env["OPENCODE_CONFIG_CONTENT"] = mergeConfig(env["OPENCODE_CONFIG_CONTENT"], inline);
-      return await this.runAttempts(request, options, {
-        binary: binary.path,
-        cwd,
-        env,
-        model,
-        inline: !!inline,
-      });
-    } finally {
-      promptFile?.remove();
-    }
+    const inline =
+      body === undefined ? null : agentConfig(request.agent!, model, files.write("agent-prompt.md", body));
+    if (inline) env["OPENCODE_CONFIG_CONTENT"] = mergeConfig(env["OPENCODE_CONFIG_CONTENT"], inline);
+    return this.runAttempts(request, options, { binary: binary.path, cwd, env, model, inline: !!inline });
   }
 
   /** `opencode run`, then again in the same session while the agent owes its metadata (up to `reprompts`). */

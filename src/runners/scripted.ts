@@ -5,6 +5,7 @@ import { ConfigError } from "../shared/index.js";
 import { scriptedAgentEntry } from "../shared/package.js";
 import { failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { delegationEnv } from "./context.js";
+import { withPrivateFiles } from "./private-file.js";
 import type { Runner, RunnerDescription, RunOptions, RunOutcome, RunRequest } from "./runner-types.js";
 import { parseScript, planScript, type Script } from "./script.js";
 
@@ -64,18 +65,20 @@ export class ScriptedRunner implements Runner {
         options,
       );
     }
-    return runAgentProcess(
-      "scripted",
-      {
-        command: process.execPath,
-        args: [entry],
-        cwd: resolve(request.cwd),
-        env: delegationEnv(request),
-        stdin: JSON.stringify(planned.plan),
-        ...(loaded.script.usage ? { usage: loaded.script.usage } : {}),
-        ...(this.killGraceMs !== undefined ? { killGraceMs: this.killGraceMs } : {}),
-      },
-      options,
+    return withPrivateFiles((files) =>
+      runAgentProcess(
+        "scripted",
+        {
+          command: process.execPath,
+          args: [entry],
+          cwd: resolve(request.cwd),
+          env: delegationEnv(request, process.env, files),
+          stdin: JSON.stringify(planned.plan),
+          ...(loaded.script.usage ? { usage: loaded.script.usage } : {}),
+          ...(this.killGraceMs !== undefined ? { killGraceMs: this.killGraceMs } : {}),
+        },
+        options,
+      ),
     );
   }
 }
