@@ -297,10 +297,8 @@ function pipeInto(
   });
 }
 
-const errorText = (error: unknown): string => {
-  const text = error instanceof Error ? error.message : String(error);
-  // The kernel's limit is on one argument or variable (128 KiB), and on all of them together.
-  return (error as NodeJS.ErrnoException | null)?.code === "E2BIG"
-    ? `${text}: an argument or environment variable is longer than the kernel allows (128 KiB each); pass long text on stdin or in a file`
-    : text;
-};
+const E2BIG =
+  ": an argument or environment variable is over the kernel's limit (128 KiB); pass it on stdin or in a file";
+const errorText = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)) +
+  ((error as NodeJS.ErrnoException | null)?.code === "E2BIG" ? E2BIG : "");
