@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LineSplitter, TailBuffer } from "./lines.js";
 import { GroupStopper, trackGroup, untrackGroup } from "./process-group.js";
+import { spawnFailure } from "./spawn-failure.js";
 import { monotonicMs } from "./time.js";
 
 /**
@@ -145,15 +145,11 @@ class ProcessRun {
         stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", options.fd3 ?? "ignore"],
       });
     } catch (error) {
-      return this.failure(null, "spawn_failed", `could not start ${options.command}: ${errorText(error)}`);
+      return this.failure(null, "spawn_failed", spawnFailure(options.command, options.cwd, error));
     }
     if (child.pid !== undefined) return { child, pid: child.pid };
     const error = await new Promise<unknown>((resolve) => child.once("error", resolve));
-    // Node reports a missing working directory as the command missing (`spawn x ENOENT`).
-    const why = existsSync(options.cwd)
-      ? errorText(error)
-      : `working directory ${options.cwd} does not exist`;
-    return this.failure(null, "spawn_failed", `could not start ${options.command}: ${why}`);
+    return this.failure(null, "spawn_failed", spawnFailure(options.command, options.cwd, error));
   }
 
   private stop(reason: "timeout" | "aborted"): void {
@@ -296,9 +292,3 @@ function pipeInto(
     stream.once("error", () => resolve());
   });
 }
-
-const E2BIG =
-  ": an argument or environment variable is over the kernel's limit (128 KiB); pass it on stdin or in a file";
-const errorText = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)) +
-  ((error as NodeJS.ErrnoException | null)?.code === "E2BIG" ? E2BIG : "");
