@@ -25,6 +25,7 @@ export {
   RunnerConfig,
   ScriptedRunnerConfig,
 } from "./factory.js";
+export { removeDeadRunsFiles } from "./private-file.js";
 export {
   AgentDefinition,
   DelegationContext,

@@ -1,17 +1,23 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+const PREFIX = "baton-agent-";
 
 /**
  * Files only this user can read, in one folder of its own under the temp dir made when the first is
  * written, for what an agent CLI takes by path rather than in argv or the environment: one string there over
  * 128 KiB fails the spawn with E2BIG. `remove` deletes the folder once the run ended; twice is harmless.
+ * The folder is named after this process, so that the next run removes what a killed one left.
  */
 export class PrivateFiles {
   private dir: string | null = null;
 
   write(name: string, content: string): string {
-    this.dir ??= mkdtempSync(join(tmpdir(), "baton-agent-"));
+    if (this.dir === null) {
+      removeDeadRunsFiles();
+      this.dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
+    }
     const path = join(this.dir, name);
     writeFileSync(path, content, { mode: 0o600 });
     return path;
@@ -30,5 +36,33 @@ export async function withPrivateFiles<T>(use: (files: PrivateFiles) => Promise<
     return await use(files);
   } finally {
     files.remove();
+  }
+}
+
+/** The folders of Baton processes that died before removing theirs (kill -9, a crash, a power cut). */
+export function removeDeadRunsFiles(dir = tmpdir()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = Number(new RegExp(`^${PREFIX}(\\d+)-`).exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+    rmSync(join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

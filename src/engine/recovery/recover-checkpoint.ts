@@ -1,4 +1,5 @@
 import type { BatonConfig } from "../../config/index.js";
+import { removeDeadRunsFiles } from "../../runners/index.js";
 import { appendEvent } from "../../shared/event-stream.js";
 import {
   isCheckpointProcessAlive,
@@ -132,6 +133,8 @@ export async function recoverOpenRuns(
   // An interrupted store write is rolled forward first: the checkpoint GATE IN was opening may be one of
   // its files, and a checkpoint that appears only after the list is made would outlive its dead run.
   await sweepInterruptedWrites(storeContext(config));
+  // The agent files of a Baton killed mid-run (its context and agent definition, in the temp dir).
+  removeDeadRunsFiles();
   const numbers = taskNumber === undefined ? openCheckpointNumbers(internalDir) : [taskNumber];
   const actions: RecoveryAction[] = [];
   for (const n of numbers) {
