@@ -2,7 +2,7 @@
 // repository with scripted phase agents. After each kill `baton recover` runs, then the invariants are
 // checked: no phase is [COMPLETED] in a plan without its commit, and no stray file (temp files of atomic
 // writes, return metadata, markers, a lock, a journal, a checkpoint) is tracked by git or left in
-// the tree. At the end `baton verify` must pass on the whole history.
+// the tree, nor a killed run's private agent files in its temp dir. At the end `baton verify` must pass on the whole history.
 // Usage: node bench/crash-loop.mjs [--kills 1000] [--quick]
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -27,8 +27,11 @@ const random = () => {
 
 const repo = tempDir("crash");
 const dir = repo.dir;
+// Baton's own temp dir for this loop: the private agent files a killed run leaves must not outlive recover.
+const temp = tempDir("crash-tmp");
+const env = { ...process.env, TMPDIR: temp.dir };
 const git = (...args) => execFileSync("git", args, { cwd: dir, encoding: "utf8" });
-const baton = (...args) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: "utf8" });
+const baton = (...args) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: "utf8", env });
 
 git("init", "-q");
 git("config", "user.email", "crash@example.com");
@@ -126,6 +129,8 @@ function leftInTree() {
   const checkpoints = join(internal, "checkpoints");
   if (existsSync(checkpoints))
     for (const c of readdirSync(checkpoints)) found.push(`specs/.baton/checkpoints/${c}`);
+  for (const name of readdirSync(temp.dir))
+    if (name.startsWith("baton-agent-")) found.push(`$TMPDIR/${name}`);
   return found;
 }
 const STRAY =
@@ -168,6 +173,7 @@ try {
     const child = spawn(process.execPath, [BIN, "implement", String(task), "--script", agent], {
       cwd: dir,
       stdio: "ignore",
+      env,
     });
     const delay = 30 + Math.floor(random() * WINDOW_MS);
     const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
@@ -211,4 +217,5 @@ try {
   process.exitCode = violations === 0 && strays === 0 && verify.status === 0 ? 0 : 1;
 } finally {
   repo.cleanup();
+  temp.cleanup();
 }
