@@ -39,8 +39,11 @@ export async function withPrivateFiles<T>(use: (files: PrivateFiles) => Promise<
   }
 }
 
-/** The folders of Baton processes that died before removing theirs (kill -9, a crash, a power cut). */
-export function removeDeadRunsFiles(dir = tmpdir()): string[] {
+/**
+ * The folders (`<prefix><pid>-…` in the temp dir) of Baton processes that died before removing theirs
+ * (kill -9, a crash, a power cut).
+ */
+export function removeDeadRunsFiles(dir = tmpdir(), prefix = PREFIX): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -49,7 +52,7 @@ export function removeDeadRunsFiles(dir = tmpdir()): string[] {
   }
   const removed: string[] = [];
   for (const name of names) {
-    const pid = Number(new RegExp(`^${PREFIX}(\\d+)-`).exec(name)?.[1]);
+    const pid = Number(new RegExp(`^${prefix}(\\d+)-`).exec(name)?.[1]);
     if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
     rmSync(join(dir, name), { recursive: true, force: true });
     removed.push(name);

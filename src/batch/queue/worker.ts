@@ -12,6 +12,7 @@ import {
   probeSandbox,
   type RunnerConfig,
   type RunOutcome,
+  removeDeadRunsFiles,
   type SandboxPolicy,
 } from "../../runners/index.js";
 import { SandboxUnavailableError } from "../../shared/index.js";
@@ -149,7 +150,9 @@ async function delegate(
   // Every branch tip of the coordinator: the base is on one of them (a sha alone is not always fetchable).
   await git(request.repo, ["fetch", "-q", data.remote, "+refs/heads/*:refs/remotes/baton-coordinator/*"]);
   await git(request.repo, ["cat-file", "-e", `${data.base}^{commit}`]);
-  const dir = mkdtempSync(join(tmpdir(), "baton-worker-"));
+  // Named after this process: the next job here, or on a worker beside it, removes what a killed one left.
+  removeDeadRunsFiles(tmpdir(), "baton-worker-");
+  const dir = mkdtempSync(join(tmpdir(), `baton-worker-${process.pid}-`));
   const tree = join(dir, "tree");
   await git(request.repo, ["worktree", "add", "-q", "--detach", tree, data.base]);
   try {
