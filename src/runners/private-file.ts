@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processExists } from "../shared/process-group.js";
 
 const PREFIX = "baton-agent-";
 
@@ -50,22 +51,13 @@ export function removeDeadRunsFiles(dir = tmpdir(), prefix = PREFIX): string[] {
   } catch {
     return [];
   }
+  const owner = new RegExp(`^${prefix}(\\d+)-`);
   const removed: string[] = [];
   for (const name of names) {
-    const pid = Number(new RegExp(`^${prefix}(\\d+)-`).exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+    const pid = Number(owner.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || processExists(pid)) continue;
     rmSync(join(dir, name), { recursive: true, force: true });
     removed.push(name);
   }
   return removed;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

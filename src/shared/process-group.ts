@@ -11,6 +11,16 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Whether a process with this pid exists on this host (EPERM: it does, as another user). */
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /**
  * Pids of the group's members that still run. `kill(-pgid, 0)` alone is not enough: killed
  * grandchildren are re-parented to init and stay zombies until it reaps them, and zombies still count

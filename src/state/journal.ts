@@ -8,6 +8,7 @@ import {
   writeFileAtomic,
   writeFileDurableAsync,
 } from "../shared/index.js";
+import { processExists } from "../shared/process-group.js";
 
 /**
  * Several files change together (state.json, TODO.md, the archive, task folders). Each new file is
@@ -133,13 +134,7 @@ export function recoverInterruptedCommit(journalPath: string, tempDirs: string[]
 /** Whether the process that named a temp file (`.<name>.baton-<pid>-<hex>.tmp`) still runs. */
 function writerAlive(name: string): boolean {
   const pid = Number(/\.baton-(\d+)-[0-9a-f]{8}\.tmp$/.exec(name)?.[1]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return Number.isInteger(pid) && pid > 0 && processExists(pid);
 }
 
 /** Removes temp files of atomic writes in `dir`, and in its sub-folders `depth` levels down. */

@@ -12,6 +12,7 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { writeFileNamed } from "../shared/atomic-write.js";
 import { LockTimeoutError, monotonicMs, withPath } from "../shared/index.js";
+import { processExists } from "../shared/process-group.js";
 
 /**
  * A cross-process lock on the specs folder: a file created with O_EXCL that names its holder. The
@@ -63,11 +64,7 @@ export function processStarted(pid: number): string | null {
  * `started` was recorded with the pid, is still that process and not a later one the kernel gave its pid.
  */
 export function isProcessAlive(pid: number, started?: string): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
+  if (!processExists(pid)) return false;
   if (started === undefined) return true;
   const now = processStarted(pid);
   return now === null || now === started;
