@@ -46,6 +46,12 @@ for (const file of sources) {
         );
       }
     }
+    if (ts.isIdentifier(node) && node.text === "existsSync" && !file.endsWith("shared/present.ts")) {
+      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      problems.push(
+        `${file}:${line}: existsSync takes the /dev/null a host sandbox binds over a missing protected path for a file; use present() from src/shared/present.ts`,
+      );
+    }
     if (isWallClockArithmetic(node)) {
       const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
       problems.push(

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findRepoRoot } from "../config/repo-root.js";
 import { batonPaths, CONFIG_FILE_NAMES, storeInternalPaths } from "../shared/baton-paths.js";
+import { present } from "../shared/present.js";
 import { specsPaths } from "../state/paths.js";
 import { readSummary, readSummaryHead, storeKey, unpack } from "../state/summary-file.js";
 import { readTaskDetail } from "../state/task-detail.js";
@@ -24,14 +25,10 @@ export async function fastRead(args: readonly string[], cwd: string): Promise<st
   const status = group === "status" && command === undefined;
   if (!list && !show && !status) return null;
   const root = findRepoRoot(cwd);
-  if (CONFIG_FILE_NAMES.some((name) => existsSync(join(root, name)))) return null;
+  if (CONFIG_FILE_NAMES.some((name) => present(join(root, name)))) return null;
   const paths = specsPaths(join(root, "specs"));
   if (status) return fastStatus(root, paths);
-  if (
-    process.env["CLAUDE_CODE_SESSION_ID"] ||
-    existsSync(paths.journal) ||
-    checkpointsOpen(paths.internalDir)
-  ) {
+  if (process.env["CLAUDE_CODE_SESSION_ID"] || present(paths.journal) || checkpointsOpen(paths.internalDir)) {
     return null;
   }
   const ctx = { config: {}, paths };
@@ -49,7 +46,7 @@ export async function fastRead(args: readonly string[], cwd: string): Promise<st
  * as the full one does, the full CLI answers.
  */
 async function fastStatus(root: string, paths: ReturnType<typeof specsPaths>): Promise<string | null> {
-  if (!existsSync(paths.state) && !existsSync(paths.todo)) return null;
+  if (!present(paths.state) && !present(paths.todo)) return null;
   const summary = readSummaryHead(storeInternalPaths(paths.internalDir).summaryCache);
   if (!summary || summary.key !== storeKey({ config: {}, paths })) return null;
   const bin = manifestBin(root);
@@ -70,7 +67,7 @@ async function fastStatus(root: string, paths: ReturnType<typeof specsPaths>): P
   ]);
   const view = readStatus(root, paths.dir, { bin: bin ?? "baton", recent: 10, topTasks: STATUS_TOP_TASKS });
   const naming = learnArtifactNaming(paths.dir);
-  const layout = existsSync(join(root, ".opencode")) ? opencodeLayout(root, undefined) : null;
+  const layout = present(join(root, ".opencode")) ? opencodeLayout(root, undefined) : null;
   const conventions: LearnedConventions = {
     taskType: summary.taskType,
     naming: naming ? { value: naming, from: "repository" } : { value: "v1", from: "default" },
@@ -82,7 +79,7 @@ async function fastStatus(root: string, paths: ReturnType<typeof specsPaths>): P
 /** The bin `baton init` recorded; undefined without a manifest, null for one this path will not judge. */
 function manifestBin(root: string): string | undefined | null {
   const path = batonPaths(root).initManifest;
-  if (!existsSync(path)) return undefined;
+  if (!present(path)) return undefined;
   try {
     const manifest = JSON.parse(readFileSync(path, "utf8")) as {
       version?: unknown;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { CONFIG_FILE_NAMES } from "../shared/baton-paths.js";
@@ -17,6 +17,7 @@ import { learnArtifactNaming } from "./naming-convention.js";
 
 export { CONFIG_FILE_NAMES };
 
+import { present } from "../shared/present.js";
 import { findRepoRoot } from "./repo-root.js";
 
 export { findRepoRoot };
@@ -42,7 +43,7 @@ async function parseConfigText(path: string, text: string): Promise<unknown> {
 
 export async function loadConfig(cwd: string): Promise<BatonConfig> {
   const root = findRepoRoot(cwd);
-  const found = CONFIG_FILE_NAMES.map((name) => join(root, name)).filter((p) => existsSync(p));
+  const found = CONFIG_FILE_NAMES.map((name) => join(root, name)).filter((p) => present(p));
   if (found.length > 1) {
     throw new ConfigError(`both ${found.join(" and ")} exist`, {
       hint: "Keep one config file and delete the other.",

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import type { RunUsage } from "../runners/index.js";
 import { EVIDENCE_DIR, publicKeyFile } from "../shared/baton-paths.js";
 import { gitBlobId } from "../shared/git.js";
+import { present } from "../shared/present.js";
 import type { Transaction } from "../state/index.js";
 import type { ChangeEvidence, CheckRun, VerifiedArtifact } from "./evidence-types.js";
 import { canonicalJson, signBytes, signingKey } from "./signing.js";
@@ -152,7 +153,7 @@ export function writeEvidence(tx: Transaction, input: EvidenceInput): string {
   tx.writeFile(path, `${JSON.stringify(evidence, null, 2)}\n`);
   // The public half goes into the repository with the first evidence it signs (adoption, or a new machine).
   const published = publishedKeyPath(input.root);
-  if (!existsSync(published)) tx.writeFile(published, key.publicPem);
+  if (!present(published)) tx.writeFile(published, key.publicPem);
   return path;
 }
 

@@ -8,10 +8,11 @@ import {
   sign,
   verify,
 } from "node:crypto";
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { batonKeyDir, SIGNING_KEY_FILE } from "../shared/baton-paths.js";
 import { BatonError } from "../shared/errors.js";
+import { present } from "../shared/present.js";
 
 /**
  * Evidence is signed with an Ed25519 key that lives outside every repository (batonKeyDir) and is hidden
@@ -38,7 +39,7 @@ export function signingKey(dir: string = batonKeyDir()): SigningKey {
   if (cached?.dir === dir) return cached.key;
   const path = join(dir, SIGNING_KEY_FILE);
   try {
-    if (!existsSync(path)) createKey(dir, path);
+    if (!present(path)) createKey(dir, path);
     const privateKey = createPrivateKey(readFileSync(path, "utf8"));
     const publicPem = createPublicKey(privateKey).export({ type: "spki", format: "pem" }).toString();
     const key = { fingerprint: fingerprintOf(publicPem), publicPem, privateKey };

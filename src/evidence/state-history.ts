@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeFileNamed } from "../shared/atomic-write.js";
 import { runGit } from "../shared/git.js";
 import { readObjects } from "../shared/git-objects.js";
+import { present } from "../shared/present.js";
 
 /** A task reaching a status in one commit of state.json's history (the parent had another, or none). */
 export interface StatusMove {
@@ -181,7 +182,7 @@ function readCache(path: string | null, statePath: string): HistoryCache {
 }
 
 function writeCache(path: string | null, cache: HistoryCache): void {
-  if (!path || !existsSync(dirname(dirname(path)))) return;
+  if (!path || !present(dirname(dirname(path)))) return;
   try {
     mkdirSync(dirname(path), { recursive: true });
     const temp = `${path}.${process.pid}.tmp`;

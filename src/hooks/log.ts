@@ -1,6 +1,7 @@
-import { appendFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BATON_GITIGNORE, batonPaths } from "../shared/baton-paths.js";
+import { present } from "../shared/present.js";
 
 /** One line of `<project>/.baton/logs/hooks.jsonl`; every hook call writes exactly one. */
 export interface HookLogEntry {
@@ -33,7 +34,7 @@ export function ensureBatonDir(root: string, sub: string): string {
   const dir = join(base, sub);
   mkdirSync(dir, { recursive: true });
   const ignore = join(base, ".gitignore");
-  if (!existsSync(ignore)) writeFileSync(ignore, BATON_GITIGNORE);
+  if (!present(ignore)) writeFileSync(ignore, BATON_GITIGNORE);
   return dir;
 }
 

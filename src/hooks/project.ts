@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import {
   BATON_DIR,
@@ -7,6 +7,7 @@ import {
   MARKER_FILE,
   storeInternalPaths,
 } from "../shared/baton-paths.js";
+import { present } from "../shared/present.js";
 import type { OpenCheckpoint } from "../state/index.js";
 
 /**
@@ -31,7 +32,7 @@ export function resolveProject(cwd: string, projectDir: string | undefined): Pro
 function findRoot(start: string): string {
   let dir = resolve(start);
   for (;;) {
-    for (const name of [...CONFIG_FILES, "specs", ".git"]) if (existsSync(join(dir, name))) return dir;
+    for (const name of [...CONFIG_FILES, "specs", ".git"]) if (present(join(dir, name))) return dir;
     const parent = dirname(dir);
     if (parent === dir) return resolve(start);
     dir = parent;

@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { BATON_DIR, storeInternalPaths } from "../shared/baton-paths.js";
+import { present } from "../shared/present.js";
 import type { Project } from "./project.js";
 
 /**
@@ -11,7 +11,7 @@ import type { Project } from "./project.js";
  */
 export async function guardSeal(project: Project): Promise<SealVerdict> {
   const internal = join(project.specsDir, BATON_DIR);
-  if (!existsSync(join(storeInternalPaths(internal).seal, "manifest.json")))
+  if (!present(join(storeInternalPaths(internal).seal, "manifest.json")))
     return { restored: null, intact: false };
   const [seal, { specsPaths }] = await Promise.all([import("../state/seal.js"), import("../state/paths.js")]);
   if (seal.findForeignChanges(specsPaths(project.specsDir)).length === 0)
@@ -43,7 +43,7 @@ async function restoreForeignChanges(project: Project): Promise<string | null> {
   }
   try {
     // A Baton write that crashed mid-commit is Baton's own: the next Baton command rolls it forward.
-    if (existsSync(paths.journal)) return null;
+    if (present(paths.journal)) return null;
     const changes = seal.findForeignChanges(paths);
     if (changes.length === 0) return null;
     const restored = seal.restoreSealed(paths, changes);

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FileChange, type InitPlan, MANIFEST_PATH, readManifest, sha256 } from "../init/index.js";
+import { present } from "../shared/present.js";
 import type { Host } from "./host.js";
 
 const nothingRemoved = (path: string): InitPlan["settings"] => ({
@@ -20,14 +21,14 @@ function planFileRemoval(
   const kept: InitPlan["kept"] = [];
   for (const file of files) {
     const abs = join(root, file.path);
-    if (!existsSync(abs)) continue;
+    if (!present(abs)) continue;
     const content = readFileSync(abs, "utf8");
     if (sha256(content) !== file.sha256) {
       kept.push({ path: file.path, reason: "changed since baton init wrote it; left in place" });
       continue;
     }
     changes.push({ path: file.path, action: "delete", before: content, after: null });
-    if (file.backup && existsSync(join(root, file.backup))) {
+    if (file.backup && present(join(root, file.backup))) {
       const saved = readFileSync(join(root, file.backup), "utf8");
       changes.push({ path: file.path, action: "restore", before: null, after: saved, from: file.backup });
     }

@@ -1,6 +1,7 @@
-import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { binScript } from "../shared/package.js";
+import { present } from "../shared/present.js";
 
 /** Characters that need no quoting in a POSIX shell word. */
 const SHELL_SAFE = /^[A-Za-z0-9_./@%+=:,-]+$/;
@@ -33,7 +34,7 @@ export function onPath(name: string, pathVariable: string | undefined = process.
 export function resolveBin(override: string | undefined, pathVariable?: string): string {
   if (override !== undefined) {
     const trimmed = override.trim();
-    return existsSync(trimmed) && statSync(trimmed).isFile() ? shellQuote(trimmed) : trimmed;
+    return present(trimmed) && statSync(trimmed).isFile() ? shellQuote(trimmed) : trimmed;
   }
   if (onPath("baton", pathVariable)) return "baton";
   return `node ${shellQuote(binScript())}`;

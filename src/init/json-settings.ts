@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import * as z from "zod/mini";
@@ -10,6 +10,7 @@ import {
   parseJsonDocument,
   renderJsonDocument,
 } from "../shared/index.js";
+import { present } from "../shared/present.js";
 import type { HookEntry, InitManifest } from "./manifest.js";
 import type { FileChange } from "./plan.js";
 import { applyValues, removeValues, type SettingValue } from "./settings-values.js";
@@ -39,7 +40,7 @@ export interface SettingsFile {
 
 export function readSettings(root: string, rel: string): SettingsFile {
   const path = join(root, rel);
-  if (!existsSync(path)) return { path, exists: false, doc: null, text: null, value: {} };
+  if (!present(path)) return { path, exists: false, doc: null, text: null, value: {} };
   const text = readFileSync(path, "utf8");
   if (text.trim() === "") return { path, exists: true, doc: null, text, value: {} };
   const doc = parseJsonDocument(path, text);

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { INIT_MANIFEST } from "../shared/baton-paths.js";
 import { FileFormatError, formatIssues, parseJsonDocument } from "../shared/index.js";
+import { present } from "../shared/present.js";
 import { SettingValue } from "./settings-values.js";
 
 export const MANIFEST_PATH = INIT_MANIFEST;
@@ -78,7 +79,7 @@ export function sha256(text: string): string {
 
 export function readManifest(root: string): { manifest: InitManifest; text: string } | null {
   const path = join(root, MANIFEST_PATH);
-  if (!existsSync(path)) return null;
+  if (!present(path)) return null;
   const text = readFileSync(path, "utf8");
   const parsed = InitManifest.safeParse(parseJsonDocument(path, text).value);
   if (!parsed.success) {

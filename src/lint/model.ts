@@ -6,9 +6,9 @@
  * `~/…`, `$HOME/…` and absolute paths outside the root go to `externalScripts`, as written.
  */
 
-import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseFrontmatter } from "../shared/frontmatter.js";
+import { present } from "../shared/present.js";
 import { classify, fileName, splitTree, TREES } from "./parse/classify.js";
 import { parseJsonc } from "./parse/jsonc.js";
 import { parseSettings } from "./parse/settings.js";
@@ -36,7 +36,7 @@ export async function buildModel(root: string): Promise<LintModel> {
     existsElsewhere(path) {
       let known = cache.get(path);
       if (known === undefined) {
-        known = existsSync(join(absolute, path));
+        known = present(join(absolute, path));
         cache.set(path, known);
       }
       return known;

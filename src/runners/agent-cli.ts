@@ -1,9 +1,10 @@
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import type * as z from "zod/mini";
 import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
 import { TailBuffer } from "../shared/lines.js";
+import { present } from "../shared/present.js";
 import { findOnPath } from "./claude-binary.js";
 import type { RunnerEvent } from "./runner-types.js";
 
@@ -41,7 +42,7 @@ export function locateAgentCli(spec: {
         : { path: null, message: `${command} binary "${binary}" is not on PATH` };
     }
     const path = resolve(spec.baseDir, binary);
-    return existsSync(path) ? { path } : { path: null, message: `${command} binary ${path} does not exist` };
+    return present(path) ? { path } : { path: null, message: `${command} binary ${path} does not exist` };
   }
   const onPath = findOnPath(command, spec.pathValue);
   if (onPath) return { path: onPath };

@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as z from "zod/mini";
+import { present } from "../shared/present.js";
 import { Stopwatch } from "../shared/time.js";
 import { locateAgentCli, validRunnerOptions } from "./agent-cli.js";
 import { addUsage, failBeforeStart, runAgentProcess } from "./agent-process.js";
@@ -178,7 +178,7 @@ export class OpencodeRunner implements Runner {
       if (usage) outcome.usage = usage;
       sessionId ??= interpreter.sessionId;
       // An agent that stopped before its last write is asked again, in the same session, with what is owed.
-      const owed = outcome.ok && !existsSync(metadata) && sessionId !== undefined;
+      const owed = outcome.ok && !present(metadata) && sessionId !== undefined;
       if (!owed || attempt >= (this.options.reprompts ?? 2) || options.signal.aborted) return outcome;
       prompt = `You stopped before writing the return metadata. Baton records nothing without it: write it now to ${request.context.metadata_file_path}, as your instructions say, then stop.`;
     }

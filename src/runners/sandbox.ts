@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { present } from "../shared/present.js";
 
 /**
  * What an agent Baton starts may not touch: the paths it sees read-only (git history, the task store,
@@ -86,15 +87,15 @@ export function sandboxed(
 ): { command: string; args: string[] } {
   const wrap = ["--dev-bind", "/", "/"];
   for (const dir of policy.workFolders ?? []) mkdirSync(dir, { recursive: true });
-  const frozen = [...new Set(policy.frozen ?? [])].filter((path) => existsSync(path));
+  const frozen = [...new Set(policy.frozen ?? [])].filter((path) => present(path));
   const protectedPaths = new Set(policy.readOnly);
   const inside = (path: string, dir: string) => path.startsWith(`${dir}/`);
-  const existing = [...protectedPaths].filter((path) => existsSync(path));
+  const existing = [...protectedPaths].filter((path) => present(path));
   // An entry of a frozen folder is protected by the folder's bind, which no rename drops, not by its own;
   // a path deeper in one (the marker in the task folder) is bound once the folders are in place.
   const readOnly = existing.filter((path) => !frozen.some((dir) => inside(path, dir)));
   const deeper = existing.filter((path) => frozen.some((dir) => inside(path, dir) && dirname(path) !== dir));
-  const writable = [...new Set(policy.writable ?? [])].filter((path) => existsSync(path));
+  const writable = [...new Set(policy.writable ?? [])].filter((path) => present(path));
   // Read-only first; a writable folder inside one is bound again; what is protected inside that, once more.
   for (const path of readOnly) wrap.push("--ro-bind", path, path);
   for (const path of writable) wrap.push("--bind", path, path);
@@ -106,7 +107,7 @@ export function sandboxed(
     for (const dir of policy.workFolders ?? []) if (inside(dir, folder)) wrap.push("--bind", dir, dir);
   }
   for (const path of deeper) wrap.push("--ro-bind", path, path);
-  for (const path of new Set(policy.hidden)) if (existsSync(path)) wrap.push("--tmpfs", path);
+  for (const path of new Set(policy.hidden)) if (present(path)) wrap.push("--tmpfs", path);
   // fd 3 (see runSandboxed): bubblewrap writes its command's exit code there only once that command started.
   wrap.push("--unshare-pid", "--die-with-parent", "--proc", "/proc", "--json-status-fd", "3");
   wrap.push("--", command, ...args);

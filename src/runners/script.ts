@@ -1,6 +1,7 @@
-import { existsSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { formatIssues, validationIssues } from "../shared/index.js";
+import { present } from "../shared/present.js";
 import type { AgentPlan, PlanStep } from "./agent-plan.js";
 import { placeholderValues, substitute } from "./context.js";
 import type { RunRequest } from "./runner-types.js";
@@ -223,7 +224,7 @@ function isInside(root: string, path: string): boolean {
   };
   if (!within(root, path)) return false;
   let existing = path;
-  while (!existsSync(existing)) existing = dirname(existing);
+  while (!present(existing)) existing = dirname(existing);
   try {
     return within(realpathSync(root), realpathSync(existing));
   } catch {

@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ConfigError } from "../shared/index.js";
 import { scriptedAgentEntry } from "../shared/package.js";
+import { present } from "../shared/present.js";
 import { failBeforeStart, runAgentProcess } from "./agent-process.js";
 import { delegationEnv } from "./context.js";
 import { withPrivateFiles } from "./private-file.js";
@@ -58,7 +58,7 @@ export class ScriptedRunner implements Runner {
     const planned = planScript(loaded.script, request);
     if (!planned.ok) return failBeforeStart("invalid_request", planned.message, options);
     const entry = this.agentEntry ?? scriptedAgentEntry();
-    if (!existsSync(entry)) {
+    if (!present(entry)) {
       return failBeforeStart(
         "spawn_failed",
         `scripted agent not found at ${entry}; run \`npm run build\``,

@@ -210,6 +210,12 @@ const FS_FAILURES: Record<string, { what: string; hint: string }> = {
   },
 };
 
+/** Claude Code marks the commands its sandbox runs (`SANDBOX_RUNTIME=1`); there a refused write is the sandbox's. */
+const inHostSandbox = (code: string | undefined) =>
+  process.env["SANDBOX_RUNTIME"] === "1" && (code === "EROFS" || code === "EPERM" || code === "EACCES");
+const HOST_SANDBOX_HINT =
+  "This command ran inside Claude Code's sandbox, where the task store, .git and Baton's files are read-only. Reads work here; a Baton command that writes leaves the sandbox only when run exactly as printed, alone (`baton gate-out <operation> N --session <id>`, no `cd`, `&&`, pipe or substitution around it). Nothing was changed.";
+
 /**
  * A file-system failure as a BatonError that names the path and says what to do (permission denied on a
  * read-only specs/, a full disk, …); null for anything that is not one.
@@ -223,7 +229,7 @@ export function fileSystemFailure(error: unknown): IoError | null {
   const where = path ?? "a file (its path was not reported)";
   return new IoError(`IO_FAILURE: cannot ${syscall ?? "access"} ${where}: ${known.what} (${code})`, {
     cause: error,
-    hint: known.hint,
+    hint: inHostSandbox(code) ? HOST_SANDBOX_HINT : known.hint,
   });
 }
 

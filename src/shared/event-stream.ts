@@ -1,17 +1,8 @@
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { appendFileNamed, writeFileNamed } from "./atomic-write.js";
 import { BATON_GITIGNORE, batonPaths, EVENTS_FILE } from "./baton-paths.js";
+import { present } from "./present.js";
 
 /**
  * One append-only JSONL stream per repository (`.baton/events/events.jsonl`) of everything Baton did:
@@ -92,11 +83,11 @@ export function appendEvent(root: string, event: NewEvent, rotateBytes = ROTATE_
   const dir = eventsDir(root);
   const path = join(dir, EVENTS_FILE);
   try {
-    if (!existsSync(dir)) {
+    if (!present(dir)) {
       mkdirSync(dir, { recursive: true });
       // The stream is per machine: like Baton's logs, never committed.
       const ignore = batonPaths(root).gitignore;
-      if (!existsSync(ignore)) writeFileNamed(ignore, BATON_GITIGNORE);
+      if (!present(ignore)) writeFileNamed(ignore, BATON_GITIGNORE);
     }
     rotateIfLarge(dir, path, rotateBytes);
     appendFileNamed(path, line);
@@ -124,7 +115,7 @@ function rotateIfLarge(dir: string, path: string, rotateBytes: number): void {
   if (size < rotateBytes) return;
   const stamp = new Date().toISOString().replace(/[-:.]/g, "");
   let target = "";
-  for (let n = 0; target === "" || existsSync(target); n++) {
+  for (let n = 0; target === "" || present(target); n++) {
     target = join(dir, `events-${stamp}-${String(n).padStart(4, "0")}-${process.pid}.jsonl`);
   }
   try {

@@ -1,12 +1,12 @@
-import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { NothingHereError } from "./errors.js";
+import { present } from "./present.js";
 
 /** The folder holding `.git` (a folder, or a file in a worktree or submodule) at or above `start`, or null. */
 export function gitWorkTree(start: string): string | null {
   let dir = resolve(start);
   for (;;) {
-    if (existsSync(join(dir, ".git"))) return dir;
+    if (present(join(dir, ".git"))) return dir;
     const parent = dirname(dir);
     if (parent === dir) return null;
     dir = parent;

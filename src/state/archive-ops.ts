@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { isoDate, TaskNotFoundError, TransitionError, UsageError } from "../shared/index.js";
+import { present } from "../shared/present.js";
 import { updateChangeLog, updateRoadMap } from "./archive-docs.js";
 import { recordAudit } from "./audit.js";
 import { type CheckpointGuardOptions, guardOpenCheckpoint } from "./checkpoint-guard.js";
@@ -25,7 +26,7 @@ export function findTaskFolder(
 ): string | null {
   for (const name of [`${number}_${slug}`, `${String(number).padStart(3, "0")}_${slug}`]) {
     const path = join(base, name);
-    if (existsSync(path)) return path;
+    if (present(path)) return path;
   }
   return null;
 }
@@ -34,7 +35,7 @@ export function findTaskFolder(
 function freeArchivePath(tx: Transaction, name: string): string {
   const taken = new Set(tx.moves.map((m) => m.to));
   let candidate = join(tx.paths.archiveDir, name);
-  for (let k = 2; existsSync(candidate) || taken.has(candidate); k++) {
+  for (let k = 2; present(candidate) || taken.has(candidate); k++) {
     candidate = join(tx.paths.archiveDir, `${name}-${k}`);
   }
   return candidate;
@@ -116,12 +117,12 @@ export function recoverTasks(tx: Transaction, numbers: readonly number[]): Recov
           ? join(tx.paths.archiveDir, folderName)
           : findTaskFolder(tx, number, slug, tx.paths.archiveDir);
     let destination: string | null = null;
-    if (archivedFolder && existsSync(archivedFolder)) {
+    if (archivedFolder && present(archivedFolder)) {
       destination = join(
         tx.paths.dir,
         recoveredFolderName(entry, archivedFolder, number, slug, tx.config.artifactNaming),
       );
-      if (existsSync(destination)) {
+      if (present(destination)) {
         throw new UsageError(`cannot recover task ${number}: ${destination} already exists`, {
           hint: "Move or remove that folder first; nothing was written.",
         });

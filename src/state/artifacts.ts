@@ -1,5 +1,6 @@
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
+import { present } from "../shared/present.js";
 import { taskFolderName } from "./paths.js";
 import type { TaskEntry } from "./store-schema.js";
 
@@ -42,7 +43,7 @@ export function taskFolderPath(specsDir: string, task: TaskEntry, naming: "v1" |
     `${task.project_number}_${task.project_name}`,
     taskFolderName(task.project_number, task.project_name, "v2"),
   ]) {
-    if (existsSync(join(specsDir, name))) return join(specsDir, name);
+    if (present(join(specsDir, name))) return join(specsDir, name);
   }
   return join(specsDir, taskFolderName(task.project_number, task.project_name, naming));
 }

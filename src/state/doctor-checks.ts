@@ -1,7 +1,8 @@
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { isBatonError } from "../shared/index.js";
+import { present } from "../shared/present.js";
 import type { DoctorView, Finding, FindingCode } from "./doctor-finding.js";
 import { checkTaskFolders, rel } from "./doctor-folders.js";
 import { irregularFindings, irregularNumbers } from "./doctor-irregular.js";
@@ -49,7 +50,7 @@ export function runDoctorChecks(ctx: StoreContext): Finding[] {
 function leftoverChecks(ctx: StoreContext): Finding[] {
   const { paths } = ctx;
   const findings: Finding[] = [];
-  if (existsSync(paths.journal)) {
+  if (present(paths.journal)) {
     findings.push({
       code: "INTERRUPTED_COMMIT",
       severity: "error",

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { MARKER_FILE, MARKER_FILES, METADATA_FILE } from "../shared/baton-paths.js";
+import { present } from "../shared/present.js";
 import { listTaskFolders } from "./archive-ops.js";
 import type { Finding } from "./doctor-finding.js";
 import { TASK_FOLDER } from "./paths.js";
@@ -87,7 +88,7 @@ function leftoverControlFiles(
       const open = !archivedBase && inProgress(number);
       for (const control of CONTROL_FILES) {
         const path = join(folder, control);
-        if (existsSync(path) && !(open && markerMatchesSession(path, byNumber.get(number)))) {
+        if (present(path) && !(open && markerMatchesSession(path, byNumber.get(number)))) {
           const message = `${rel(ctx, path)} is left over (no operation is running on task ${number})`;
           findings.push({
             code: "STALE_MARKER",
@@ -126,7 +127,7 @@ function leftoverInStoreRoot(ctx: StoreContext, tasks: readonly TaskEntry[]): Fi
     ...MARKER_FILES.map((name) => join(paths.dir, name)),
     join(paths.dir, ".meta-return", "return-meta.json"),
   ]) {
-    if (!existsSync(path)) continue;
+    if (!present(path)) continue;
     const code = path.includes("meta-return") ? "LEFTOVER_RETURN_META" : "STALE_MARKER";
     findings.push({
       code,
@@ -145,7 +146,7 @@ function missingArtifacts(ctx: StoreContext, tasks: readonly TaskEntry[]): Findi
   for (const task of tasks) {
     for (const artifact of task.artifacts ?? []) {
       const path = typeof artifact === "string" ? artifact : artifact.path;
-      if (existsSync(join(ctx.config.root, path)) || existsSync(join(ctx.paths.dir, path))) continue;
+      if (present(join(ctx.config.root, path)) || present(join(ctx.paths.dir, path))) continue;
       findings.push({
         code: "MISSING_ARTIFACT",
         severity: "warning",
@@ -162,7 +163,7 @@ function missingArtifacts(ctx: StoreContext, tasks: readonly TaskEntry[]): Findi
 function returnMetaFiles(folder: string): string[] {
   const out: string[] = [];
   const main = join(folder, METADATA_FILE);
-  if (existsSync(main)) out.push(main);
+  if (present(main)) out.push(main);
   const legacy = join(folder, ".meta");
   try {
     for (const name of readdirSync(legacy))

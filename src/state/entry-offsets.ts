@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
 import { storeInternalPaths } from "../shared/baton-paths.js";
+import { present } from "../shared/present.js";
 import { activeEntryOffsets } from "./json-offsets.js";
 import { sessionActive } from "./open-checkpoint.js";
 import type { Snapshot, StoreContext } from "./store-context.js";
@@ -34,7 +34,7 @@ export function keepOffsets(
 
 /** After a full read by `task show`: the offsets for the next one, when the files are still those read. */
 export function rememberOffsets(ctx: StoreContext, snapshot: Snapshot): void {
-  if (existsSync(ctx.paths.journal) || sessionActive(ctx.paths)) return;
+  if (present(ctx.paths.journal) || sessionActive(ctx.paths)) return;
   keepOffsets(ctx, storeKey(ctx), snapshot, { state: snapshot.state.doc.text, todo: snapshot.todo.source });
 }
 

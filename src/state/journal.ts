@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeFileNamed } from "../shared/atomic-write.js";
 import {
@@ -8,6 +8,7 @@ import {
   writeFileAtomic,
   writeFileDurableAsync,
 } from "../shared/index.js";
+import { present } from "../shared/present.js";
 import { processExists } from "../shared/process-group.js";
 
 /**
@@ -40,7 +41,7 @@ export async function commitFiles(
   moves: FolderMove[],
   deletes: readonly string[] = [],
 ): Promise<void> {
-  const pendingDeletes = deletes.filter((path) => existsSync(path));
+  const pendingDeletes = deletes.filter((path) => present(path));
   if (writes.length === 0 && moves.length === 0 && pendingDeletes.length === 0) return;
   // A symlinked file (state.json kept elsewhere) is written through its link, never replaced by a file.
   const targets = writes.map((w) => resolveWriteTarget(w.path));
@@ -84,7 +85,7 @@ export async function commitFiles(
 function applyJournal(writes: Journal["writes"], moves: FolderMove[], deletes: readonly string[] = []): void {
   const dirs = new Set<string>();
   for (const move of moves) {
-    if (existsSync(move.from) && !existsSync(move.to)) {
+    if (present(move.from) && !present(move.to)) {
       mkdirSync(dirname(move.to), { recursive: true });
       renameSync(move.from, move.to);
       dirs.add(dirname(move.from));
@@ -92,7 +93,7 @@ function applyJournal(writes: Journal["writes"], moves: FolderMove[], deletes: r
     }
   }
   for (const write of writes) {
-    if (existsSync(write.temp)) {
+    if (present(write.temp)) {
       renameSync(write.temp, write.path);
       dirs.add(dirname(write.path));
     }
@@ -107,7 +108,7 @@ function applyJournal(writes: Journal["writes"], moves: FolderMove[], deletes: r
 /** Rolls an interrupted commit forward and removes temp files of writes that never reached the journal. */
 export function recoverInterruptedCommit(journalPath: string, tempDirs: string[]): boolean {
   let recovered = false;
-  if (existsSync(journalPath)) {
+  if (present(journalPath)) {
     const journal = JSON.parse(readFileSync(journalPath, "utf8")) as Journal;
     applyJournal(journal.writes, journal.moves, journal.deletes ?? []);
     unlinkSync(journalPath);
@@ -115,7 +116,7 @@ export function recoverInterruptedCommit(journalPath: string, tempDirs: string[]
   }
   // Temps of a commit killed before its journal: whatever the journal did not rename away goes.
   const intent = `${journalPath}.temps`;
-  if (existsSync(intent)) {
+  if (present(intent)) {
     try {
       for (const temp of JSON.parse(readFileSync(intent, "utf8")) as string[]) rmSync(temp, { force: true });
     } catch {

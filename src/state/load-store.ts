@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readlinkSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import {
   FileFormatError,
   formatIssues,
@@ -8,6 +8,7 @@ import {
   parseJsonDocument,
   validationIssues,
 } from "../shared/index.js";
+import { boundAbsent, present } from "../shared/present.js";
 import { type IrregularEntries, noIrregularities, readIrregularEntries } from "./irregular-state.js";
 import type { SpecsPaths } from "./paths.js";
 import { isTaskEntry } from "./schema-fast.js";
@@ -33,10 +34,13 @@ export interface LoadedState extends IrregularEntries {
 }
 
 export function readText(path: string): string | null {
+  if (boundAbsent(path)) return null;
   try {
     return readFileSync(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return missingOrDangling(path, error);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOTDIR" && boundAbsent(path, code)) return null;
+    if (code === "ENOENT") return missingOrDangling(path, error);
     throw error;
   }
 }
@@ -56,10 +60,12 @@ function missingOrDangling(path: string, cause: unknown): null {
 }
 
 export function readLatin1(path: string): string | null {
+  if (boundAbsent(path)) return null;
   try {
     return readFileSync(path).toString("latin1");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || (code === "ENOTDIR" && boundAbsent(path, code))) return null;
     throw error;
   }
 }
@@ -177,7 +183,7 @@ export interface LoadedErrors {
 }
 
 export function loadErrors(paths: SpecsPaths): LoadedErrors {
-  const text = existsSync(paths.errors) ? readText(paths.errors) : null;
+  const text = present(paths.errors) ? readText(paths.errors) : null;
   if (text === null) {
     const doc = parseJsonDocument<ErrorsFile>(
       paths.errors,

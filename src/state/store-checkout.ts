@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { relative, sep } from "node:path";
 import { StoreNotCheckedOutError } from "../shared/errors.js";
+import { present } from "../shared/present.js";
 import type { StoreContext } from "./store-context.js";
 
 /**
@@ -10,7 +10,7 @@ import type { StoreContext } from "./store-context.js";
  */
 export async function requireStoreCheckedOut(ctx: StoreContext): Promise<void> {
   const { paths, config } = ctx;
-  if (existsSync(paths.state) || existsSync(paths.todo)) return;
+  if (present(paths.state) || present(paths.todo)) return;
   const rel = (path: string) => relative(config.root, path).split(sep).join("/");
   const files = [rel(paths.state), rel(paths.todo)];
   // Loaded here only: the store's barrel is what every task command loads, and it never spawns otherwise.

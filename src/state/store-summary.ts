@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
 import { storeInternalPaths } from "../shared/baton-paths.js";
+import { present } from "../shared/present.js";
 import { keepOffsets } from "./entry-offsets.js";
 import { sessionActive } from "./open-checkpoint.js";
 import { readSettledStore, requireStore, type Snapshot, type StoreContext } from "./store.js";
@@ -30,7 +30,7 @@ export interface StoreSummary {
 
 /** The kept summary when it still describes the files; null otherwise. Reads only, never settles. */
 export function peekStoreSummary(ctx: StoreContext): StoreSummary | null {
-  if (existsSync(ctx.paths.journal) || sessionActive(ctx.paths)) return null;
+  if (present(ctx.paths.journal) || sessionActive(ctx.paths)) return null;
   const cached = readSummary(storeInternalPaths(ctx.paths.internalDir).summaryCache);
   return cached?.key === storeKey(ctx) ? { rows: cached.rows.map(unpack), taskType: cached.taskType } : null;
 }
@@ -39,7 +39,7 @@ export async function readStoreSummary(ctx: StoreContext): Promise<StoreSummary>
   requireStore(ctx);
   const path = storeInternalPaths(ctx.paths.internalDir).summaryCache;
   // A write in flight or a session's checkpoint: the settled read decides what the files are.
-  const cacheable = !existsSync(ctx.paths.journal) && !sessionActive(ctx.paths);
+  const cacheable = !present(ctx.paths.journal) && !sessionActive(ctx.paths);
   const key = cacheable ? storeKey(ctx) : null;
   if (key !== null) {
     const cached = readSummary(path);
@@ -79,7 +79,7 @@ export function summarizeWrite(
   texts: { state: string; todo: string },
 ): void {
   if (written.state.irregular.length > 0 || written.todo.irregular.length > 0) return;
-  if (existsSync(ctx.paths.journal) || !existsSync(ctx.paths.internalDir)) return;
+  if (present(ctx.paths.journal) || !present(ctx.paths.internalDir)) return;
   try {
     const key = storeKey(ctx);
     const { packed, taskType } = summarize(ctx, written);

@@ -1,7 +1,7 @@
-import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { FileFormatError, gitWorkTree, NothingHereError, StoreChangedError } from "../shared/index.js";
 import { addNotice } from "../shared/notices.js";
+import { present } from "../shared/present.js";
 import { uncommittedChanges } from "./committed.js";
 import { rememberCanonical } from "./format-hint.js";
 import { commitFiles, recoverInterruptedCommit } from "./journal.js";
@@ -28,7 +28,7 @@ export { type Snapshot, type StoreContext, storeContext, Transaction };
  * than answering "no tasks" or "all invariants hold" about a folder that has none (a wrong directory).
  */
 export function requireStore(ctx: StoreContext): void {
-  if (existsSync(ctx.paths.state) || existsSync(ctx.paths.todo)) return;
+  if (present(ctx.paths.state) || present(ctx.paths.todo)) return;
   const where = relative(ctx.config.root, ctx.paths.dir) || ".";
   throw new NothingHereError(
     "NO_STORE",
@@ -73,12 +73,12 @@ export async function sweepInterruptedWrites(ctx: StoreContext): Promise<void> {
 
 /** An interrupted store write rolled forward, when there is one (one stat otherwise), before its files are read. */
 export async function settleInterruptedWrite(ctx: StoreContext): Promise<void> {
-  if (existsSync(ctx.paths.journal)) await sweepInterruptedWrites(ctx);
+  if (present(ctx.paths.journal)) await sweepInterruptedWrites(ctx);
 }
 
 export async function readSettledStore(ctx: StoreContext): Promise<Snapshot> {
   requireStore(ctx);
-  const interrupted = existsSync(ctx.paths.journal);
+  const interrupted = present(ctx.paths.journal);
   // Inside a session a change Baton did not make is undone before anything reads the store.
   const foreign = !interrupted && sessionActive(ctx.paths) && findForeignChanges(ctx.paths).length > 0;
   if (interrupted || foreign) {

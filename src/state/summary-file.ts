@@ -1,16 +1,8 @@
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  statSync,
-} from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeFileNamed } from "../shared/atomic-write.js";
 import { packageVersion } from "../shared/package.js";
+import { present } from "../shared/present.js";
 import type { SpecsPaths } from "./paths.js";
 import type { TaskTypeConvention } from "./task-type.js";
 import type { TaskView } from "./views.js";
@@ -127,7 +119,7 @@ export function writeSummary(path: string, internalDir: string, summary: object)
 }
 
 function writeText(path: string, internalDir: string, text: string): void {
-  if (!existsSync(internalDir)) return;
+  if (!present(internalDir)) return;
   try {
     mkdirSync(dirname(path), { recursive: true });
     const temp = `${path}.${process.pid}.tmp`;

@@ -1,5 +1,6 @@
-import { closeSync, existsSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { storeInternalPaths } from "../shared/baton-paths.js";
+import { present } from "../shared/present.js";
 import type { SpecsPaths } from "./paths.js";
 import type { TaskEntry } from "./store-schema.js";
 import { storeKey } from "./summary-file.js";
@@ -31,7 +32,7 @@ export function readTaskDetail(
   ctx: KeyedStore,
   number: number,
 ): { task: TaskEntry; entry: TodoEntry | undefined } | null {
-  if (existsSync(ctx.paths.journal)) return null;
+  if (present(ctx.paths.journal)) return null;
   let file: OffsetsFile;
   try {
     file = JSON.parse(

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileNamed } from "../shared/atomic-write.js";
 import { batonPaths } from "../shared/baton-paths.js";
@@ -10,6 +10,7 @@ import {
   readFrom,
   rotatedFiles,
 } from "../shared/event-stream.js";
+import { present } from "../shared/present.js";
 
 /**
  * What `baton status`, the dashboard and the budgets need from the event stream, folded once: spend by
@@ -126,7 +127,7 @@ function writeCache(root: string, index: EventIndex): void {
   try {
     const path = batonPaths(root).eventsIndex;
     // A read creates nothing: in a folder Baton has not written to, the cache is simply not kept.
-    if (!existsSync(batonPaths(root).dir)) return;
+    if (!present(batonPaths(root).dir)) return;
     mkdirSync(batonPaths(root).cacheDir, { recursive: true });
     const temp = `${path}.${process.pid}.tmp`;
     writeFileNamed(temp, JSON.stringify(index));

@@ -1,7 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { present } from "../shared/present.js";
 import { freePort } from "./free-port.js";
 
 /**
@@ -22,9 +23,9 @@ export interface Postgres {
 
 export function postgresBinDir(): string | null {
   const base = "/usr/lib/postgresql";
-  if (!existsSync(base)) return null;
+  if (!present(base)) return null;
   const versions = readdirSync(base)
-    .filter((v) => existsSync(join(base, v, "bin", "initdb")))
+    .filter((v) => present(join(base, v, "bin", "initdb")))
     .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(base, versions[0], "bin") : null;
 }

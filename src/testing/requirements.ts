@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { packageRoot } from "../shared/package.js";
+import { present } from "../shared/present.js";
 
 /**
  * What some tests need from outside the repository: `../shared/fixtures` (real data, never copied in)
@@ -26,6 +26,6 @@ export function requireUnderCi(what: string, reason: string | null): boolean {
 /** `../shared/fixtures/<name>` beside the repository, or null (skip) off CI. */
 export function sharedFixture(name: string): string | null {
   const path = resolve(packageRoot(), "..", "shared", "fixtures", name);
-  const present = existsSync(path);
-  return requireUnderCi(`the fixture ${name}`, present ? null : `${path} does not exist`) ? path : null;
+  const there = present(path);
+  return requireUnderCi(`the fixture ${name}`, there ? null : `${path} does not exist`) ? path : null;
 }

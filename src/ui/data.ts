@@ -1,17 +1,10 @@
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import { type Phase, parsePlan, planWaves } from "../plan/index.js";
 import { batonPaths, EVIDENCE_DIR } from "../shared/baton-paths.js";
 import { type BatonEvent, readAllEvents } from "../shared/event-stream.js";
+import { present } from "../shared/present.js";
 import {
   latestPlanFile,
   loadArchive,
@@ -137,7 +130,7 @@ function readInside(root: string, rel: string): string | null {
 
 function readPlan(config: BatonConfig, folder: string, artifacts: readonly unknown[]): PlanPage | null {
   const path = latestPlanFile(config.root, folder, artifacts);
-  if (!path || !existsSync(path)) return null;
+  if (!path || !present(path)) return null;
   const parsed = parsePlan(path, readFileSync(path, "utf8"));
   const plan = parsed.ok ? parsed.plan : parsed.partial;
   const waves = planWaves(plan.phases);

@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import { opencodeLayout } from "../../hosts/opencode/opencode-layout.js";
 import { readManifest } from "../../init/index.js";
+import { present } from "../../shared/present.js";
 import {
   learnTaskType,
   loadState,
@@ -24,7 +24,7 @@ export async function learnedConventions(
   // Read only: doctor reports an interrupted write, it never rolls it forward to learn a convention.
   let taskType = peekStoreSummary(ctx)?.taskType;
   // With no write in flight and no session, reading the store keeps its summary for the next status.
-  if (!taskType && !existsSync(ctx.paths.journal) && !sessionActive(ctx.paths)) {
+  if (!taskType && !present(ctx.paths.journal) && !sessionActive(ctx.paths)) {
     taskType = (await readStoreSummary(ctx).catch(() => null))?.taskType;
   }
   if (!taskType) {
@@ -35,7 +35,7 @@ export async function learnedConventions(
       taskType = learnTaskType([], null, configured);
     }
   }
-  const hasOpencode = existsSync(join(config.root, ".opencode"));
+  const hasOpencode = present(join(config.root, ".opencode"));
   const layout = hasOpencode ? opencodeLayout(config.root, readManifest(config.root)?.manifest) : null;
   return {
     taskType,

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../config/index.js";
 import { fingerprintOf, keyTrust, makeVouch, signingKey } from "../../evidence/index.js";
 import { batonKeyDir, publicKeyFile, SIGNING_KEY_FILE, vouchFile } from "../../shared/baton-paths.js";
 import { UsageError, writeFileAtomic } from "../../shared/index.js";
+import { present } from "../../shared/present.js";
 
 export interface KeyReport {
   fingerprint: string;
@@ -25,7 +26,7 @@ export async function showKey(options: { repo: string }): Promise<KeyReport> {
     fingerprint: key.fingerprint,
     privateKey: join(batonKeyDir(), SIGNING_KEY_FILE),
     publicKey: publicKeyFile(key.fingerprint),
-    published: existsSync(join(config.root, publicKeyFile(key.fingerprint))),
+    published: present(join(config.root, publicKeyFile(key.fingerprint))),
     trusted: trust.trusted.has(key.fingerprint),
   };
 }
@@ -45,7 +46,7 @@ export function formatKey(report: KeyReport): string {
 export async function vouchKey(options: { repo: string; fingerprint: string }): Promise<{ vouch: string }> {
   const config = await loadConfig(options.repo);
   const path = join(config.root, publicKeyFile(options.fingerprint));
-  if (!existsSync(path)) {
+  if (!present(path)) {
     throw new UsageError(
       `${publicKeyFile(options.fingerprint)} does not exist: the key must be committed first (its machine's first Baton commit adds it); pull, then vouch`,
     );

@@ -1,7 +1,7 @@
-import { existsSync } from "node:fs";
 import { loadConfig } from "../../config/index.js";
 import { requireRepository, TaskNotFoundError, UsageError } from "../../shared/index.js";
 import { addNotice } from "../../shared/notices.js";
+import { present } from "../../shared/present.js";
 import type { AbandonResult, ArchiveResult, RecoverResult, StatusChange } from "../../state/index.js";
 import {
   abandonTasks,
@@ -91,7 +91,7 @@ function taskFields(options: {
 
 export async function taskAdd(options: TaskAddOptions): Promise<TaskView> {
   const ctx = await context(options);
-  if (!existsSync(ctx.paths.state) && !existsSync(ctx.paths.todo)) {
+  if (!present(ctx.paths.state) && !present(ctx.paths.todo)) {
     // The first task creates the store: only where git can keep it.
     requireRepository(ctx.config.root, "a new task store there would be kept nowhere");
     await requireStoreCheckedOut(ctx);

@@ -1,6 +1,7 @@
-import { existsSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { Command } from "commander";
+import { present } from "../../shared/present.js";
 import { examplesText, GROUPS, type HelpGroup } from "../help.js";
 
 /**
@@ -41,7 +42,7 @@ export function selfCommand(): string {
     const real = realpathSync(script);
     for (const dir of (process.env["PATH"] ?? "").split(delimiter)) {
       const candidate = join(dir, "baton");
-      if (existsSync(candidate) && realpathSync(candidate) === real) return "baton";
+      if (present(candidate) && realpathSync(candidate) === real) return "baton";
     }
     return `node ${/[\s"'$`\\]/.test(real) ? JSON.stringify(real) : real}`;
   } catch {

@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { evidencePath, publishedKeyPath } from "../../evidence/index.js";
+import { present } from "../../shared/present.js";
 import type { GitBaseline, Operation } from "../../state/index.js";
 import { appendError, type HeldStore, type StoreContext } from "../../state/index.js";
 import type { WorkSnapshot } from "../gate-out/result-snapshot.js";
@@ -19,7 +19,7 @@ export type CommitStepResult = { committed: boolean; error?: string; failed?: bo
 /** This account's public key, when the repository has it (written with the first evidence it signs). */
 export function publishedKey(root: string): BatonFile[] {
   const path = publishedKeyPath(root);
-  return existsSync(path) ? [{ path }] : [];
+  return present(path) ? [{ path }] : [];
 }
 
 /**
@@ -34,7 +34,7 @@ export async function storeFiles(
   return [
     ...(await taskOnlyStoreFiles(ctx, taskNumber)),
     { path: ctx.paths.errors },
-    ...(evidence && existsSync(evidence) ? [{ path: evidence }] : []),
+    ...(evidence && present(evidence) ? [{ path: evidence }] : []),
     ...publishedKey(ctx.config.root),
   ];
 }
@@ -86,7 +86,7 @@ export async function commitOperation(request: {
     evidence,
     work: {
       paths: (request.files ?? []).map((f) => join(ctx.config.root, f)),
-      taskFolder: existsSync(request.folder) ? request.folder : null,
+      taskFolder: present(request.folder) ? request.folder : null,
       seen: request.seen,
       baseline: request.baseline,
       record: request.record ?? [],

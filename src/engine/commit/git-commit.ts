@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { runGit } from "../../shared/git.js";
+import { present } from "../../shared/present.js";
 import type { GitBaseline } from "../../state/index.js";
 import {
   agentChanged,
@@ -54,7 +55,7 @@ export async function sessionCommitSubjects(root: string, sessionId: string): Pr
  */
 export async function commitTaskChanges(request: CommitRequest): Promise<CommitResult> {
   const { root } = request;
-  if (!existsSync(join(root, ".git"))) {
+  if (!present(join(root, ".git"))) {
     const inside = await git(root, ["rev-parse", "--is-inside-work-tree"]);
     if (!inside.ok) return { ok: true, committed: false, reason: "not a git repository", leftOut: [] };
   }
@@ -92,7 +93,7 @@ async function batonEntries(
   };
   for (const file of files) {
     const path = relative(root, file.path).split(sep).join("/");
-    const onDisk = existsSync(file.path) ? readFileSync(file.path, "utf8") : null;
+    const onDisk = present(file.path) ? readFileSync(file.path, "utf8") : null;
     const content = file.content ?? onDisk;
     if (content === null) {
       const tracked = await git(root, ["ls-files", "-z", "--", `:(literal)${path}`]);

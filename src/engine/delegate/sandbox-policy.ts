@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { SandboxPolicy } from "../../runners/index.js";
 import {
@@ -9,6 +9,7 @@ import {
   MARKER_FILE,
 } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
+import { present } from "../../shared/present.js";
 import type { Run } from "../prepare-run.js";
 
 /**
@@ -64,7 +65,7 @@ function gitDirsFromFiles(dotGit: string): string[] | null {
     if (!named) return null;
     const gitDir = resolve(dirname(dotGit), named);
     const common = join(gitDir, "commondir");
-    return existsSync(common) ? [gitDir, resolve(gitDir, readFileSync(common, "utf8").trim())] : [gitDir];
+    return present(common) ? [gitDir, resolve(gitDir, readFileSync(common, "utf8").trim())] : [gitDir];
   } catch {
     return null;
   }

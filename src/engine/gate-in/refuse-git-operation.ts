@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { runGit } from "../../shared/git.js";
+import { present } from "../../shared/present.js";
 import type { GateInStep } from "./gate-in-step.js";
 
 /**
@@ -39,7 +39,7 @@ export async function gitOperationInProgress(root: string): Promise<{ what: stri
   const resolved = paths.stdout.split("\n");
   for (const [i, operation] of IN_PROGRESS.entries()) {
     const path = resolved[i];
-    if (path && existsSync(isAbsolute(path) ? path : join(root, path))) return operation;
+    if (path && present(isAbsolute(path) ? path : join(root, path))) return operation;
   }
   return null;
 }

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { gitBlobId, gitLockWaitMs, runGit } from "../../shared/git.js";
+import { present } from "../../shared/present.js";
 import type { GitBaseline } from "../../state/index.js";
 import { readRefs } from "./git-history.js";
 import { guardedSettings } from "./settings-fingerprint.js";
@@ -64,7 +65,7 @@ export async function staleIndexLock(root: string, lockPath?: string): Promise<s
     lock = path.stdout.trim();
   }
   const absolute = isAbsolute(lock) ? lock : join(root, lock);
-  for (let waited = 0; existsSync(absolute); waited += 100) {
+  for (let waited = 0; present(absolute); waited += 100) {
     if (waited >= gitLockWaitMs()) return absolute;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

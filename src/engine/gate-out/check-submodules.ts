@@ -1,13 +1,13 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runGit } from "../../shared/git.js";
+import { present } from "../../shared/present.js";
 import { claimedPath } from "./check-changes.js";
 import { type Gate, refuse } from "./gate-types.js";
 
 /** The repository's submodules: paths whose index entry is a commit (mode 160000). */
 async function submodulePaths(root: string): Promise<string[]> {
   // Without .gitmodules there are none to find, and the whole index is not listed at every barrier.
-  if (!existsSync(join(root, ".gitmodules"))) return [];
+  if (!present(join(root, ".gitmodules"))) return [];
   const listed = await runGit(root, ["ls-files", "-s", "-z"], { env: { GIT_OPTIONAL_LOCKS: "0" } });
   if (!listed.ok) return [];
   return listed.stdout

@@ -1,6 +1,7 @@
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { batonPaths } from "../../shared/baton-paths.js";
+import { present } from "../../shared/present.js";
 import { type CheckRun, type ConfiguredCheck, runOneCheck } from "./project-checks.js";
 
 /**
@@ -19,7 +20,7 @@ export async function runHoldout(
   const source = check.holdout!;
   const paths = batonPaths(cwd);
   const target = paths.holdoutRun(check.name);
-  if (!existsSync(source)) {
+  if (!present(source)) {
     return {
       name: check.name,
       command: check.run,

@@ -1,7 +1,8 @@
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { lstatSync, readlinkSync } from "node:fs";
 import { join, relative } from "node:path";
 import { CONTROL_FILE_GLOBS, TEMP_FILE_GLOB } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
+import { present } from "../../shared/present.js";
 import type { GitBaseline } from "../../state/index.js";
 import { blobId } from "../gate-in/work-tree-baseline.js";
 import type { Gate } from "./gate-types.js";
@@ -40,8 +41,8 @@ export async function snapshotWork(
   const snapshot: WorkSnapshot = {};
   const regular: string[] = [];
   // Baton's record (artifacts, summaries) is committed even where a .gitignore hides it: it names them itself.
-  const present = forced.filter((p) => existsSync(join(root, p)));
-  for (const path of new Set([...nulList(listed.stdout), ...present])) {
+  const forcedThere = forced.filter((p) => present(join(root, p)));
+  for (const path of new Set([...nulList(listed.stdout), ...forcedThere])) {
     let stat: ReturnType<typeof lstatSync>;
     try {
       stat = lstatSync(join(root, path));
@@ -128,7 +129,7 @@ const TEMP_FILE_EXCLUDE = `:(exclude,glob)**/${TEMP_FILE_GLOB}`;
 /** Pathspecs of the work: its files and the task folder, never a control file, a temp file or one of `baton`. */
 export function workPathspecs(root: string, work: WorkPaths, baton: readonly string[] = []): string[] {
   const specs = work.paths.map((p) => relative(root, p));
-  if (work.taskFolder && existsSync(work.taskFolder)) {
+  if (work.taskFolder && present(work.taskFolder)) {
     const folder = relative(root, work.taskFolder);
     specs.push(folder, ...CONTROL_FILE_GLOBS.map((f) => `:(exclude)${folder}/${f}`));
   }

@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { BATON_DIR } from "../../shared/baton-paths.js";
 import { runGit, runGitWorktree } from "../../shared/git.js";
+import { present } from "../../shared/present.js";
 
 /**
  * A clean checkout of one commit, beside the repository, for running its checks as that commit has them:
@@ -44,7 +45,7 @@ async function linkIgnoredFolders(root: string, tree: string): Promise<void> {
     // `--directory` names a wholly ignored folder with its trailing slash; files are left out.
     if (!entry.endsWith("/") || entry.slice(0, -1).includes("/")) continue;
     const name = entry.slice(0, -1);
-    if (name === BATON_DIR || existsSync(join(tree, name))) continue;
+    if (name === BATON_DIR || present(join(tree, name))) continue;
     symlinkSync(join(root, name), join(tree, name));
   }
 }

@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { TestCounts } from "../../evidence/index.js";
+import { present } from "../../shared/present.js";
 import { goJsonCounts, jestJsonCounts, type ReportFormat, tapCounts } from "./report-formats.js";
 
 /**
@@ -55,14 +56,14 @@ export function captureReports(
     read: (output) => {
       if (format !== "junit") {
         const text = configuredPath
-          ? existsSync(configuredPath)
+          ? present(configuredPath)
             ? readFileSync(configuredPath, "utf8")
             : ""
           : output;
         return PARSERS[format](text);
       }
       const files = readdirSync(dir).map((f) => join(dir, f));
-      if (configuredPath && existsSync(configuredPath)) files.push(configuredPath);
+      if (configuredPath && present(configuredPath)) files.push(configuredPath);
       const counts = files.map((f) => junitCounts(readFileSync(f, "utf8"))).filter((c) => c !== null);
       return counts.length === 0 ? null : counts.reduce(addCounts);
     },

@@ -1,7 +1,7 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import { evidencePath, writeEvidence } from "../../evidence/index.js";
+import { present } from "../../shared/present.js";
 // The process-group primitives are not in shared/index.js, for the same start-up reason as the process helper.
 import { groupAlive, signalGroup } from "../../shared/process-group.js";
 import {
@@ -78,7 +78,7 @@ export async function openDeadRun(config: BatonConfig, checkpoint: OpenCheckpoin
 /** GATE OUT on what the dead run left; an in-session result only if the delegated sub-agent wrote it. */
 export async function verifyDeadResult(dead: DeadRun): Promise<GateOutVerdict | null> {
   const { config, ctx, checkpoint, folder } = dead;
-  if (!folder || !existsSync(folder)) return null;
+  if (!folder || !present(folder)) return null;
   const view =
     checkpoint.mode === "session" ? readDelegation(ctx.paths.internalDir, checkpoint.sessionId) : null;
   return runGateOut(

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentFileReader, type AgentFiles, declaredName } from "../../agents/index.js";
+import { present } from "../../shared/present.js";
 
 /**
  * Claude Code's agents: `.claude/agents/*.md`, each named by the `name:` it declares; and the skills of
@@ -11,7 +12,7 @@ export const claudeAgentFiles: AgentFileReader = {
   host: "Claude Code",
   read(root: string, into: AgentFiles): void {
     const dir = join(root, ".claude", "agents");
-    if (existsSync(dir)) {
+    if (present(dir)) {
       for (const file of readdirSync(dir)
         .filter((f) => f.endsWith(".md"))
         .sort()) {
@@ -26,10 +27,10 @@ export const claudeAgentFiles: AgentFileReader = {
 function skillDelegations(root: string): Map<string, string> {
   const dir = join(root, ".claude", "skills");
   const delegations = new Map<string, string>();
-  if (!existsSync(dir)) return delegations;
+  if (!present(dir)) return delegations;
   for (const skill of readdirSync(dir).sort()) {
     const path = join(dir, skill, "SKILL.md");
-    if (!existsSync(path)) continue;
+    if (!present(path)) continue;
     const text = readFileSync(path, "utf8");
     const name = declaredName(path, text) === "SKILL" ? skill : declaredName(path, text);
     const agent = /subagent_type:\s*"?([\w.-]+)"?/.exec(text)?.[1];

@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import * as z from "zod/mini";
 import type { AgentDefinition, AgentFileReader, RepoAgents } from "../../agents/index.js";
 import { parseFrontmatter } from "../../shared/frontmatter.js";
 import { ConfigError, formatIssues } from "../../shared/index.js";
+import { present } from "../../shared/present.js";
 
 /**
  * opencode's agents (contract 3.1, 3.2): `.opencode/agent/**\/*.md` or `.opencode/agents/**\/*.md`, named by
@@ -80,7 +81,7 @@ export function addOpencodeAgents(root: string, agents: RepoAgents): void {
   const files: Array<{ name: string; path: string }> = [];
   for (const folder of ["agent", "agents"]) {
     const dir = join(root, ".opencode", folder);
-    if (!existsSync(dir)) continue;
+    if (!present(dir)) continue;
     for (const path of markdownFiles(dir)) {
       files.push({ name: relative(dir, path).slice(0, -3).split(sep).join("/"), path });
     }

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { InitManifest } from "../../init/index.js";
+import { present } from "../../shared/present.js";
 
 /**
  * Where a repository keeps its opencode commands and agents: opencode reads `.opencode/command/` and
@@ -20,7 +21,7 @@ export interface OpencodeLayout {
 export function opencodeLayout(root: string, previous: InitManifest | undefined): OpencodeLayout {
   const ours = new Set((previous?.files ?? []).map((f) => f.path));
   const spelled = (one: string, many: string) =>
-    existsSync(join(root, many)) && !existsSync(join(root, one)) ? many : one;
+    present(join(root, many)) && !present(join(root, one)) ? many : one;
   const commandsDir = spelled(".opencode/command", ".opencode/commands");
   const agentsDir = spelled(".opencode/agent", ".opencode/agents");
   const commands = new Map<string, string>();

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import {
   applyEdits,
@@ -11,6 +11,7 @@ import {
 import { type InitManifest, sha256 } from "../../init/manifest.js";
 import { BATON_DIR, MARKER_FILES } from "../../shared/baton-paths.js";
 import { FileFormatError } from "../../shared/index.js";
+import { present } from "../../shared/present.js";
 import { specsPaths } from "../../state/paths.js";
 
 /**
@@ -51,9 +52,9 @@ export interface OpencodeConfigFile {
 /** `opencode.json`, or `opencode.jsonc` when only that exists; a new file is `opencode.json`. */
 export function readOpencodeConfig(root: string, recorded?: string): OpencodeConfigFile {
   const candidates = recorded ? [recorded] : ["opencode.json", "opencode.jsonc"];
-  const rel = candidates.find((c) => existsSync(join(root, c))) ?? candidates[0]!;
+  const rel = candidates.find((c) => present(join(root, c))) ?? candidates[0]!;
   const path = join(root, rel);
-  if (!existsSync(path)) return { path: rel, exists: false, text: null, value: {} };
+  if (!present(path)) return { path: rel, exists: false, text: null, value: {} };
   const text = readFileSync(path, "utf8");
   const errors: ParseError[] = [];
   const value: unknown = text.trim() === "" ? {} : parse(text, errors, { allowTrailingComma: true });
