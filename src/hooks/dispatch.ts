@@ -6,7 +6,7 @@ import { appendHookLog, type HookLogEntry } from "./log.js";
 import { postToolUse, postToolUseFailure } from "./post-tool-use.js";
 import { preToolUse } from "./pre-tool-use.js";
 import { type Project, resolveProject } from "./project.js";
-import { sessionStart } from "./resident.js";
+import { sessionEnd, sessionStart } from "./resident.js";
 import { stop } from "./stop.js";
 import { subagentStart, subagentStop } from "./subagent-stop.js";
 
@@ -16,6 +16,7 @@ export const HOOK_EVENTS = {
   "post-tool-use": "PostToolUse",
   "post-tool-use-failure": "PostToolUseFailure",
   "session-start": "SessionStart",
+  "session-end": "SessionEnd",
   stop: "Stop",
   "subagent-start": "SubagentStart",
   "subagent-stop": "SubagentStop",
@@ -34,6 +35,7 @@ const HANDLERS: Record<HookEvent, Handler> = {
   "post-tool-use": { kind: "tool", run: postToolUse },
   "post-tool-use-failure": { kind: "tool", run: postToolUseFailure },
   "session-start": { kind: "stop", run: sessionStart },
+  "session-end": { kind: "stop", run: sessionEnd },
   stop: { kind: "stop", run: stop },
   "subagent-start": { kind: "stop", run: subagentStart },
   "subagent-stop": { kind: "stop", run: subagentStop },

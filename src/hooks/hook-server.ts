@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { batonKeyDir } from "../shared/baton-paths.js";
 import { IoError } from "../shared/errors.js";
 import { DEFAULT_HOOK_PORT } from "../shared/hook-port.js";
 import { HOOK_EVENTS, handleHook } from "./dispatch.js";
@@ -71,7 +72,12 @@ async function answer(
   const path = (request.url ?? "/").split("?")[0] ?? "/";
   const match = /^\/hooks\/([A-Za-z-]+)\/?$/.exec(path);
   if (request.method === "GET" && path === "/health")
-    return send(200, { ok: true, pid: process.pid, root: options.root ?? fallbackDir });
+    return send(200, {
+      ok: true,
+      pid: process.pid,
+      root: options.root ?? fallbackDir,
+      keyDir: batonKeyDir(),
+    });
   if (!match && options.routes) {
     try {
       if (await options.routes(request, response, path)) return;

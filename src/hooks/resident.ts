@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { batonPaths } from "../shared/baton-paths.js";
+import { batonKeyDir, batonPaths } from "../shared/baton-paths.js";
 import { allow, type Decision } from "./decision.js";
 import type { StopHookInput } from "./hook-input-schema.js";
+import { endSession, hostPid, registerSession } from "./live-sessions.js";
 import type { Project } from "./project.js";
 
 /**
@@ -29,20 +30,46 @@ export function unpublishPort(file: string, port: number): void {
   }
 }
 
-/** What answers on a port: Baton's hook server, something else, or nothing. */
-async function probe(port: string | number): Promise<"baton" | "foreign" | "none"> {
+/**
+ * What answers on a port: Baton's hook server, something else, or nothing. A Baton server that seals with
+ * another key folder than this session's (started under another environment) is "stale": its seals would
+ * not open for this session's gate-out, so it is replaced.
+ */
+async function probe(port: string | number): Promise<"baton" | "foreign" | "none" | "stale"> {
   try {
     const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(300) });
-    return response.ok && response.headers.get("x-baton-hook") === "1" ? "baton" : "foreign";
+    if (!response.ok || response.headers.get("x-baton-hook") !== "1") return "foreign";
+    const health = (await response.json()) as { pid?: unknown; keyDir?: unknown };
+    if (health.keyDir === undefined || health.keyDir === batonKeyDir()) return "baton";
+    if (typeof health.pid === "number") await stopServer(health.pid);
+    return "stale";
   } catch {
     return "none";
+  }
+}
+
+/** Stops a Baton server and waits (up to 2 s) until its port is free. */
+async function stopServer(pid: number): Promise<void> {
+  try {
+    process.kill(pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 40; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 function startServer(root: string, args: string[]): boolean {
   const bin = process.argv[1];
   if (!bin) return false;
-  const child = spawn(process.execPath, [bin, "serve", ...args], {
+  // --sessions: it ends when the last session of the repository has ended.
+  const child = spawn(process.execPath, [bin, "serve", "--sessions", ...args], {
     cwd: root,
     detached: true,
     stdio: "ignore",
@@ -63,6 +90,7 @@ function warn(message: string): Decision {
 async function keepFixedPort(root: string, port: number): Promise<Decision> {
   const found = await probe(port);
   if (found === "baton") return allow("resident server running");
+  if (found === "stale") await new Promise((resolve) => setTimeout(resolve, 50));
   if (found === "foreign") {
     return warn(
       `Baton's hooks call http://127.0.0.1:${port}, but something other than \`baton serve\` answers there: ` +
@@ -77,12 +105,16 @@ async function keepFixedPort(root: string, port: number): Promise<Decision> {
   return warn(`\`baton serve --port ${port}\` did not start: tool calls will be blocked until it answers.`);
 }
 
-/** SessionStart: a resident server for this repository, started detached when none answers. */
+/**
+ * SessionStart: the session is recorded as live (so a server started for it ends with the last one), and a
+ * resident server for this repository is started detached when none answers.
+ */
 export async function sessionStart(
-  _input: StopHookInput,
+  input: StopHookInput,
   project: Project,
   env: { servePort?: number | undefined } = {},
 ): Promise<Decision> {
+  registerSession(project.root, input.session_id, hostPid());
   if (env.servePort !== undefined) return keepFixedPort(project.root, env.servePort);
   const file = portFilePath(project.root);
   let port: string | undefined;
@@ -96,4 +128,48 @@ export async function sessionStart(
   return allow(
     startServer(project.root, ["--port", "0", "--port-file", file]) ? "resident server started" : undefined,
   );
+}
+
+/** SessionEnd: the session is no longer live; the resident server ends once no session is. */
+export function sessionEnd(input: StopHookInput, project: Project): Decision {
+  endSession(project.root, input.session_id);
+  return allow();
+}
+
+/**
+ * Stops the resident servers of this repository (`baton init --uninstall`): the one its port file names and
+ * the one on the HTTP hooks' port, each only when its health says it serves this repository.
+ */
+export async function stopRepositoryServers(root: string, ports: readonly number[]): Promise<number[]> {
+  const candidates = new Set(ports);
+  try {
+    const published = Number(readFileSync(portFilePath(root), "utf8").trim());
+    if (Number.isInteger(published) && published > 0) candidates.add(published);
+  } catch {
+    // no resident server published
+  }
+  const stopped: number[] = [];
+  for (const port of candidates) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(300) });
+      if (response.headers.get("x-baton-hook") !== "1") continue;
+      const health = (await response.json()) as { pid?: unknown; root?: unknown };
+      if (typeof health.pid !== "number" || !sameFolder(health.root, root)) continue;
+      await stopServer(health.pid);
+      stopped.push(health.pid);
+    } catch {
+      // nothing answers there
+    }
+  }
+  rmSync(portFilePath(root), { force: true });
+  return stopped;
+}
+
+function sameFolder(a: unknown, b: string): boolean {
+  if (typeof a !== "string") return false;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }

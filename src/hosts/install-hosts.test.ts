@@ -3,10 +3,12 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { shellQuote } from "../init/bin.js";
 import { readManifest } from "../init/manifest.js";
 import { readText, TEST_BIN, tempRepo, tree } from "../init/test-repo.js";
 import { repositoryPort } from "../shared/hook-port.js";
 import { FileFormatError } from "../shared/index.js";
+import { packageRoot } from "../shared/package.js";
 import { runInit } from "./index.js";
 
 const COMMANDS = ["errors", "implement", "plan", "research", "revise", "task", "todo"];
@@ -19,6 +21,9 @@ function settings(root: string) {
 function frontmatter(text: string): Record<string, string> {
   return parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(text)![1]!);
 }
+
+/** The resident forwarder every per-call hook runs when Claude Code's sandbox is on. */
+const FORWARDER = shellQuote(join(packageRoot(), "bin", "baton-hook"));
 
 describe("baton init: fresh repository", () => {
   it("installs commands, agents, hooks, permissions and a manifest", async () => {
@@ -47,30 +52,31 @@ describe("baton init: fresh repository", () => {
       `Bash(${TEST_BIN} errors:*)`,
     );
 
-    // The default is the fastest path that fails closed: HTTP hooks to this repository's own port.
+    // With Claude Code's sandbox on (the default), its HTTP hooks would go through the sandbox's proxy, which
+    // refuses 127.0.0.1: the hooks are command hooks forwarding to the resident server, which reach Baton in
+    // every permission mode.
     const s = settings(root);
-    const port = repositoryPort(root);
     expect(s.hooks.PreToolUse).toEqual([
       {
         matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task",
-        hooks: [{ type: "http", url: `http://127.0.0.1:${port}/hooks/pre-tool-use`, onFailure: "block" }],
+        hooks: [{ type: "command", command: `${FORWARDER} pre-tool-use` }],
       },
     ]);
+    expect(JSON.stringify(s.hooks)).not.toContain('"http"');
     expect(s.hooks.PostToolUse[0].hooks[0]).toEqual({
-      type: "http",
-      url: `http://127.0.0.1:${port}/hooks/post-tool-use`,
-      onFailure: "block",
+      type: "command",
+      command: `${FORWARDER} post-tool-use`,
     });
-    expect(s.hooks.SessionStart[0].hooks[0].command).toBe(`${TEST_BIN} hook session-start --port ${port}`);
-    // Claude Code ignores onFailure on these two, so they stay in-process command hooks.
-    expect(s.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: `${TEST_BIN} hook stop` }] }]);
-    expect(s.hooks.SubagentStop[0].hooks[0].command).toBe(`${TEST_BIN} hook subagent-stop`);
+    expect(s.hooks.SessionStart[0].hooks[0].command).toBe(`${TEST_BIN} hook session-start`);
+    expect(s.hooks.SessionEnd[0].hooks[0].command).toBe(`${TEST_BIN} hook session-end`);
+    expect(s.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: `${FORWARDER} stop` }] }]);
     expect(s.permissions.allow).toContain(`Bash(${TEST_BIN} gate-in:*)`);
 
     const { manifest } = readManifest(root)!;
     expect(manifest.files).toHaveLength(COMMANDS.length + AGENTS.length);
     expect(manifest.settings!.created).toBe(true);
-    expect(manifest).toMatchObject({ hooks: "http", port });
+    expect(manifest).toMatchObject({ hooks: "resident" });
+    expect(manifest.port).toBeUndefined();
     expect(manifest.settings!.hooks.map((h) => h.event)).toEqual([
       "SessionStart",
       "PreToolUse",
@@ -79,6 +85,7 @@ describe("baton init: fresh repository", () => {
       "Stop",
       "SubagentStart",
       "SubagentStop",
+      "SessionEnd",
     ]);
   });
 
@@ -108,7 +115,8 @@ describe("baton init: fresh repository", () => {
     expect(frontmatter(plan)["allowed-tools"]).toBe(
       `Bash(${quoted} gate-in:*), Bash(${quoted} gate-out:*), Agent, Read`,
     );
-    expect(settings(root).hooks.Stop[0].hooks[0].command).toBe(`${quoted} hook stop`);
+    expect(settings(root).hooks.SessionStart[0].hooks[0].command).toBe(`${quoted} hook session-start`);
+    expect(settings(root).hooks.SessionEnd[0].hooks[0].command).toBe(`${quoted} hook session-end`);
   });
 });
 
@@ -145,11 +153,7 @@ describe("baton init: existing settings", () => {
       matcher: "Bash",
       hooks: [{ type: "command", command: "./lint.sh" }],
     });
-    expect(s.hooks.PreToolUse[1].hooks[0]).toEqual({
-      type: "http",
-      url: `http://127.0.0.1:${repositoryPort(root)}/hooks/pre-tool-use`,
-      onFailure: "block",
-    });
+    expect(s.hooks.PreToolUse[1].hooks[0]).toEqual({ type: "command", command: `${FORWARDER} pre-tool-use` });
     expect(s.hooks.Stop[0].hooks[0].command).toBe("./notify.sh");
     // The user's own lines survive byte for byte.
     expect(text).toContain('    "model": "opus",\n');
@@ -241,7 +245,7 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
     );
 
     await runInit({ root, bin: TEST_BIN, hooks: "command" });
-    const switched = await runInit({ root, hooks: "http", dryRun: true });
+    const switched = await runInit({ root, hooks: "http", hostSandbox: "off", dryRun: true });
     const settingsDiff = switched.changes.find((c) => c.path === ".claude/settings.json")!.diff!;
     expect(settingsDiff).toContain(`-            "command": "${TEST_BIN} hook pre-tool-use"`);
     expect(settingsDiff).toContain(
@@ -254,7 +258,7 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
 
   it("--hooks http installs HTTP hooks on the port, and switching back replaces only Baton's", async () => {
     const root = tempRepo();
-    await runInit({ root, bin: TEST_BIN, hooks: "http", port: 5123 });
+    await runInit({ root, bin: TEST_BIN, hooks: "http", port: 5123, hostSandbox: "off" });
     const s = settings(root);
     expect(s.hooks.PreToolUse).toEqual([
       {
@@ -267,18 +271,39 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
     expect((await runInit({ root })).upToDate).toBe(true);
 
     const back = await runInit({ root, hooks: "command" });
-    // the four HTTP hooks and the SessionStart that kept their server; Stop and SubagentStop stay as they were
-    expect(back.settings.hooksRemoved).toHaveLength(5);
+    // the four HTTP hooks, and the SessionStart and SessionEnd that kept their server; Stop and SubagentStop
+    // stay as they were
+    expect(back.settings.hooksRemoved).toHaveLength(6);
     expect(settings(root).hooks.Stop).toEqual([
       { hooks: [{ type: "command", command: `${TEST_BIN} hook stop` }] },
     ]);
   });
 });
 
+describe("baton init: how the hooks reach Baton", () => {
+  it("refuses HTTP hooks beside Claude Code's sandbox, naming why and what to use; without it they are the default", async () => {
+    const root = tempRepo();
+    await expect(runInit({ root, bin: TEST_BIN, hooks: "http" })).rejects.toThrow(
+      /--hooks http cannot reach Baton from a session with Claude Code's sandbox on: .*sandbox proxy, which refuses 127\.0\.0\.1.*--hooks resident.*--host-sandbox off/,
+    );
+    expect(existsSync(join(root, ".claude"))).toBe(false);
+    await runInit({ root, bin: TEST_BIN, hostSandbox: "off" });
+    expect(readManifest(root)!.manifest).toMatchObject({ hooks: "http", port: repositoryPort(root) });
+  });
+
+  it("moves an earlier install's HTTP hooks over to the forwarder when the sandbox is on", async () => {
+    const root = tempRepo();
+    await runInit({ root, bin: TEST_BIN, hooks: "http", hostSandbox: "off" });
+    await runInit({ root, hostSandbox: "on" });
+    expect(readManifest(root)!.manifest.hooks).toBe("resident");
+    expect(JSON.stringify(settings(root).hooks)).not.toContain('"http"');
+  });
+});
+
 describe("baton init: the hook server's port", () => {
   it("gives each repository a port of its own, and moves on from one something else holds", async () => {
     const [a, b] = [tempRepo(), tempRepo()];
-    await runInit({ root: a, bin: TEST_BIN });
+    await runInit({ root: a, bin: TEST_BIN, hooks: "http", hostSandbox: "off" });
     const portA = readManifest(a)!.manifest.port!;
     expect(portA).toBe(repositoryPort(a));
     expect(portA).toBeGreaterThanOrEqual(20_000);
@@ -288,7 +313,7 @@ describe("baton init: the hook server's port", () => {
     const squatter = createServer((_request, response) => response.end("not baton"));
     await new Promise<void>((resolve) => squatter.listen(taken, "127.0.0.1", resolve));
     try {
-      await runInit({ root: b, bin: TEST_BIN });
+      await runInit({ root: b, bin: TEST_BIN, hooks: "http", hostSandbox: "off" });
     } finally {
       await new Promise((resolve) => squatter.close(resolve));
     }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { basename, join } from "node:path";
 import {
   type CiProvider,
@@ -16,7 +16,9 @@ import {
   type TemplateFile,
 } from "../init/index.js";
 import { BATON_DIR } from "../shared/baton-paths.js";
+import { UsageError } from "../shared/errors.js";
 import { repositoryPort } from "../shared/hook-port.js";
+import { present } from "../shared/present.js";
 import type { Host, HostInstallContext, HostSettingsPlan } from "./host.js";
 
 export interface InstallOptions {
@@ -40,13 +42,13 @@ export interface InstallOptions {
 const BATON_DIRS = [BATON_DIR];
 
 function readIfExists(path: string): string | null {
-  return existsSync(path) ? readFileSync(path, "utf8") : null;
+  return present(path) ? readFileSync(path, "utf8") : null;
 }
 
 function freeBackupPath(root: string, path: string, taken: Set<string>): string {
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? `${path}.bak` : `${path}.bak.${n}`;
-    if (!existsSync(join(root, candidate)) && !taken.has(candidate)) return candidate;
+    if (!present(join(root, candidate)) && !taken.has(candidate)) return candidate;
   }
 }
 
@@ -112,13 +114,35 @@ function manifestChange(root: string, manifest: InitManifest): FileChange[] {
   ];
 }
 
+/**
+ * How the hooks reach Baton. With Claude Code's sandbox on, its HTTP hooks travel through the sandbox's
+ * network proxy in the default, acceptEdits and plan modes, which refuses 127.0.0.1 (HTTP 403), so every
+ * tool call would be blocked: there the per-tool-call hooks are command hooks that forward to the resident
+ * server (Claude Code runs command hooks outside its sandbox in every mode). HTTP hooks, the fastest, are
+ * the default only where no sandbox stands between Claude Code and Baton's server; an earlier install's
+ * HTTP hooks are moved over when the sandbox is on.
+ */
+function hookTransport(
+  asked: HookMode | undefined,
+  previous: HookMode | undefined,
+  hostSandbox: boolean,
+): HookMode {
+  if (asked === "http" && hostSandbox) {
+    throw new UsageError(
+      "--hooks http cannot reach Baton from a session with Claude Code's sandbox on: in the default, acceptEdits and plan permission modes Claude Code sends HTTP hooks through its sandbox proxy, which refuses 127.0.0.1, and every tool call would be blocked. Use the default (--hooks resident), or --hooks http --host-sandbox off to leave the sandbox off.",
+    );
+  }
+  const chosen = asked ?? previous;
+  if (chosen === undefined || (chosen === "http" && hostSandbox)) return hostSandbox ? "resident" : "http";
+  return chosen;
+}
+
 /** Everything `baton init` would do, for every host it covers, read and validated before a single byte is written. */
 export async function planInstall(options: InstallOptions, hosts: readonly Host[]): Promise<InitPlan> {
   const { root } = options;
   const prev = readManifest(root)?.manifest;
-  // The fastest enforcement that fails closed is the default: HTTP hooks to a resident server of this
-  // repository, on a port of its own; command hooks stay an explicit choice.
-  const hooks = options.hooks ?? prev?.hooks ?? "http";
+  const hostSandbox = (options.hostSandbox ?? prev?.hostSandbox ?? "on") === "on";
+  const hooks = hookTransport(options.hooks, prev?.hooks, hostSandbox);
   const port =
     hooks === "http" ? (options.port ?? prev?.port ?? (await freeRepositoryPort(root))) : undefined;
   const ci = options.ci ?? prev?.ci;
@@ -129,7 +153,7 @@ export async function planInstall(options: InstallOptions, hosts: readonly Host[
     port: port ?? repositoryPort(root),
     specsDir: options.specsDir ?? "specs",
     previous: prev,
-    hostSandbox: (options.hostSandbox ?? prev?.hostSandbox ?? "on") === "on",
+    hostSandbox,
   };
   const active = activeHosts(hosts, options.hosts ?? [], prev);
   const files = planFiles(root, [...active.flatMap((h) => h.installer.files(ctx)), ...ciFiles(ci)], prev);
@@ -150,7 +174,7 @@ export async function planInstall(options: InstallOptions, hosts: readonly Host[
     ...(ctx.hostSandbox ? {} : { hostSandbox: "off" as const }),
     ...Object.assign({}, ...settings.map((s) => s.record)),
     files: files.records.map(({ backup, ...rest }) => (backup ? { ...rest, backup } : rest)),
-    dirs: [...new Set([...(prev?.dirs ?? []), ...dirs.filter((d) => !existsSync(join(root, d)))])],
+    dirs: [...new Set([...(prev?.dirs ?? []), ...dirs.filter((d) => !present(join(root, d)))])],
   };
   const writes = [...files.writes, ...settings.flatMap((s) => (s.write ? [s.write] : []))];
   // Backups are listed even without --force, so a dry run shows what --force would do.

@@ -38,8 +38,8 @@ describe("baton init --uninstall", () => {
     writeFileSync(join(root, ".claude/settings.json"), `${JSON.stringify(installed, null, 2)}\n`);
 
     const result = await runInit({ root, uninstall: true });
-    // SessionStart (which starts the hook server) and the six hooks it serves.
-    expect(result.settings.hooksRemoved).toHaveLength(7);
+    // SessionStart (which starts the hook server), the six hooks it serves, and SessionEnd.
+    expect(result.settings.hooksRemoved).toHaveLength(8);
     const after = JSON.parse(readText(root, ".claude/settings.json"));
     expect(after).toEqual({
       permissions: { allow: ["Bash(npm test:*)"] },
@@ -65,7 +65,7 @@ describe("baton init --uninstall", () => {
     const stop = { hooks: [{ type: "command", command: `${TEST_BIN} hook stop` }] };
     const own = { hooks: { Stop: [stop] }, permissions: { allow: [`Bash(${TEST_BIN} task:*)`] } };
     writeFileSync(join(root, ".claude/settings.json"), `${JSON.stringify(own, null, 2)}\n`);
-    const installed = await runInit({ root, bin: TEST_BIN });
+    const installed = await runInit({ root, bin: TEST_BIN, hooks: "command" });
     expect(installed.settings.hooksAdded.map((h) => h.event)).not.toContain("Stop");
     expect(installed.settings.permissionsAdded).not.toContain(`Bash(${TEST_BIN} task:*)`);
     await runInit({ root, uninstall: true });

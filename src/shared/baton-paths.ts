@@ -65,6 +65,8 @@ export function batonPaths(root: string) {
     holdoutLog: (check: string) => join(dir, "logs", `holdout-${check.replace(/[^A-Za-z0-9_-]/g, "_")}.log`),
     /** What each check's runner reported at one baseline tree, measured once. */
     baselineCounts: (key: string) => join(dir, "cache", "check-counts", `${key}.json`),
+    /** One record per host session running in the repository (`hooks/live-sessions.ts`). */
+    sessions: join(dir, "sessions"),
     /** Where `baton serve` publishes the port the resident forwarders call. */
     servePort: join(dir, "serve.port"),
     /** The Stop hook's block counter of one host session. */

@@ -25,9 +25,12 @@ const installedPort = (dir: string): number => {
 };
 
 /**
- * A fresh `baton init` (`--hooks http` is its default): the per-tool-call hooks are HTTP calls to a resident `baton serve` that the
- * SessionStart hook starts, and Claude Code blocks the tool call whenever that server cannot answer.
+ * `baton init --hooks http --host-sandbox off` (HTTP hooks are the default only where Claude Code's sandbox
+ * is off: with it on, Claude Code sends them through its sandbox proxy, which refuses 127.0.0.1): the
+ * per-tool-call hooks are HTTP calls to a resident `baton serve` that the SessionStart hook starts, and Claude
+ * Code blocks the tool call whenever that server cannot answer.
  */
+const httpRepo = () => initialisedRepo(["--hooks", "http", "--host-sandbox", "off"]);
 let servers: number[] = [];
 afterEach(async () => {
   for (const pid of servers) {
@@ -41,15 +44,6 @@ afterEach(async () => {
   await closeSessions();
 });
 
-/** The pid of the Baton server answering on `port`, remembered so that the test stops it. */
-async function serverPid(port: number): Promise<number> {
-  const response = await fetch(`http://127.0.0.1:${port}/health`);
-  expect(response.headers.get("x-baton-hook")).toBe("1");
-  const pid = ((await response.json()) as { pid: number }).pid;
-  servers.push(pid);
-  return pid;
-}
-
 /** The same, from a reply function of the fake API, which must answer synchronously. */
 function serverPidNow(port: number): number {
   const script = `fetch("http://127.0.0.1:${port}/health").then((r) => r.json()).then((j) => console.log(j.pid))`;
@@ -58,17 +52,29 @@ function serverPidNow(port: number): number {
   return pid;
 }
 
-describe.skipIf(located.path === null)("Claude Code after a fresh baton init (HTTP hooks)", () => {
-  test("SessionStart starts the server and the honest path records the result", {
+describe.skipIf(located.path === null)("Claude Code with HTTP hooks (its sandbox off)", () => {
+  test("SessionStart starts the server, the honest path records the result, the server ends with the session", {
     timeout: 120_000,
   }, async () => {
-    // A fresh `baton init`, no flags: HTTP hooks on the repository's own port are the default.
-    const dir = initialisedRepo();
+    const dir = httpRepo();
     const port = installedPort(dir);
     const { api, run, hookLog } = await session(dir, {
       conversations: [obedientMain("Research of task 1 is recorded."), researcher(dir)],
     });
-    await serverPid(port);
+    expect(hookLog).toContainEqual(
+      expect.objectContaining({ event: "session-start", note: "resident server started" }),
+    );
+    expect(hookLog).toContainEqual(expect.objectContaining({ event: "session-end" }));
+    // SessionEnd took the session off the live list; the server started for it stops within seconds.
+    let answering = true;
+    for (let i = 0; i < 60 && answering; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answering = await fetch(`http://127.0.0.1:${port}/health`).then(
+        () => true,
+        () => false,
+      );
+    }
+    expect(answering).toBe(false);
     expect(api.problems(), run.stdout + run.stderr).toEqual([]);
     expectResearched(dir);
     expect(hookLog).toContainEqual(expect.objectContaining({ event: "pre-tool-use", tool: "Agent" }));
@@ -78,8 +84,7 @@ describe.skipIf(located.path === null)("Claude Code after a fresh baton init (HT
   test("the server dies mid-session: the next tool call is blocked, never let through", {
     timeout: 120_000,
   }, async () => {
-    // A fresh `baton init`, no flags: HTTP hooks on the repository's own port are the default.
-    const dir = initialisedRepo();
+    const dir = httpRepo();
     const port = installedPort(dir);
     let blocked = "";
     const { api, env, close } = await startOfflineClaude({

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
+import { batonKeyDir } from "../../src/shared/baton-paths.js";
 import { locateClaudeBinary, runClaude } from "../../src/testing/claude-test-binary.js";
 import {
   lastUserText,
@@ -159,13 +160,36 @@ export const researcher = (dir: string) => ({
   ],
 });
 
-export async function session(dir: string, script: ScriptInput) {
+/** Claude Code's permission modes people work in, and the one unattended runs use. */
+export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions";
+
+/**
+ * The arguments that run a prompt in `mode`. In the modes that ask, `-p` cannot ask a person, so the tools an
+ * honest session uses are allowed up front, as a person who answers "yes" would.
+ */
+export function modeArgs(mode: PermissionMode): string[] {
+  const asks = mode !== "bypassPermissions";
+  return ["--permission-mode", mode, ...(asks ? ["--allowedTools", "Bash,Write,Edit,Read,Agent"] : [])];
+}
+
+export async function session(
+  dir: string,
+  script: ScriptInput,
+  options: { mode?: PermissionMode; prompt?: string; ownKey?: boolean } = {},
+) {
   const { api, env, close } = await startOfflineClaude(script);
   cleanups.push(close);
   const run = await runClaude({
     cwd: dir,
-    args: ["-p", "/research 1", "--output-format", "json", "--permission-mode", "bypassPermissions"],
-    env,
+    args: [
+      "-p",
+      options.prompt ?? "/research 1",
+      "--output-format",
+      "json",
+      ...modeArgs(options.mode ?? "bypassPermissions"),
+    ],
+    // One person's sessions share their key: the test's own, which signed the adoption at `baton init`.
+    env: options.ownKey ? { ...env, BATON_KEY_DIR: batonKeyDir() } : env,
     timeoutMs: 90_000,
   });
   const result = run.messages.at(-1) ?? {};
@@ -184,3 +208,112 @@ export function expectResearched(dir: string) {
   expect(existsSync(join(dir, FOLDER, ".postflight-pending"))).toBe(false);
   expect(existsSync(join(dir, "specs/.baton/checkpoints/1.json"))).toBe(false);
 }
+
+export type DelegatedOperation = "research" | "plan" | "implement";
+
+/** The gate-out command gate-in printed for `operation` of task 1, run as printed. */
+export const gateOutOf =
+  (operation: DelegatedOperation) =>
+  ({ request }: { request: MessagesRequest }) => {
+    const pattern = new RegExp(`^\\s*(\\S.* gate-out ${operation} 1 --session sess_\\S+)\\s*$`, "m");
+    const command = pattern.exec(promptOf(request))?.[1];
+    if (!command) throw new Error(`no gate-out command for ${operation} in the expanded command`);
+    return say(toolUse("Bash", { command, description: "Close the checkpoint" }));
+  };
+
+/** A main thread that delegates `operation` as gate-in told it and closes it with the printed gate-out. */
+export const honestMain = (operation: DelegatedOperation, last = "Done.") =>
+  mainThread([{ reply: delegate }, { reply: gateOutOf(operation) }, say(text(last))]);
+
+const PLAN = (session: string) =>
+  [
+    "# Implementation Plan: Task #1",
+    "",
+    "- **Task**: 1 - Study the lexer",
+    "- **Status**: [NOT STARTED]",
+    `- **Session**: ${session}`,
+    "",
+    "## Implementation Phases",
+    "",
+    "### Phase 1: Fix the lexer [NOT STARTED]",
+    "",
+    "- **Dependencies:** None",
+    "- **Goal:** keep the last token",
+    "",
+    "**Tasks:**",
+    "- [ ] Keep the last token when the input has no trailing newline",
+    "",
+    "**Verification**:",
+    "- the lexer keeps the last token",
+    "",
+  ].join("\n");
+
+const SUMMARY = `# Implementation Summary\n\n${"The lexer now keeps the last token when the input has no trailing newline. ".repeat(6)}\n`;
+
+/**
+ * The delegated agent of `operation` doing honest work: it reads its task with Bash (sandboxed in a session
+ * after `baton init`), writes what its prompt names with the Write tool, and its metadata last.
+ */
+export const honestAgent = (dir: string, operation: DelegatedOperation, via: "tools" | "bash" = "tools") => {
+  const artifactLabel = { research: "report", plan: "plan", implement: "summary" }[operation];
+  // Plan mode holds every file-tool write of a sub-agent for the person; an agent then writes with Bash,
+  // which Claude Code's sandbox runs (the store and Baton's files stay read-only there).
+  const write = (path: string, content: string) =>
+    via === "tools"
+      ? say(toolUse("Write", { file_path: join(dir, path), content }))
+      : say(
+          toolUse("Bash", {
+            command: `mkdir -p "$(dirname '${path}')" && cat > '${path}' <<'BATON_EOF'\n${content}\nBATON_EOF`,
+            description: `Write ${path}`,
+          }),
+        );
+  const metadata = (prompt: string) => {
+    const artifact = line(prompt, `Write the ${artifactLabel} to`);
+    const status = { research: "researched", plan: "planned", implement: "implemented" }[operation];
+    const type = { research: "research", plan: "plan", implement: "summary" }[operation];
+    return JSON.stringify({
+      status,
+      summary: `The ${operation} of task 1 is done.`,
+      artifacts: [{ type, path: artifact }],
+      ...(operation === "implement"
+        ? { files_changed: ["src/lexer.ts"], completion_data: { completion_summary: "Last token kept." } }
+        : {}),
+      metadata: {
+        session_id: line(prompt, "Session id"),
+        agent_type: `baton-${operation === "research" ? "researcher" : operation === "plan" ? "planner" : "implementer"}`,
+      },
+    });
+  };
+  const steps: Turn[] = [
+    say(
+      toolUse("Bash", {
+        command: "cat specs/state.json >/dev/null && ls specs",
+        description: "Read the task",
+      }),
+    ),
+    ...(operation === "implement" ? [write("src/lexer.ts", "export const keepsLastToken = true;")] : []),
+    {
+      reply: ({ request }) => {
+        const prompt = promptOf(request);
+        const path = line(prompt, `Write the ${artifactLabel} to`);
+        const content =
+          operation === "research"
+            ? REPORT
+            : operation === "plan"
+              ? PLAN(line(prompt, "Session id"))
+              : SUMMARY;
+        return write(path, content);
+      },
+    },
+    {
+      reply: ({ request }) =>
+        write(line(promptOf(request), "Write the return metadata, last, to"), metadata(promptOf(request))),
+    },
+    say(text(`The ${operation} is written.`)),
+  ];
+  return {
+    name: operation,
+    match: { subagent: true, prompt: `Baton delegates ${operation} of task 1` },
+    turns: steps,
+  };
+};

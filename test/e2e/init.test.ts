@@ -22,15 +22,15 @@ describe("baton init (CLI)", () => {
     const first = ok(dir, ["init", "--bin", BIN]);
     expect(first.stdout).toContain("created .claude/commands/research.md");
     expect(first.stdout).toContain(
-      "hooks added to .claude/settings.json: SessionStart, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStart, SubagentStop",
+      "hooks added to .claude/settings.json: SessionStart, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStart, SubagentStop, SessionEnd",
     );
-    // HTTP hooks to the repository's own server are the default; the session starts that server.
-    const port = JSON.parse(text(dir, ".baton/init.json")).port;
-    expect(first.stdout).toContain(`HTTP hooks on 127.0.0.1:${port}`);
+    // With Claude Code's sandbox on, command hooks forwarding to a resident server are the default: HTTP
+    // hooks would travel through the sandbox's proxy, which refuses 127.0.0.1.
+    expect(first.stdout).toContain("reach Baton in every permission mode");
     const settings = JSON.parse(text(dir, ".claude/settings.json"));
-    expect(settings.hooks.SubagentStop[0].hooks[0]).toEqual({
+    expect(settings.hooks.SessionEnd[0].hooks[0]).toEqual({
       type: "command",
-      command: `${BIN} hook subagent-stop`,
+      command: `${BIN} hook session-end`,
     });
     expect(text(dir, ".claude/commands/implement.md")).toContain(`!\`${BIN} gate-in implement $ARGUMENTS\``);
     expect(runBang(dir, "task", 'add "Relayed from a slash command"')).toContain(
@@ -108,7 +108,7 @@ describe("baton init (CLI)", () => {
 
   it("--hooks http points the per-tool-call hooks at baton serve, blocking when it cannot answer", () => {
     const dir = repo();
-    ok(dir, ["init", "--bin", BIN, "--hooks", "http", "--port", "5999"]);
+    ok(dir, ["init", "--bin", BIN, "--hooks", "http", "--port", "5999", "--host-sandbox", "off"]);
     const hooks = JSON.parse(text(dir, ".claude/settings.json")).hooks;
     const http = (name: string) => ({
       type: "http",

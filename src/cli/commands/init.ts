@@ -1,13 +1,14 @@
-import { existsSync, mkdirSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import * as z from "zod/mini";
 import { findRepoRoot, loadConfig } from "../../config/index.js";
 import { publishedKeyPath, signingKey } from "../../evidence/index.js";
 import { HOSTS, hostNamed, runInit } from "../../hosts/index.js";
-import type { InitResult } from "../../init/index.js";
+import { type InitResult, readManifest } from "../../init/index.js";
 import { INIT_MANIFEST } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
 import { UsageError } from "../../shared/index.js";
+import { present } from "../../shared/present.js";
 
 const InitArgs = z.object({
   hooks: z.optional(z.enum(["command", "http", "resident"])),
@@ -63,13 +64,14 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
   if (options.dir === undefined) root = findRepoRoot(options.repo);
   else {
     root = resolve(options.repo, options.dir);
-    if (!existsSync(root) || !statSync(root).isDirectory()) {
+    if (!present(root) || !statSync(root).isDirectory()) {
       throw new UsageError(`${options.dir} is not a folder`, {
         hint: "Create it first, or name the repository root.",
       });
     }
   }
   const unpublished = options.uninstall && !options.dryRun ? await unpublishEvidenceKey(root) : null;
+  const installedPort = options.uninstall ? readManifest(root)?.manifest.port : undefined;
   const result = await runInit({
     root,
     bin: options.bin,
@@ -85,7 +87,14 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
   });
   if (result.written && !options.uninstall) publishEvidenceKey(root, result);
   if (unpublished) result.changes.push({ action: "delete", path: unpublished });
+  if (options.uninstall && result.written) await stopServers(root, installedPort);
   return result;
+}
+
+/** Hooks gone, their server goes too: nothing of Baton's keeps answering for this repository. */
+async function stopServers(root: string, installedPort: number | undefined): Promise<void> {
+  const { stopRepositoryServers } = await import("../../hooks/index.js");
+  await stopRepositoryServers(root, installedPort === undefined ? [] : [installedPort]);
 }
 
 /**
@@ -95,7 +104,7 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
 async function unpublishEvidenceKey(root: string): Promise<string | null> {
   const path = publishedKeyPath(root);
   const rel = relative(root, path).split(sep).join("/");
-  if (!existsSync(path)) return null;
+  if (!present(path)) return null;
   if ((await runGit(root, ["ls-files", "--error-unmatch", "--", rel])).ok) return null;
   rmSync(path);
   for (const dir of [dirname(path), dirname(dirname(path))]) {
@@ -114,7 +123,7 @@ async function unpublishEvidenceKey(root: string): Promise<string | null> {
  */
 function publishEvidenceKey(root: string, result: InitResult): void {
   const path = publishedKeyPath(root);
-  if (existsSync(path)) return;
+  if (present(path)) return;
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, signingKey().publicPem);
   result.changes.push({ action: "create", path: relative(root, path).split(sep).join("/") });
@@ -193,7 +202,7 @@ export function formatInit(result: InitResult): string {
       result.hooks === "http"
         ? `HTTP hooks on 127.0.0.1:${result.port} (each Claude Code session starts \`baton serve\` there; a tool call is blocked while it cannot answer)`
         : result.hooks === "resident"
-          ? "command hooks that forward to a resident `baton serve` (SessionStart starts it; without it they run in-process)"
+          ? "command hooks that forward to a resident `baton serve` (SessionStart starts it and it ends with the last session; without it they run in-process), which reach Baton in every permission mode with Claude Code's sandbox on"
           : "command hooks";
     out.push(`Baton runs as \`${result.bin}\`; ${hooks}.`);
     if (!result.dryRun) {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { present } from "../../shared/present.js";
 import { described, print, repoOf, selfCommand } from "./io.js";
 
 export function defineSessionCommands(program: Command): void {
@@ -123,7 +124,11 @@ function defineServe(program: Command): void {
         "--port-file <file>",
         "write the port there once listening (removed on exit): bin/baton-hook reads it",
       )
-      .action(async (opts: { port?: string; portFile?: string }, cmd: Command) => {
+      .option(
+        "--sessions",
+        "end when the repository's last host session has ended (SessionStart starts it so)",
+      )
+      .action(async (opts: { port?: string; portFile?: string; sessions?: boolean }, cmd: Command) => {
         const { DEFAULT_HOOK_PORT, HOOK_EVENTS, startHookServer } = await import("../../hooks/index.js");
         const port = opts.port === undefined ? DEFAULT_HOOK_PORT : Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -131,8 +136,7 @@ function defineServe(program: Command): void {
           throw new UsageError(`--port must be a port number, got "${opts.port}"`);
         }
         const server = await startHookServer({ port, root: repoOf(cmd) });
-        const { existsSync } = await import("node:fs");
-        const { publishPort, unpublishPort } = await import("../../hooks/index.js");
+        const { liveSessions, publishPort, unpublishPort } = await import("../../hooks/index.js");
         if (opts.portFile) publishPort(opts.portFile, server.port);
         const urls = Object.keys(HOOK_EVENTS).map((event) => `  POST ${server.url}/hooks/${event}\n`);
         process.stdout.write(`Baton hook server on ${server.url}\n${urls.join("")}`);
@@ -142,7 +146,9 @@ function defineServe(program: Command): void {
           process.once("SIGTERM", stop);
           // A server started for a repository (by SessionStart or the opencode plugin) ends with it.
           const root = repoOf(cmd);
-          setInterval(() => existsSync(root) || stop(), 5_000).unref();
+          setInterval(() => present(root) || stop(), 5_000).unref();
+          // Started for sessions, it ends with the last of them (a crashed session's host is gone too).
+          if (opts.sessions) setInterval(() => liveSessions(root).length > 0 || stop(), 2_000).unref();
         });
         if (opts.portFile) unpublishPort(opts.portFile, server.port);
       }),

@@ -56,6 +56,11 @@ export function hookEntries(bin: string, mode: HookMode, port: number): HookEntr
     const command =
       mode === "http" ? `${bin} hook session-start --port ${port}` : `${bin} hook session-start`;
     entries.unshift({ event: "SessionStart", group: { hooks: [{ type: "command", command }] } });
+    // SessionEnd: the session is over, and the server started for it ends with the last one.
+    entries.push({
+      event: "SessionEnd",
+      group: { hooks: [{ type: "command", command: `${bin} hook session-end` }] },
+    });
   }
   return entries;
 }

@@ -1,0 +1,82 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { toolResults } from "../../src/testing/fake-messages-api.js";
+import {
+  closeSessions,
+  type DelegatedOperation,
+  FOLDER,
+  honestAgent,
+  honestMain,
+  initialisedRepo,
+  located,
+  type PermissionMode,
+  session,
+} from "./claude-script.js";
+import { git, ok, readJson } from "./helpers.js";
+
+afterEach(closeSessions);
+
+/** The modes in which Claude Code lets a delegated agent write without a person answering each write. */
+const WRITING_MODES: PermissionMode[] = ["default", "acceptEdits", "bypassPermissions"];
+
+const STATUS: Record<DelegatedOperation, string> = {
+  research: "researched",
+  plan: "planned",
+  implement: "completed",
+};
+
+/**
+ * The honest path after a plain `baton init` (Claude Code's sandbox on, Baton's default hooks), in the
+ * permission modes people work in: /research, /plan and /implement each delegate, the agent's Bash runs in
+ * the sandbox, its writes go through the file tools, and the printed gate-out records and commits.
+ * In the default, acceptEdits and plan modes Claude Code sends HTTP hooks through its sandbox proxy, which
+ * refuses 127.0.0.1: every tool call was blocked there while init installed HTTP hooks beside the sandbox.
+ */
+describe.skipIf(located.path === null)("an honest session passes in every permission mode", () => {
+  test.each(WRITING_MODES)("%s: /research, /plan, /implement", { timeout: 240_000 }, async (mode) => {
+    const dir = initialisedRepo();
+    for (const operation of ["research", "plan", "implement"] as const) {
+      const { api, run, hookLog } = await session(
+        dir,
+        { conversations: [honestMain(operation), honestAgent(dir, operation)] },
+        { mode, prompt: `/${operation} 1`, ownKey: true },
+      );
+      const told = api.messageRequests().flatMap((r) => (r.body ? toolResults(r.body) : []));
+      expect(api.problems(), `${operation}: ${JSON.stringify(told).slice(-1500)}${run.stderr}`).toEqual([]);
+      expect(readJson(dir, "state.json").active_projects[0].status, operation).toBe(STATUS[operation]);
+      expect(git(dir, ["log", "-1", "--format=%s"]).trim()).toMatch(/^task 1: /);
+      expect(existsSync(join(dir, "specs/.baton/checkpoints/1.json"))).toBe(false);
+      // The hooks saw the sub-agent's tool calls, so provenance was recorded by Baton, not assumed.
+      expect(hookLog).toContainEqual(expect.objectContaining({ event: "pre-tool-use", tool: "Agent" }));
+      expect(hookLog).toContainEqual(
+        expect.objectContaining({ event: "post-tool-use", agent_type: expect.any(String) }),
+      );
+    }
+    expect(readFileSync(join(dir, "src/lexer.ts"), "utf8")).toContain("keepsLastToken");
+    expect(git(dir, ["status", "--porcelain"])).toBe("");
+    expect(ok(dir, ["verify"]).stdout).toContain("0 phantom(s)");
+    expect(existsSync(join(dir, FOLDER, ".postflight-pending"))).toBe(false);
+  });
+
+  /**
+   * Plan mode is Claude Code's read-only mode: it holds every write of a sub-agent (file tools and Bash alike)
+   * for the person, and no hook can lift that, so without a person to answer (`-p`) the agent writes nothing.
+   * What Baton owes there: its hooks reach it (every tool call was blocked before), and nothing is recorded
+   * that the agent did not write.
+   */
+  test("plan: the hooks reach Baton, and a research whose writes plan mode held records nothing", {
+    timeout: 120_000,
+  }, async () => {
+    const dir = initialisedRepo();
+    const { hookLog } = await session(
+      dir,
+      { conversations: [honestMain("research"), honestAgent(dir, "research")] },
+      { mode: "plan", prompt: "/research 1" },
+    );
+    expect(hookLog).toContainEqual(expect.objectContaining({ event: "pre-tool-use", tool: "Agent" }));
+    expect(hookLog).toContainEqual(expect.objectContaining({ event: "pre-tool-use", tool: "Write" }));
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("researching");
+    expect(git(dir, ["log", "-1", "--format=%s"]).trim()).toBe("baton init");
+  });
+});
