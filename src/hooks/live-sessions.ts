@@ -16,10 +16,16 @@ export interface LiveSession {
 
 const fileName = (session: string) => `${session.replace(/[^A-Za-z0-9_-]/g, "_")}.json`;
 
-/** The host's process: Claude Code tells its hooks (`CLAUDE_PID`); other hosts run the hook as their child. */
+/**
+ * The host's process: Claude Code tells its hooks (`CLAUDE_PID`), Baton's opencode plugin says its own
+ * (`BATON_HOST_PID`); otherwise the hook runs as the host's child.
+ */
 export function hostPid(env: NodeJS.ProcessEnv = process.env): number {
-  const told = Number(env["CLAUDE_PID"]);
-  return Number.isInteger(told) && told > 1 ? told : process.ppid;
+  for (const name of ["BATON_HOST_PID", "CLAUDE_PID"]) {
+    const told = Number(env[name]);
+    if (Number.isInteger(told) && told > 1) return told;
+  }
+  return process.ppid;
 }
 
 export function registerSession(root: string, session: string, pid: number): void {

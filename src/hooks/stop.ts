@@ -4,6 +4,7 @@ import { allow, block, type Decision } from "./decision.js";
 import type { StopHookInput } from "./hook-input-schema.js";
 import { ensureBatonDir } from "./log.js";
 import { batonCommand, listCheckpoints, type Project } from "./project.js";
+import { boundAgentReturned, closeForTheModel } from "./stop-gate-out.js";
 
 /**
  * Consecutive Stop blocks per Claude session before Baton lets the turn end. Claude Code overrides
@@ -24,8 +25,12 @@ function readCount(path: string): number {
   }
 }
 
-/** Stop: the main agent may not end its turn while a checkpoint it opened is still open. */
-export function stop(input: StopHookInput, project: Project): Decision {
+/**
+ * Stop: the main agent may not end its turn while a checkpoint it opened is still open. When the checkpoint's
+ * agent has returned, Baton closes it itself (the same GATE OUT, outside any sandbox) rather than depend on
+ * the model typing the one command that reaches it; otherwise the stop is held with that command.
+ */
+export async function stop(input: StopHookInput, project: Project): Promise<Decision> {
   const counter = stopCounterPath(project.root, input.session_id);
   const open = listCheckpoints(project).find(
     ({ checkpoint: c }) => c.mode === "session" && c.claudeSessionId === input.session_id,
@@ -38,6 +43,11 @@ export function stop(input: StopHookInput, project: Project): Decision {
   // A background agent is still working: its notification starts a new turn, gate-out comes then.
   if (input.background_tasks?.some((t) => t.status === "running")) {
     return allow("background agent running", n);
+  }
+  if (boundAgentReturned(project, open)) {
+    rmSync(counter, { force: true });
+    const said = await closeForTheModel(project, open);
+    return { ...allow("gate-out run by the stop hook", n), reason: said, reply: { systemMessage: said } };
   }
   const count = input.stop_hook_active === true ? readCount(counter) : 0;
   if (count >= STOP_BLOCK_LIMIT) {

@@ -69,7 +69,9 @@ describe("baton init: fresh repository", () => {
     });
     expect(s.hooks.SessionStart[0].hooks[0].command).toBe(`${TEST_BIN} hook session-start`);
     expect(s.hooks.SessionEnd[0].hooks[0].command).toBe(`${TEST_BIN} hook session-end`);
-    expect(s.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: `${FORWARDER} stop` }] }]);
+    expect(s.hooks.Stop).toEqual([
+      { hooks: [{ type: "command", command: `${FORWARDER} stop`, timeout: 600 }] },
+    ]);
     expect(s.permissions.allow).toContain(`Bash(${TEST_BIN} gate-in:*)`);
 
     const { manifest } = readManifest(root)!;
@@ -275,7 +277,7 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
     // stay as they were
     expect(back.settings.hooksRemoved).toHaveLength(6);
     expect(settings(root).hooks.Stop).toEqual([
-      { hooks: [{ type: "command", command: `${TEST_BIN} hook stop` }] },
+      { hooks: [{ type: "command", command: `${TEST_BIN} hook stop`, timeout: 600 }] },
     ]);
   });
 });

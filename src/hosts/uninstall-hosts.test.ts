@@ -62,7 +62,7 @@ describe("baton init --uninstall", () => {
   it("leaves an identical entry the user had before init: it was never Baton's", async () => {
     const root = tempRepo();
     mkdirSync(join(root, ".claude"));
-    const stop = { hooks: [{ type: "command", command: `${TEST_BIN} hook stop` }] };
+    const stop = { hooks: [{ type: "command", command: `${TEST_BIN} hook stop`, timeout: 600 }] };
     const own = { hooks: { Stop: [stop] }, permissions: { allow: [`Bash(${TEST_BIN} task:*)`] } };
     writeFileSync(join(root, ".claude/settings.json"), `${JSON.stringify(own, null, 2)}\n`);
     const installed = await runInit({ root, bin: TEST_BIN, hooks: "command" });

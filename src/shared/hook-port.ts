@@ -24,3 +24,9 @@ export function repositoryPort(root: string, attempt = 0): number {
   const hash = createHash("sha256").update(real).digest().readUInt32BE(0);
   return REPOSITORY_PORTS.first + ((hash + attempt) % REPOSITORY_PORTS.count);
 }
+
+/**
+ * How long the Stop hook may take to run GATE OUT itself (an implement's checks included); Baton's Stop handler
+ * asks Claude Code for a little more.
+ */
+export const STOP_GATE_OUT_TIMEOUT_S = 590;

@@ -1,15 +1,24 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { toolResults } from "../../src/testing/fake-messages-api.js";
+import {
+  type MessagesRequest,
+  promptOf,
+  say,
+  text,
+  toolResults,
+  toolUse,
+} from "../../src/testing/fake-messages-api.js";
 import {
   closeSessions,
   type DelegatedOperation,
+  delegate,
   FOLDER,
   honestAgent,
   honestMain,
   initialisedRepo,
   located,
+  mainThread,
   type PermissionMode,
   session,
 } from "./claude-script.js";
@@ -78,5 +87,54 @@ describe.skipIf(located.path === null)("an honest session passes in every permis
     expect(hookLog).toContainEqual(expect.objectContaining({ event: "pre-tool-use", tool: "Write" }));
     expect(readJson(dir, "state.json").active_projects[0].status).toBe("researching");
     expect(git(dir, ["log", "-1", "--format=%s"]).trim()).toBe("baton init");
+  });
+
+  /**
+   * The model closes the checkpoint with a command of its own making (`--session "$(…)"`): that runs
+   * inside Claude Code's sandbox, where the store is read-only, and says so; when the model then stops, the
+   * Stop hook runs the same GATE OUT itself, outside the sandbox. What is recorded does not depend on the form.
+   */
+  test("default: a gate-out typed in another form is closed by Baton when the model stops", {
+    timeout: 120_000,
+  }, async () => {
+    const dir = initialisedRepo();
+    let told = "";
+    const ownForm = ({ request }: { request: MessagesRequest }) => {
+      const printed = /^\s*(\S.* gate-out research 1 --session sess_\S+)\s*$/m.exec(promptOf(request))?.[1];
+      const [command, session] = printed!.split(" --session ");
+      return say(
+        toolUse("Bash", {
+          command: `${command} --session "$(echo ${session})"`,
+          description: "Close the checkpoint",
+        }),
+      );
+    };
+    const { api, hookLog } = await session(
+      dir,
+      {
+        conversations: [
+          mainThread([
+            { reply: delegate },
+            { reply: ownForm },
+            {
+              reply: ({ request }) => {
+                told = JSON.stringify(toolResults(request));
+                return say(text("I could not close it; stopping."));
+              },
+            },
+          ]),
+          honestAgent(dir, "research"),
+        ],
+      },
+      { mode: "default", ownKey: true },
+    );
+    expect(api.problems()).toEqual([]);
+    expect(told).toContain("inside Claude Code's sandbox");
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("researched");
+    expect(git(dir, ["log", "-1", "--format=%s"]).trim()).toBe("task 1: complete research");
+    expect(hookLog).toContainEqual(
+      expect.objectContaining({ event: "stop", note: "gate-out run by the stop hook" }),
+    );
+    expect(ok(dir, ["verify"]).stdout).toContain("0 phantom(s)");
   });
 });

@@ -35,18 +35,16 @@ describe.skipIf(located.path === null)("Baton's hooks in a Codex session (real b
     const dir = oneTaskRepo();
     ok(dir, ["init", "--host", "codex", "--bin", `node ${BATON_BIN}`]);
     const installed = JSON.parse(readFileSync(join(dir, ".codex", "hooks.json"), "utf8"));
-    // The fast path that fails closed: Baton's forwarder to the repository's hook server (SessionStart
-    // starts it), which decides in-process whenever the server cannot answer.
-    const { port } = JSON.parse(readFileSync(join(dir, ".baton", "init.json"), "utf8")) as { port: number };
+    // Baton's forwarder to the repository's resident hook server (SessionStart starts it and publishes its
+    // port), which decides in-process whenever the server cannot answer.
     const forwarder = join(BATON_BIN, "..", "baton-hook");
     expect(installed.hooks.PreToolUse).toEqual([
-      { matcher: "*", hooks: [{ type: "command", command: `${forwarder} pre-tool-use ${port}` }] },
+      { matcher: "*", hooks: [{ type: "command", command: `${forwarder} pre-tool-use` }] },
     ]);
-    expect(installed.hooks.SessionStart[0].hooks[0].command).toBe(
-      `node ${BATON_BIN} hook session-start --port ${port}`,
-    );
+    expect(installed.hooks.SessionStart[0].hooks[0].command).toBe(`node ${BATON_BIN} hook session-start`);
     cleanups.push(async () => {
       try {
+        const port = readFileSync(join(dir, ".baton", "serve.port"), "utf8").trim();
         const health = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as { pid: number };
         process.kill(health.pid, "SIGTERM");
       } catch {

@@ -123,7 +123,7 @@ describe("baton init (CLI)", () => {
     expect(hooks.PostToolUseFailure[0].hooks).toEqual([http("post-tool-use-failure")]);
     expect(hooks.SubagentStart[0].hooks).toEqual([http("subagent-start")]);
     // Claude Code ignores onFailure on these two: an unreachable server would let an agent stop.
-    expect(hooks.Stop[0].hooks).toEqual([{ type: "command", command: `${BIN} hook stop` }]);
+    expect(hooks.Stop[0].hooks).toEqual([{ type: "command", command: `${BIN} hook stop`, timeout: 600 }]);
     expect(hooks.SubagentStop[0].hooks).toEqual([{ type: "command", command: `${BIN} hook subagent-stop` }]);
     expect(hooks.SessionStart[0].hooks).toEqual([
       { type: "command", command: `${BIN} hook session-start --port 5999` },

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { shellQuote } from "../../init/bin.js";
 import type { HookEntry, HookMode } from "../../init/index.js";
-import { DEFAULT_HOOK_PORT } from "../../shared/hook-port.js";
+import { DEFAULT_HOOK_PORT, STOP_GATE_OUT_TIMEOUT_S } from "../../shared/hook-port.js";
 import { packageRoot } from "../../shared/package.js";
 
 // PreToolUse looks only at tools that write or delegate; PostToolUse and PostToolUseFailure see every tool,
@@ -44,7 +44,11 @@ function handlerFor(bin: string, mode: HookMode, port: number, event: string, na
 
 export function hookEntries(bin: string, mode: HookMode, port: number): HookEntry[] {
   const entries: HookEntry[] = HOOK_EVENTS.map(([event, name]) => {
-    const handler = handlerFor(bin, mode, port, event, name);
+    // Stop may run GATE OUT itself (an implement's checks included), so it gets the time that takes.
+    const handler = {
+      ...handlerFor(bin, mode, port, event, name),
+      ...(event === "Stop" ? { timeout: STOP_GATE_OUT_TIMEOUT_S + 10 } : {}),
+    };
     // Stop, SubagentStart and SubagentStop take no matcher (theirs would be the agent type).
     const matcher = TOOL_MATCHERS[event];
     const group = matcher ? { matcher, hooks: [handler] } : { hooks: [handler] };

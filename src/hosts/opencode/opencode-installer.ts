@@ -17,7 +17,7 @@ export const opencodeInstaller: HostInstaller = {
   settingsFile: "opencode.json",
   dirs: OPENCODE_DIRS,
   installedIn: (manifest) => manifest.opencode !== undefined,
-  // The plugin asks the repository's hook server when HTTP hooks are installed (the default).
+  // The plugin asks the repository's hook server: on the HTTP hooks' port, else where the resident one publishes its port.
   files: ({ root, bin, hooks, port, previous }) =>
     opencodeFiles(bin, hooks === "http" ? port : null, opencodeLayout(root, previous)),
   async settings({ root, specsDir, previous }) {

@@ -12,7 +12,7 @@
 //                                          `opencode run` exits at the first idle: GATE OUT decides there)
 // opencode calls every export of this file as a plugin, so it exports exactly one function.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -69,11 +69,26 @@ function patchedFiles(args) {
   );
 }
 
-/** The decision from the resident server, or null when it cannot give one (down, or not Baton's). */
-async function askServer(event, body) {
-  if (!SERVER) return null;
+/**
+ * Where the repository's hook server answers: the HTTP hooks' fixed port, or the one the resident server
+ * published in `.baton/serve.port`; null when none is known.
+ */
+function serverUrl(directory) {
+  if (SERVER) return SERVER;
   try {
-    const response = await fetch(`${SERVER}/hooks/${event}`, {
+    const port = readFileSync(join(directory, ".baton", "serve.port"), "utf8").trim();
+    return /^\d+$/.test(port) ? `http://127.0.0.1:${port}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The decision from the resident server, or null when it cannot give one (down, or not Baton's). */
+async function askServer(directory, event, body) {
+  const server = serverUrl(directory);
+  if (!server) return null;
+  try {
+    const response = await fetch(`${server}/hooks/${event}`, {
       method: "POST",
       body,
       signal: AbortSignal.timeout(10_000),
@@ -87,17 +102,29 @@ async function askServer(event, body) {
 
 let serverStarted = false;
 
-/** Starts the repository's hook server once, detached, for the calls after this one. */
+/**
+ * Starts the repository's hook server once, for the calls after this one, through Baton's SessionStart hook:
+ * this opencode process is recorded as a live session, and the server ends when the last one has ended.
+ */
 function startServer(directory) {
-  if (!SERVER || serverStarted) return;
+  if (serverStarted) return;
   serverStarted = true;
   try {
-    const port = new URL(SERVER).port;
-    spawn("/bin/sh", ["-c", `exec ${BATON} serve --port ${port}`], {
+    const port = SERVER ? ` --port ${new URL(SERVER).port}` : "";
+    const child = spawn("/bin/sh", ["-c", `exec ${BATON} hook session-start${port}`], {
       cwd: directory,
-      detached: true,
-      stdio: "ignore",
-    }).unref();
+      env: { ...process.env, CLAUDE_PROJECT_DIR: directory, BATON_HOST_PID: String(process.pid) },
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    child.on("error", () => {});
+    child.stdin.on("error", () => {});
+    child.stdin.end(
+      JSON.stringify({
+        session_id: `opencode-${process.pid}`,
+        cwd: directory,
+        hook_event_name: "SessionStart",
+      }),
+    );
   } catch {
     // the process path below still decides every call
   }
@@ -144,7 +171,7 @@ async function ask(directory, event, input) {
     hook_event_name: EVENT_NAMES[event],
     baton_host: "opencode",
   });
-  const served = await askServer(event, body);
+  const served = await askServer(directory, event, body);
   if (served) return served;
   startServer(directory);
   return askProcess(directory, event, body);
