@@ -1,15 +1,10 @@
 // Baton's opencode plugin, installed by `baton init --host opencode` (remove it with `baton init --uninstall`).
-//
-// opencode has no command hooks; this plugin turns its plugin calls into the hook inputs Claude Code sends
-// and asks Baton's same hook decisions, so one set of rules guards both hosts. It asks the repository's
-// resident hook server (one local HTTP request); when that cannot answer it starts it and asks
-// `baton hook <event>` in a process instead, so a call is never let through undecided:
-//   tool.execute.before  → pre-tool-use   (a throw blocks the tool; the model sees Baton's reason)
-//   tool.execute.after   → post-tool-use  (provenance: which agent changed an open task folder)
-//   task returned        → subagent-stop  (a throw refuses the result until the metadata exists)
-//   child's first prompt → subagent-start (binds the sub-agent to its checkpoint by the prompt)
-//   root session idle    → stop           (re-prompts while a checkpoint is open; serve/TUI only,
-//                                          `opencode run` exits at the first idle: GATE OUT decides there)
+// It turns opencode's plugin calls into the hook inputs Claude Code sends and asks Baton's same decisions: the
+// repository's resident hook server first (started through SessionStart, ending with opencode), else
+// `baton hook <event>` in a process, so a call is never let through undecided. tool.execute.before →
+// pre-tool-use (a throw blocks the tool), tool.execute.after → post-tool-use (provenance), a task's result →
+// subagent-stop (a throw refuses it until the metadata exists), a child's first prompt → subagent-start (binds
+// it), root session idle → stop (closes or re-prompts an open checkpoint; `opencode run` exits at the first idle).
 // opencode calls every export of this file as a plugin, so it exports exactly one function.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -32,33 +27,25 @@ const EVENT_NAMES = {
 };
 
 /** opencode tool → the tool name and input Baton's hooks read (Claude Code's names). */
+const CALLS = {
+  write: (a) => ["Write", { file_path: a.filePath, content: a.content }],
+  edit: (a) => ["Edit", { file_path: a.filePath, old_string: a.oldString, new_string: a.newString }],
+  multiedit: (a) => ["MultiEdit", { file_path: a.filePath, edits: a.edits }],
+  bash: (a) => ["Bash", { command: a.command }],
+  task: (a) => [
+    "Agent",
+    {
+      subagent_type: a.subagent_type,
+      description: a.description,
+      prompt: a.prompt,
+      run_in_background: false,
+    },
+  ],
+};
+
 function claudeCall(tool, args) {
-  const a = args ?? {};
-  switch (tool) {
-    case "write":
-      return { tool_name: "Write", tool_input: { file_path: a.filePath, content: a.content } };
-    case "edit":
-      return {
-        tool_name: "Edit",
-        tool_input: { file_path: a.filePath, old_string: a.oldString, new_string: a.newString },
-      };
-    case "multiedit":
-      return { tool_name: "MultiEdit", tool_input: { file_path: a.filePath, edits: a.edits } };
-    case "bash":
-      return { tool_name: "Bash", tool_input: { command: a.command } };
-    case "task":
-      return {
-        tool_name: "Agent",
-        tool_input: {
-          subagent_type: a.subagent_type,
-          description: a.description,
-          prompt: a.prompt,
-          run_in_background: false,
-        },
-      };
-    default:
-      return { tool_name: tool, tool_input: a };
-  }
+  const [tool_name, tool_input] = CALLS[tool]?.(args ?? {}) ?? [tool, args ?? {}];
+  return { tool_name, tool_input };
 }
 
 /** Every file a patch names (`*** Add File: p`, `*** Update File: p`, `*** Delete File: p`, `*** Move to: p`). */
@@ -101,7 +88,6 @@ async function askServer(directory, event, body) {
 }
 
 let serverStarted = false;
-
 /**
  * Starts the repository's hook server once, for the calls after this one, through Baton's SessionStart hook:
  * this opencode process is recorded as a live session, and the server ends when the last one has ended.
@@ -179,14 +165,8 @@ async function ask(directory, event, input) {
 
 /** What the plugin remembers of one opencode server: who is whose parent, and the sub-agents' names. */
 function newState(client, directory) {
-  return {
-    client,
-    directory,
-    parents: new Map(),
-    agents: new Map(),
-    refusals: new Map(),
-    reprompts: new Map(),
-  };
+  const [parents, agents, refusals, reprompts] = [new Map(), new Map(), new Map(), new Map()];
+  return { client, directory, parents, agents, refusals, reprompts };
 }
 
 async function parentOf(state, sessionID) {
