@@ -24,8 +24,8 @@ describe("pre-tool-use rule 1: Baton's files", () => {
     ["Edit", "specs/TODO.md"],
     ["MultiEdit", "specs/archive/state.json"],
     ["Write", "specs/errors.json"],
-    ["Write", "specs/3_x/.postflight-pending"],
-    ["Edit", "specs/3_x/.postflight-loop-guard"],
+    ["Write", "specs/3_x/.baton-postflight-pending"],
+    ["Edit", "specs/3_x/.baton-postflight-loop-guard"],
     ["Write", "specs/.baton/checkpoints/3.json"],
   ])("denies %s of %s to the main thread and to sub-agents", async (tool, path) => {
     const file_path = join(repo.dir, path);
@@ -37,7 +37,7 @@ describe("pre-tool-use rule 1: Baton's files", () => {
     const reply = await pre("Edit", { file_path: join(repo.dir, "specs/state.json") });
     expect(reasonOf(reply)).toContain("baton gate-out");
     expect(reasonOf(reply)).not.toMatch(/task status|task edit|--force/);
-    const marker = await pre("Write", { file_path: join(repo.dir, "specs/3_x/.postflight-pending") });
+    const marker = await pre("Write", { file_path: join(repo.dir, "specs/3_x/.baton-postflight-pending") });
     expect(reasonOf(marker)).toContain("baton gate-out");
   });
 

@@ -153,7 +153,7 @@ export function taskFolders(project: Project, taskNumber: number): string[] {
     .map((name) => join(project.specsDir, name));
 }
 
-/** The `.postflight-pending` marker gate-in writes into the task folder. */
+/** The marker gate-in writes into the task folder (MARKER_FILE). */
 export interface PostflightMarker {
   session_id?: string;
   skill?: string;

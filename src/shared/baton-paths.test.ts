@@ -8,7 +8,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
 
 /** Names of Baton's own files and folders: written out anywhere but baton-paths.ts, they drift. */
 const OWN_NAMES =
-  /\.postflight-|\.return-meta|events\.jsonl|hooks\.jsonl|init\.json|serve\.port|journal\.json|stop-blocks|events-index|board\.json|baton-[*\d].*\.tmp|(^|[/"'`\s\\])\.baton([/"'`\s\\]|\\b|$)/;
+  /\.(?:baton-)?postflight-|\.return-meta|events\.jsonl|hooks\.jsonl|init\.json|serve\.port|journal\.json|stop-blocks|events-index|board\.json|baton-[*\d].*\.tmp|(^|[/"'`\s\\])\.baton([/"'`\s\\]|\\b|$)/;
 
 function literalsNaming(file: string): string[] {
   const text = readFileSync(join(ROOT, file), "utf8");

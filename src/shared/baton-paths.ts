@@ -97,10 +97,16 @@ export function storeInternalPaths(internalDir: string) {
   };
 }
 
-/** In a task folder while an operation is open: the delegation whose result is still owed. */
-export const MARKER_FILE = ".postflight-pending";
+/**
+ * In a task folder while an operation is open: the delegation whose result is still owed. Named Baton's own:
+ * the original system's repositories keep `.postflight-pending` and wire their own SubagentStop script to it,
+ * which held Baton's agents and deleted Baton's marker while the two shared one name.
+ */
+export const MARKER_FILE = ".baton-postflight-pending";
 /** How many times the SubagentStop hook has blocked, beside the marker. */
-export const LOOP_GUARD_FILE = ".postflight-loop-guard";
+export const LOOP_GUARD_FILE = ".baton-postflight-loop-guard";
+/** The original system's marker and loop guard: theirs to write, never an artifact, never committed by Baton. */
+export const LEGACY_MARKER_FILES = [".postflight-pending", ".postflight-loop-guard"] as const;
 /** The return metadata an agent writes for the operation. */
 export const METADATA_FILE = ".return-meta.json";
 /** The return metadata of one phase of a plan run. */
@@ -125,6 +131,7 @@ export const BATON_DIR_SOURCE = escapeRegExp(BATON_DIR);
 export function isControlFile(name: string): boolean {
   return (
     (MARKER_FILES as readonly string[]).includes(name) ||
+    (LEGACY_MARKER_FILES as readonly string[]).includes(name) ||
     METADATA_NAME.test(name) ||
     TEMP_FILE_NAME.test(name) ||
     // the original system's name for the metadata file
@@ -133,7 +140,12 @@ export function isControlFile(name: string): boolean {
 }
 
 /** Glob patterns (git pathspec / plain glob) of the control files of a task folder. */
-export const CONTROL_FILE_GLOBS = [METADATA_FILE, ".return-meta.phase-*.json", ...MARKER_FILES] as const;
+export const CONTROL_FILE_GLOBS = [
+  METADATA_FILE,
+  ".return-meta.phase-*.json",
+  ...MARKER_FILES,
+  ...LEGACY_MARKER_FILES,
+] as const;
 
 /** The temp file of an atomic write of `name`: named before it is written, so recovery can find it anywhere. */
 export const tempFileName = (name: string, pid: number, hex: string) => `.${name}.baton-${pid}-${hex}.tmp`;

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import * as z from "zod/mini";
 import { appendFileNamed } from "../shared/atomic-write.js";
-import { MARKER_FILES, storeInternalPaths } from "../shared/baton-paths.js";
+import { LEGACY_MARKER_FILES, MARKER_FILES, storeInternalPaths } from "../shared/baton-paths.js";
 import { logKey, openLine, sealLine } from "./log-seal.js";
 
 /**
@@ -150,8 +150,8 @@ export function hashFile(path: string): string | null {
   }
 }
 
-/** Baton's own marker is not the agent's work; everything else in the folder is. */
-const NOT_TRACKED = new Set<string>(MARKER_FILES);
+/** Baton's own marker (and the original system's, which its own hooks write) is not the agent's work. */
+const NOT_TRACKED = new Set<string>([...MARKER_FILES, ...LEGACY_MARKER_FILES]);
 
 /** Files under a task folder (recursively), as repository-relative paths with `/`. */
 export function folderFiles(root: string, folder: string): string[] {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { MARKER_FILE, MARKER_FILES, METADATA_FILE } from "../shared/baton-paths.js";
+import { LEGACY_MARKER_FILES, MARKER_FILE, MARKER_FILES, METADATA_FILE } from "../shared/baton-paths.js";
 import { present } from "../shared/present.js";
 import { listTaskFolders } from "./archive-ops.js";
 import type { Finding } from "./doctor-finding.js";
@@ -9,7 +9,7 @@ import type { StoreContext } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
 import { IN_PROGRESS_STATUSES } from "./task-status.js";
 
-const CONTROL_FILES: readonly string[] = MARKER_FILES;
+const CONTROL_FILES: readonly string[] = [...MARKER_FILES, ...LEGACY_MARKER_FILES];
 
 /** A path as the user reads it: relative to the repository root. */
 export function rel(ctx: StoreContext, path: string): string {
@@ -124,7 +124,7 @@ function leftoverInStoreRoot(ctx: StoreContext, tasks: readonly TaskEntry[]): Fi
   if (tasks.some((t) => IN_PROGRESS_STATUSES.includes(t.status))) return [];
   const findings: Finding[] = [];
   for (const path of [
-    ...MARKER_FILES.map((name) => join(paths.dir, name)),
+    ...LEGACY_MARKER_FILES.map((name) => join(paths.dir, name)),
     join(paths.dir, ".meta-return", "return-meta.json"),
   ]) {
     if (!present(path)) continue;

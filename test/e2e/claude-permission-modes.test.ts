@@ -65,7 +65,7 @@ describe.skipIf(located.path === null)("an honest session passes in every permis
     expect(readFileSync(join(dir, "src/lexer.ts"), "utf8")).toContain("keepsLastToken");
     expect(git(dir, ["status", "--porcelain"])).toBe("");
     expect(ok(dir, ["verify"]).stdout).toContain("0 phantom(s)");
-    expect(existsSync(join(dir, FOLDER, ".postflight-pending"))).toBe(false);
+    expect(existsSync(join(dir, FOLDER, ".baton-postflight-pending"))).toBe(false);
   });
 
   /**

@@ -205,7 +205,7 @@ export async function session(
 export function expectResearched(dir: string) {
   expect(readJson(dir, "state.json").active_projects[0]).toMatchObject({ status: "researched" });
   expect(git(dir, ["log", "-1", "--format=%s"]).trim()).toBe("task 1: complete research");
-  expect(existsSync(join(dir, FOLDER, ".postflight-pending"))).toBe(false);
+  expect(existsSync(join(dir, FOLDER, ".baton-postflight-pending"))).toBe(false);
   expect(existsSync(join(dir, "specs/.baton/checkpoints/1.json"))).toBe(false);
 }
 

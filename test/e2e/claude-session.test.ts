@@ -217,7 +217,7 @@ describe.skipIf(located.path === null)(
               { reply: writeReport(dir) },
               say(
                 toolUse("Bash", {
-                  command: "find specs -name .postflight-pending -delete",
+                  command: "find specs -name .baton-postflight-pending -delete",
                   description: "Clean up",
                 }),
               ),

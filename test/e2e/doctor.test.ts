@@ -74,7 +74,7 @@ function drifted(next = 70) {
   const folder11 = readdirSync(specs(dir)).find((n) => n.startsWith("11_"))!;
   write(
     dir,
-    `${folder11}/.postflight-pending`,
+    `${folder11}/.baton-postflight-pending`,
     '{"session_id": "sess_1773703759_abcdef", "operation": "plan"}\n',
   );
   write(dir, `${folder11}/.return-meta.json`, '{"status": "planned"}\n');
@@ -147,7 +147,7 @@ describe("doctor", () => {
     expect(byCode.STATUS_MISMATCH!.message).toBe(
       "task 13 is researched in state.json but [PLANNED] in TODO.md",
     );
-    expect(byCode.STALE_MARKER!.path).toBe(specs(dir, folder11, ".postflight-pending"));
+    expect(byCode.STALE_MARKER!.path).toBe(specs(dir, folder11, ".baton-postflight-pending"));
     expect(byCode.LEFTOVER_RETURN_META!.path).toBe(specs(dir, folder11, ".return-meta.json"));
     expect(byCode.ORPHAN_FOLDER!.message).toBe(
       "specs/66_forgotten_experiment has no task in state.json or the archive",
@@ -185,7 +185,7 @@ describe("doctor", () => {
     expect(todoEntry(dir, 6)).toContain("- **Status**: [NOT STARTED]");
     expect(todoNumbers(dir).sort((a, b) => b - a)).toEqual([15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4]);
     expect(nextNumbers(dir)).toEqual({ state: 70, todo: 70 });
-    expect(existsSync(specs(dir, folder11, ".postflight-pending"))).toBe(false);
+    expect(existsSync(specs(dir, folder11, ".baton-postflight-pending"))).toBe(false);
     expect(existsSync(specs(dir, folder11, ".return-meta.json"))).toBe(false);
     expect(existsSync(specs(dir, folder11, "plans"))).toBe(true);
     expect(existsSync(specs(dir, "archive", "66_forgotten_experiment", "reports", "research-001.md"))).toBe(

@@ -114,7 +114,7 @@ describe("the agent's sandbox", () => {
         `echo "- a line" >> specs/ROAD_MAP.md && echo wrote-road-map >> ${said}/said`,
         `mv specs/ROAD_MAP.md specs/ROADMAP.md && echo moved-entry >> ${said}/said`,
         `echo forged >> specs/7_earlier_task/reports/research-001.md && echo wrote-other-task >> ${said}/said`,
-        `echo '{}' > ${FOLDER}/.postflight-pending && echo wrote-marker >> ${said}/said`,
+        `echo '{}' > ${FOLDER}/.baton-postflight-pending && echo wrote-marker >> ${said}/said`,
       ].join("\n"),
     );
     ok(dir, ["task", "add", "Other task"]);

@@ -128,16 +128,16 @@ describe("the sealed store", () => {
   it("restores a deleted or rewritten marker, and closes it for good only through gate-out", () => {
     const dir = oneTaskRepo();
     const session = /BATON_SESSION: (\S+)/.exec(ok(dir, ["gate-in", "research", "1"]).stdout)?.[1] ?? "";
-    const marker = join(dir, "specs", "1_study_the_lexer", ".postflight-pending");
+    const marker = join(dir, "specs", "1_study_the_lexer", ".baton-postflight-pending");
     const before = readFileSync(marker, "utf8");
     for (const damage of [
-      "find specs -name .postflight-pending -delete",
-      `python3 -c "import glob; [open(p, 'w').write('{}') for p in glob.glob('specs/*/.postflight-pending')]"`,
+      "find specs -name .baton-postflight-pending -delete",
+      `python3 -c "import glob; [open(p, 'w').write('{}') for p in glob.glob('specs/*/.baton-postflight-pending')]"`,
     ]) {
       execFileSync("bash", ["-c", damage], { cwd: dir });
       expect(existsSync(marker) ? readFileSync(marker, "utf8") : null).not.toBe(before);
       const reply = afterToolCall(dir, "post-tool-use", damage);
-      expect(reply.reason).toContain("specs/1_study_the_lexer/.postflight-pending");
+      expect(reply.reason).toContain("specs/1_study_the_lexer/.baton-postflight-pending");
       expect(readFileSync(marker, "utf8")).toBe(before);
     }
     // Nobody adopts it either: doctor names it as Baton's own, adopt is refused while the session's checkpoint

@@ -49,7 +49,7 @@ describe("baton gate-in / gate-out (in-session checkpoints)", () => {
       mode: "session",
       claudeSessionId: "cc-1",
     });
-    expect(JSON.parse(readFileSync(join(dir, FOLDER, ".postflight-pending"), "utf8"))).toMatchObject({
+    expect(JSON.parse(readFileSync(join(dir, FOLDER, ".baton-postflight-pending"), "utf8"))).toMatchObject({
       session_id: session,
       skill: "baton-researcher",
       claude_session_id: "cc-1",
@@ -115,7 +115,7 @@ describe("baton gate-in / gate-out (in-session checkpoints)", () => {
     const forced = ok(dir, ["recover", "1", "--force"]);
     expect(forced.stdout).toContain("rolled back to not_started");
     expect(readJson(dir, "state.json").active_projects[0].status).toBe("not_started");
-    expect(existsSync(join(dir, FOLDER, ".postflight-pending"))).toBe(false);
+    expect(existsSync(join(dir, FOLDER, ".baton-postflight-pending"))).toBe(false);
   });
 });
 

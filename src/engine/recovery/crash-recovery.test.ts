@@ -99,7 +99,7 @@ describe("kill -9 of baton during an operation", () => {
       context: { task: 1 },
     });
     expect(runDoctorChecks(t.ctx).filter((f) => f.severity === "error")).toEqual([]);
-    expect(existsSync(join(t.dir, "specs/1_crash_me/.postflight-pending"))).toBe(false);
+    expect(existsSync(join(t.dir, "specs/1_crash_me/.baton-postflight-pending"))).toBe(false);
     // The orphaned agent (journaled at DELEGATE) was still alive after baton died, and recovery stopped it.
     const sessionId = actions[0]!.sessionId;
     const agentPid = readFileSync(join(t.dir, `specs/.baton/sessions/${sessionId}.jsonl`), "utf8")

@@ -186,7 +186,7 @@ describe("an operation run through the checkpoints", () => {
         context: { session_id: report.sessionId, task: 1 },
       });
       expect(execFileSync("git", ["rev-parse", "HEAD"], { cwd: t.dir, encoding: "utf8" })).toBe(head);
-      expect(existsSync(join(t.dir, "specs/1_parser_crash/.postflight-pending"))).toBe(false);
+      expect(existsSync(join(t.dir, "specs/1_parser_crash/.baton-postflight-pending"))).toBe(false);
       expect(runDoctorChecks(t.ctx).filter((f) => f.severity === "error")).toEqual([]);
       // The same operation runs again from the in-progress status and can now succeed.
       const retry = await research(t.config, [

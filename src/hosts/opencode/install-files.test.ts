@@ -50,8 +50,8 @@ describe("baton init --host opencode", () => {
           "specs/errors.json": "deny",
           "specs/.baton/*": "deny",
           ".baton/*": "deny",
-          "*.postflight-pending": "deny",
-          "*.postflight-loop-guard": "deny",
+          "*.baton-postflight-pending": "deny",
+          "*.baton-postflight-loop-guard": "deny",
         },
       },
     });

@@ -9,10 +9,10 @@
  * marker") followed. Uses the model's git facts, so it reports nothing outside a git work tree.
  */
 
-import { LOOP_GUARD_FILE, MARKER_FILE, METADATA_FILE } from "../../../shared/baton-paths.js";
+import { LEGACY_MARKER_FILES, MARKER_FILES, METADATA_FILE } from "../../../shared/baton-paths.js";
 import { type Finding, finding, type LintModel, type Rule } from "../../rule-types.js";
 
-const CONTROL_NAMES: readonly string[] = [MARKER_FILE, LOOP_GUARD_FILE, METADATA_FILE];
+const CONTROL_NAMES: readonly string[] = [...LEGACY_MARKER_FILES, ...MARKER_FILES, METADATA_FILE];
 const LEGACY = /(^|\/)(\.meta-return\/return-meta\.json|\.meta\/[\w-]*return-meta\.json)$/;
 
 export const trackedControlFiles: Rule = {
@@ -31,7 +31,7 @@ export const trackedControlFiles: Rule = {
           1,
           1,
           `${path} is tracked by git; it belongs to one run and must never be committed`,
-          `Run \`git rm --cached ${path}\`, add \`${MARKER_FILE}\`, \`${LOOP_GUARD_FILE}\` and \`${METADATA_FILE}\` to .gitignore, and stage task folders by their artifact subfolders only.`,
+          `Run \`git rm --cached ${path}\`, add ${CONTROL_NAMES.map((n) => `\`${n}\``).join(", ")} to .gitignore, and stage task folders by their artifact subfolders only.`,
         ),
       );
     }
