@@ -77,9 +77,16 @@ export async function postToolUseFailure(input: ToolHookInput, project: Project)
   return restored ? block(restored, undefined, "store restored") : allow();
 }
 
-/** Provenance is recorded only while an in-session checkpoint is open; otherwise its module is not loaded. */
+/**
+ * Provenance is recorded only while an in-session checkpoint is open; otherwise its module is not loaded. So
+ * is a weakening of the hosts' settings after this call: the log keeps it even if the settings are put back
+ * before gate-out (a sandbox turned off for one command is enough to read the key).
+ */
 async function observe(input: ToolHookInput, project: Project): Promise<void> {
   if (!listCheckpoints(project).some((c) => c.checkpoint.mode === "session")) return;
-  const { observeToolCall } = await import("./provenance.js");
+  const { observeToolCall, recordWeakening } = await import("./provenance.js");
   observeToolCall(input, project);
+  const { weakenedSettings } = await import("./settings-guard.js");
+  const weakened = weakenedSettings(project);
+  if (weakened.length > 0) recordWeakening(input, project, weakened);
 }

@@ -13,6 +13,7 @@ import {
   taskFolders,
 } from "./project.js";
 import { absolutePath, classifyPath, denyReason } from "./protected-paths.js";
+import { weakenedSettings } from "./settings-guard.js";
 
 export const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 /** The sub-agent tool is `Agent`; `Task` is its alias (contract 6.1). */
@@ -72,6 +73,12 @@ export function preToolUse(input: ToolHookInput, project: Project): Decision | P
     if (typeof command !== "string") return allow();
     const impersonation = hostImpersonation(command);
     if (impersonation !== null) return deny(impersonation);
+    const weakened = weakenedSettings(project);
+    if (weakened.length > 0) {
+      return deny(
+        `Refused: no command runs while Claude Code's settings are weaker than baton init left them (${weakened.join("; ")}): the sandbox and Baton's hooks are what keep the store, git and the key out of reach. Ask the person to restore them (\`baton init\` puts Baton's back).`,
+      );
+    }
     const hit = findBashWrite(command, input.cwd, project);
     return hit ? deny(denyReason(hit.file, hit.action)) : allow();
   }

@@ -1,13 +1,24 @@
 import { homedir } from "node:os";
-import { basename, isAbsolute, relative, resolve, sep } from "node:path";
-import { BATON_DIR } from "../shared/baton-paths.js";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { BATON_DIR, batonKeyDir, GUARDED_SETTINGS, SIGNING_KEY_FILE } from "../shared/baton-paths.js";
 import { LOOP_GUARD, MARKER, type Project } from "./project.js";
+import { fileIdentity, hasOtherNames, resolvedPath } from "./resolved-path.js";
 
 /**
  * The files only Baton may write. Each kind carries the reason the model reads when a write is
  * denied, which names the command to use instead: a bare "denied" makes a model retry by other means.
  */
-export type ProtectedKind = "state" | "todo" | "archive" | "errors" | "marker" | "internal" | "hook-data";
+export type ProtectedKind =
+  | "state"
+  | "todo"
+  | "archive"
+  | "errors"
+  | "marker"
+  | "internal"
+  | "hook-data"
+  | "settings"
+  | "git"
+  | "key";
 
 export interface ProtectedFile {
   kind: ProtectedKind;
@@ -20,8 +31,61 @@ function inside(parent: string, child: string): string | null {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel)) ? rel : null;
 }
 
+/**
+ * Whether a write to `absolute` would land on a file only Baton (or the person) may write: decided on the
+ * file the OS resolves (links on the way and at the end, `/proc/<pid>/root`), and on a hard link's other names,
+ * not on the path as typed. Shown as typed, with where it really lands when that differs.
+ */
 export function classifyPath(absolute: string, project: Project): ProtectedFile | null {
+  const typed = classifyResolved(absolute, project);
+  if (typed) return typed;
+  const real = resolvedPath(absolute);
+  const realProject = resolvedProject(project);
+  const landed = real === absolute ? null : classifyResolved(real, realProject);
+  const hit = landed ?? (hasOtherNames(real) ? sameFileAs(real, realProject) : null);
+  if (!hit) return null;
+  const typedShown = inside(project.root, absolute) ?? absolute;
+  return { kind: hit.kind, shown: `${typedShown} (which is ${hit.shown})` };
+}
+
+const realProjects = new Map<string, Project>();
+function resolvedProject(project: Project): Project {
+  const key = `${project.root}\0${project.specsDir}`;
+  let real = realProjects.get(key);
+  if (!real) {
+    real = { root: resolvedPath(project.root), specsDir: resolvedPath(project.specsDir) };
+    realProjects.set(key, real);
+  }
+  return real;
+}
+
+/** The protected file `real` is another name of (a hard link), if any. */
+function sameFileAs(real: string, project: Project): ProtectedFile | null {
+  const identity = fileIdentity(real);
+  if (identity === null) return null;
+  const store = ["state.json", "TODO.md", "errors.json", join("archive", "state.json")].map((p) =>
+    join(project.specsDir, p),
+  );
+  const candidates = [
+    ...store,
+    ...GUARDED_SETTINGS.map((p) => join(project.root, p)),
+    join(project.root, ".git", "config"),
+    join(batonKeyDir(), SIGNING_KEY_FILE),
+  ];
+  const found = candidates.find((path) => fileIdentity(path) === identity);
+  return found ? classifyResolved(found, project) : null;
+}
+
+function classifyResolved(absolute: string, project: Project): ProtectedFile | null {
   const shown = inside(project.root, absolute) ?? absolute;
+  const rel = inside(project.root, absolute)?.split(sep).join("/");
+  if (
+    rel !== undefined &&
+    (GUARDED_SETTINGS as readonly string[]).some((p) => rel === p || rel.startsWith(`${p}/`))
+  )
+    return { kind: "settings", shown };
+  if (rel !== undefined && (rel === ".git" || rel.startsWith(".git/"))) return { kind: "git", shown };
+  if (inside(batonKeyDir(), absolute) !== null) return { kind: "key", shown };
   const name = basename(absolute);
   if (name === MARKER || name === LOOP_GUARD) return { kind: "marker", shown };
   const inSpecs = inside(project.specsDir, absolute);
@@ -49,6 +113,9 @@ export function absolutePath(written: string, cwd: string, project: Project): st
   const variable = /^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)/.exec(path);
   if (variable) path = project.root + path.slice(variable[0].length);
   else if (path === "~" || path.startsWith("~/")) path = homedir() + path.slice(1);
+  // `/proc/<pid>/cwd` and `/root` name the writing process's folders, not this hook's: the tool's cwd and `/`.
+  const proc = /^\/proc\/(?:self|thread-self|\d+)\/(cwd|root)(?=\/|$)/.exec(path);
+  if (proc) path = (proc[1] === "cwd" ? cwd : "/") + path.slice(proc[0].length);
   return resolve(cwd, path);
 }
 
@@ -72,5 +139,11 @@ export function denyReason(file: ProtectedFile, action: string): string {
       return `Refused: ${what}. specs/${BATON_DIR}/ holds Baton's checkpoints, lock and journal; only Baton writes them. Close a delegation with \`baton gate-out <operation> N --session <id>\`; repair with \`baton recover\` or \`baton doctor --fix\`.`;
     case "hook-data":
       return `Refused: ${what}. ${BATON_DIR}/ holds Baton's hook log and counters; only Baton writes them.`;
+    case "settings":
+      return `Refused: ${what}. Baton's configuration and the hosts' settings decide whether Baton's hooks and the sandbox run; no agent writes them, by any path. Ask the person to change them outside the session.`;
+    case "git":
+      return `Refused: ${what}. .git/ is git's own (its config and hooks decide what runs when Baton commits); no tool writes it. Baton commits the work at gate-out.`;
+    case "key":
+      return `Refused: ${what}. Baton's signing key is not for agents: no tool reads, copies or changes it.`;
   }
 }

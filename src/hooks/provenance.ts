@@ -197,3 +197,16 @@ export function recordStop(
     { type: "stop", at: new Date().toISOString(), agentId: input.agent_id ?? "", lastOutput, blocked },
   ]);
 }
+
+/** A weakening of the hosts' settings seen after a tool call, kept in every open session delegation's log. */
+export function recordWeakening(input: ToolHookInput, project: Project, weakened: readonly string[]): void {
+  const actor = input.agent_id ? `agent:${input.agent_id}` : "main";
+  const at = new Date().toISOString();
+  for (const { checkpoint } of listCheckpoints(project).filter((c) => c.checkpoint.mode === "session")) {
+    appendDelegationEvents(
+      internalDir(project),
+      checkpoint.sessionId,
+      weakened.map((what) => ({ type: "guard" as const, at, tool: input.tool_name, actor, what })),
+    );
+  }
+}

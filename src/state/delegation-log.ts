@@ -38,6 +38,14 @@ export const DelegationEvent = z.discriminatedUnion("type", [
     actor: z.string(),
     tool: z.string(),
   }),
+  /** The hosts' settings seen weaker than `baton init` left them, after a tool call (even if restored later). */
+  z.object({
+    type: z.literal("guard"),
+    at: z.string(),
+    tool: z.string(),
+    actor: z.string(),
+    what: z.string(),
+  }),
   z.object({
     type: z.literal("stop"),
     at: z.string(),
@@ -71,6 +79,8 @@ export interface DelegationView {
   stopBlocks: number;
   /** Lines whose seal is not Baton's: written by something that does not hold Baton's key. */
   forged: string[];
+  /** What weakened the hosts' settings while the checkpoint was open, and after which tool call. */
+  guards: string[];
 }
 
 export function delegationLogPath(internalDir: string, sessionId: string): string {
@@ -90,7 +100,7 @@ export function appendDelegationEvents(
 }
 
 export function emptyDelegationView(): DelegationView {
-  return { launches: [], files: new Map(), stopBlocks: 0, forged: [] };
+  return { launches: [], files: new Map(), stopBlocks: 0, forged: [], guards: [] };
 }
 
 /** The log folded into what it says now; a torn or foreign line is skipped. */
@@ -133,6 +143,8 @@ export function readDelegation(internalDir: string, sessionId: string): Delegati
         actor: e.actor,
         tool: e.tool,
       });
+    } else if (e.type === "guard") {
+      view.guards.push(`${e.what} (after a ${e.tool} call by ${e.actor}, ${e.at})`);
     } else if (e.agentId === view.agentId) {
       // A later stop adds to what the agent said and never replaces it: a TASK_ERROR stays reported.
       view.stopOutput = view.stopOutput === undefined ? e.lastOutput : `${view.stopOutput}\n${e.lastOutput}`;

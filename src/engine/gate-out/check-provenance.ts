@@ -19,6 +19,13 @@ export const checkProvenance: Gate = (ctx) => {
       `the delegation log has ${p.view.forged.length} line(s) Baton did not write (their seal is not Baton's key's), the first: ${p.view.forged[0]}; something other than Baton's hooks wrote it, so none of its record counts. Give the checkpoint up with baton recover --force and delegate again; nothing was recorded`,
     );
   }
+  if (p.view.guards.length > 0) {
+    return refuse(
+      ctx,
+      "SETTINGS_WEAKENED",
+      `while the checkpoint was open, Claude Code's settings were weaker than baton init left them: ${p.view.guards.join("; ")}. With the sandbox or Baton's hooks off, nothing of what followed can be vouched for, even if the settings were put back; restore them and delegate again; nothing was recorded`,
+    );
+  }
   if (p.view.agentId === undefined) {
     const launched = p.view.launches.length > 0 ? ` (an Agent call named ${p.view.launches.join(", ")})` : "";
     return refuse(
