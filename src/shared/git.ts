@@ -30,6 +30,32 @@ const REPO_ENV = [
   "GIT_ICASE_PATHSPECS",
 ];
 
+/**
+ * What makes Baton's own git run nothing of the repository's, whatever its configuration says: no fsmonitor
+ * program, no hooks (a commit hook would run unsandboxed and could change what Baton signed), no pager, no
+ * external diff. Given as configuration from the environment, after any the caller's environment gives.
+ */
+const INERT_CONFIG: readonly [string, string][] = [
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.pager", "cat"],
+];
+
+function inertGit(env: NodeJS.ProcessEnv): Record<string, string> {
+  const given = Number(env["GIT_CONFIG_COUNT"]);
+  const start = Number.isInteger(given) && given > 0 ? given : 0;
+  const out: Record<string, string> = {
+    GIT_CONFIG_COUNT: String(start + INERT_CONFIG.length),
+    GIT_PAGER: "cat",
+  };
+  INERT_CONFIG.forEach(([key, value], i) => {
+    out[`GIT_CONFIG_KEY_${start + i}`] = key;
+    out[`GIT_CONFIG_VALUE_${start + i}`] = value;
+  });
+  delete env["GIT_EXTERNAL_DIFF"];
+  return out;
+}
+
 export interface GitOptions {
   env?: Record<string, string>;
   timeoutMs?: number;
@@ -42,6 +68,7 @@ export interface GitOptions {
 export async function runGit(cwd: string, args: string[], options: GitOptions = {}) {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", LANGUAGE: "C" };
   for (const name of REPO_ENV) delete env[name];
+  Object.assign(env, inertGit(env));
   const result = await runProcess({
     command: "git",
     args,

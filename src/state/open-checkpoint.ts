@@ -26,6 +26,8 @@ export const GitBaseline = z.object({
   staged: z.optional(z.array(z.string())),
   /** Each guarded settings path's fingerprint (null: absent), ignored by git or not. */
   settings: z.optional(z.record(z.string(), z.nullable(z.string()))),
+  /** git's configuration that can make it run a program (gitConfigFingerprint): never changed by a run. */
+  gitConfig: z.optional(z.record(z.string(), z.string())),
 });
 export type GitBaseline = z.infer<typeof GitBaseline>;
 

@@ -14,6 +14,7 @@ import {
   repo,
   runBaton,
   snapshotSpecs,
+  tempDir,
 } from "./helpers.js";
 
 /**
@@ -199,29 +200,36 @@ describe("git's filters and the repository's hooks", () => {
     verifyPasses(dir);
   });
 
-  for (const [what, hook] of [
-    [
-      "rewrites the staged report (a formatter)",
-      `for f in $(git diff --cached --name-only --diff-filter=ACM -- '*.md'); do sed -i 's/[ \\r]*$//; s/finding/Finding/g' "$f"; git add "$f"; done`,
-    ],
-    ["adds a generated file", "date +%s%N > generated.txt; git add generated.txt"],
-  ] as const) {
-    it(`a pre-commit hook that ${what}: the evidence says what git stored, verify passes`, () => {
-      const dir = tasksRepo(1, (d) => {
-        const path = join(d, ".git", "hooks", "pre-commit");
-        writeFileSync(path, `#!/bin/sh\n${hook}\n`);
-        chmodSync(path, 0o755);
-      });
-      ok(dir, ["research", "1", "--script", researcher(dir, crlf.replace(/\r\n/g, "  \r\n"))]);
-      const evidence = git(dir, ["show", "--name-only", "--format="])
-        .split("\n")
-        .find((p) => p.includes("/evidence/"))!;
-      const restated = JSON.parse(readFileSync(join(dir, evidence), "utf8")).restated as string[];
-      expect(restated.length).toBeGreaterThan(0);
-      expect(git(dir, ["status", "--porcelain", "--", evidence])).toBe("");
-      verifyPasses(dir);
-    });
-  }
+  /**
+   * Baton's own git runs nothing of the repository's: a commit hook would run outside any sandbox (it could
+   * swap the checked report, or copy the key) and an fsmonitor program would run at every `git status`.
+   * Neither runs; the commit holds exactly what GATE OUT checked, and nothing is re-stated.
+   */
+  it("the repository's commit hooks and fsmonitor are never run by Baton's git: the commit holds what GATE OUT checked", () => {
+    const ran = join(tempDir("baton-ran-"), "ran");
+    const dir = tasksRepo(1);
+    {
+      const d = dir;
+      const hook = join(d, ".git", "hooks", "pre-commit");
+      writeFileSync(
+        hook,
+        `#!/bin/sh\necho hook >> ${ran}\nsed -i 's/finding/FORGED/' specs/*/reports/*.md; git add -A\n`,
+      );
+      chmodSync(hook, 0o755);
+      writeFileSync(join(d, ".git", "fsmonitor.sh"), `#!/bin/sh\necho fsmonitor >> ${ran}\nexit 1\n`);
+      chmodSync(join(d, ".git", "fsmonitor.sh"), 0o755);
+      git(d, ["config", "core.fsmonitor", join(d, ".git", "fsmonitor.sh")]);
+    }
+    ok(dir, ["research", "1", "--script", researcher(dir)]);
+    expect(existsSync(ran)).toBe(false);
+    const committed = git(dir, ["show", "HEAD:specs/1_study_part_1/reports/research-001.md"]);
+    expect(committed).toBe(REPORT);
+    const evidence = git(dir, ["show", "--name-only", "--format="])
+      .split("\n")
+      .find((p) => p.includes("/evidence/"))!;
+    expect(JSON.parse(readFileSync(join(dir, evidence), "utf8")).restated).toBeUndefined();
+    verifyPasses(dir);
+  });
 
   it("hooks kept in the work tree (core.hooksPath=.husky): honest work passes, an agent that rewrites a hook is refused", () => {
     const dir = tasksRepo(2, (d) => {

@@ -94,6 +94,27 @@ describe("the agent's sandbox", () => {
     expect(evidence(dir).sandbox).toBe("bubblewrap");
   });
 
+  it("an agent that makes git run its program (a filter in the user's ~/.gitconfig) is refused before git runs it", async () => {
+    const dir = oneTaskRepo();
+    const home = tempDir("baton-home-");
+    const ran = join(tempDir("baton-ran-"), "ran");
+    // The agent's sandbox can write HOME; Baton's GATE OUT and COMMIT run git outside any sandbox.
+    shellAgent(
+      dir,
+      [
+        `git config --global filter.steal.clean 'echo stolen >> ${ran}; cat'`,
+        `echo '*.md filter=steal' >> .gitattributes`,
+      ].join("\n"),
+    );
+    const head = git(dir, ["rev-parse", "HEAD"]);
+    const run = await runBatonAsync(dir, ["research", "1", "--json"], { HOME: home });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain("GIT_CONFIG_CHANGED");
+    expect(run.stdout).toContain("filter.steal.clean");
+    expect(existsSync(ran)).toBe(false);
+    expect(git(dir, ["rev-parse", "HEAD"])).toBe(head);
+  });
+
   it("keeps the store read-only after another Baton replaced its files, its entries fixed, other tasks' folders out of reach", async () => {
     const dir = oneTaskRepo();
     // Outside the repository: its git folder is read-only for the agent.

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { git, tempGitRepo } from "../../../test/support/cli.js";
@@ -85,7 +85,7 @@ describe("a Baton commit carries only Baton's bytes and the work as it was seen"
     ]);
   });
 
-  it("leaves what the user staged elsewhere staged and uncommitted, and runs the repository's hooks", async () => {
+  it("leaves what the user staged elsewhere staged and uncommitted, and runs none of the repository's hooks", async () => {
     write("notes.txt", "the user's staged note\n");
     git(root, ["add", "notes.txt"]);
     write(".git/hooks/pre-commit", '#!/bin/sh\necho ran >> "$(git rev-parse --git-dir)/hook-ran"\n');
@@ -101,7 +101,8 @@ describe("a Baton commit carries only Baton's bytes and the work as it was seen"
     expect(result).toMatchObject({ ok: true, committed: true, leftOut: [] });
     expect(committedPaths()).toEqual(["specs/1_task/report.md"]);
     expect(git(root, ["status", "--porcelain"])).toBe("A  notes.txt\n");
-    expect(readFileSync(join(root, ".git/hook-ran"), "utf8")).toBe("ran\n");
+    // A hook would run outside any sandbox and could change what Baton signed.
+    expect(existsSync(join(root, ".git/hook-ran"))).toBe(false);
   });
 
   it("makes no commit when the seen work and Baton's files are what HEAD holds", async () => {
@@ -117,7 +118,7 @@ describe("a Baton commit carries only Baton's bytes and the work as it was seen"
     expect(git(root, ["log", "--format=%s"]).trim()).toBe("base");
   });
 
-  it("refuses nothing silently: a hook that fails the commit is a failure with git's message", async () => {
+  it("a hook that would fail the commit is not run: the commit holds what Baton checked", async () => {
     write(".git/hooks/pre-commit", "#!/bin/sh\necho 'lint failed' >&2\nexit 1\n");
     chmodSync(join(root, ".git/hooks/pre-commit"), 0o755);
     write("specs/1_task/report.md", "report\n");
@@ -128,8 +129,7 @@ describe("a Baton commit carries only Baton's bytes and the work as it was seen"
       baton: [],
       work: { paths: [], taskFolder: folder() },
     });
-    expect(result).toMatchObject({ ok: false });
-    expect(!result.ok && result.reason).toContain("lint failed");
-    expect(git(root, ["status", "--porcelain"])).toBe("?? specs/1_task/report.md\n");
+    expect(result).toMatchObject({ ok: true, committed: true });
+    expect(committedPaths()).toEqual(["specs/1_task/report.md"]);
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { gitBlobId, gitLockWaitMs, runGit } from "../../shared/git.js";
+import { gitConfigFingerprint } from "../../shared/git-config-fingerprint.js";
 import { present } from "../../shared/present.js";
 import type { GitBaseline } from "../../state/index.js";
 import { readRefs } from "./git-history.js";
@@ -85,12 +86,13 @@ export async function readBaseline(
   if (status === null) return null;
   const dirty: Record<string, string | null> = {};
   for (const path of status.paths) dirty[path] = blobId(join(root, path));
-  const refs = await readRefs(root);
+  const [refs, gitConfig] = await Promise.all([readRefs(root), gitConfigFingerprint(root)]);
   return {
     commit: status.head,
     dirty,
     ...(refs ? { refs: refs.refs, headRef: refs.head, staged: refs.staged } : {}),
     ...(options.settings ? { settings: guardedSettings(root) } : {}),
+    ...(gitConfig ? { gitConfig } : {}),
   };
 }
 

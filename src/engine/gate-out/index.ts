@@ -2,6 +2,7 @@ import { checkAgentSignals } from "./agent-signals.js";
 import { checkArtifacts } from "./check-artifacts.js";
 import { checkBranch } from "./check-branch.js";
 import { checkChanges } from "./check-changes.js";
+import { checkGitConfig } from "./check-git-config.js";
 import { checkHistory } from "./check-history.js";
 import { checkHooks } from "./check-hooks.js";
 import { checkProject } from "./check-project.js";
@@ -33,6 +34,7 @@ export const CHECK_GATES: readonly Gate[] = [refuseTamperedChecks, checkProject,
 
 /** GATE OUT, in order: what the agent printed, then its metadata, then what it claims to have written. */
 export const GATE_OUT: readonly Gate[] = [
+  checkGitConfig,
   checkBranch,
   checkHistory,
   checkHooks,

@@ -14,6 +14,7 @@ import type { GitBaseline } from "../../state/index.js";
 import { checkAgentSignals } from "../gate-out/agent-signals.js";
 import { checkBranch } from "../gate-out/check-branch.js";
 import { checkChanges } from "../gate-out/check-changes.js";
+import { checkGitConfig } from "../gate-out/check-git-config.js";
 import { checkHistory } from "../gate-out/check-history.js";
 import { checkHooks } from "../gate-out/check-hooks.js";
 import { checkSettings } from "../gate-out/check-settings.js";
@@ -29,6 +30,7 @@ import type { PhaseOutcome } from "./plan-run-types.js";
 
 /** The hard barrier after one call of a phase agent: the GATE OUT gates, with the phase summary for artifacts. */
 export const PHASE_BARRIER: readonly Gate[] = [
+  checkGitConfig,
   checkBranch,
   checkHistory,
   checkHooks,
