@@ -95,6 +95,46 @@ describe("the delegation log is sealed", () => {
   });
 });
 
+describe("the delegation log is a chain no one can shorten", () => {
+  const events = (at: string) => [
+    { type: "launch" as const, at, agentType: "researcher" },
+    { type: "bind" as const, at, agentId: "a1", agentType: "researcher", via: "start" as const },
+    {
+      type: "stop" as const,
+      at,
+      agentId: "a1",
+      lastOutput: "TASK_ERROR: sources unreachable",
+      blocked: false,
+    },
+  ];
+  it.each([
+    ["a line dropped from the middle", (lines: string[]) => [lines[0]!, lines[2]!]],
+    ["the last line dropped", (lines: string[]) => lines.slice(0, 2)],
+    ["two lines swapped", (lines: string[]) => [lines[0]!, lines[2]!, lines[1]!]],
+    ["every line dropped", () => []],
+  ])("%s is seen", (_what, edit) => {
+    const d = repo.delegate({ task: repo.tasks[0]!, claudeSessionId: "claude-main", markerBound: true });
+    const at = new Date().toISOString();
+    // One append per event, as the hooks make them.
+    for (const event of events(at)) appendDelegationEvents(internal(), d.batonSession, [event]);
+    const log = delegationLogPath(internal(), d.batonSession);
+    expect(readDelegation(internal(), d.batonSession)).toMatchObject({
+      forged: [],
+      stopOutput: expect.stringContaining("TASK_ERROR"),
+    });
+    const lines = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l !== "");
+    writeFileSync(
+      log,
+      edit(lines)
+        .map((l) => `${l}\n`)
+        .join(""),
+    );
+    expect(readDelegation(internal(), d.batonSession).forged.length).toBeGreaterThan(0);
+  });
+});
+
 describe("a stop whose last words are not the agent's", () => {
   it("is refused, and a later stop never replaces a TASK_ERROR the agent reported", async () => {
     const d = repo.delegate({ task: repo.tasks[0]!, claudeSessionId: "claude-main", markerBound: true });

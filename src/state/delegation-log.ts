@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import * as z from "zod/mini";
 import { appendFileNamed } from "../shared/atomic-write.js";
 import { LEGACY_MARKER_FILES, MARKER_FILES, storeInternalPaths } from "../shared/baton-paths.js";
-import { logKey, openLine, sealLine } from "./log-seal.js";
+import { logKey, openLine, readHead, sealLines, sealOf, withHeadLock, writeHead } from "./log-seal.js";
 
 /**
  * What Baton learns about one in-session delegation while it is open, appended as JSON lines to
@@ -96,7 +96,27 @@ export function appendDelegationEvents(
   const path = delegationLogPath(internalDir, sessionId);
   mkdirSync(dirname(path), { recursive: true });
   const key = logKey();
-  appendFileNamed(path, events.map((e) => `${sealLine(key, sessionId, JSON.stringify(e))}\n`).join(""));
+  const lines = events.map((e) => JSON.stringify(e));
+  if (!key) {
+    appendFileNamed(path, lines.map((l) => `${l}\n`).join(""));
+    return;
+  }
+  const log = logIdentity(path);
+  withHeadLock(log, () => {
+    const head = readHead(log) ?? { lines: 0, seal: "" };
+    const { sealed, last } = sealLines(key, sessionId, head.seal, lines);
+    appendFileNamed(path, sealed.map((l) => `${l}\n`).join(""));
+    writeHead(log, { lines: head.lines + sealed.length, seal: last });
+  });
+}
+
+/** A log's name as the OS resolves its folder, so every process that reaches it by any path finds its head. */
+function logIdentity(path: string): string {
+  try {
+    return join(realpathSync(dirname(path)), basename(path));
+  } catch {
+    return resolve(path);
+  }
 }
 
 export function emptyDelegationView(): DelegationView {
@@ -106,20 +126,24 @@ export function emptyDelegationView(): DelegationView {
 /** The log folded into what it says now; a torn or foreign line is skipped. */
 export function readDelegation(internalDir: string, sessionId: string): DelegationView {
   const view = emptyDelegationView();
-  let text: string;
+  let text = "";
   try {
     text = readFileSync(delegationLogPath(internalDir, sessionId), "utf8");
   } catch {
-    return view;
+    // no log: nothing was recorded, unless its sealed head says otherwise (below)
   }
   const key = logKey();
+  let previous = "";
+  let verified = 0;
   for (const sealed of text.split("\n")) {
     if (sealed === "") continue;
-    const line = openLine(key, sessionId, sealed);
+    const line = openLine(key, sessionId, previous, sealed);
     if (line === null) {
       view.forged.push(sealed.slice(0, 200));
       continue;
     }
+    previous = sealOf(sealed);
+    verified++;
     let parsed: ReturnType<typeof DelegationEvent.safeParse>;
     try {
       parsed = DelegationEvent.safeParse(JSON.parse(line));
@@ -150,6 +174,12 @@ export function readDelegation(internalDir: string, sessionId: string): Delegati
       view.stopOutput = view.stopOutput === undefined ? e.lastOutput : `${view.stopOutput}\n${e.lastOutput}`;
       view.stopBlocks = e.blocked ? view.stopBlocks + 1 : 0;
     }
+  }
+  const head = key ? readHead(logIdentity(delegationLogPath(internalDir, sessionId))) : null;
+  if (head && (verified < head.lines || previous !== head.seal)) {
+    view.forged.push(
+      `(the log holds ${verified} of the ${head.lines} line(s) Baton sealed: lines were removed or cut off)`,
+    );
   }
   return view;
 }
