@@ -134,7 +134,7 @@ function leftInTree() {
   return found;
 }
 const STRAY =
-  /(\.baton-\d+-[0-9a-f]+\.tmp|\.return-meta(\.phase-[^/]+)?\.json|\.postflight-(pending|loop-guard))$/;
+  /(\.baton-\d+-[0-9a-f]+\.tmp|\.return-meta(\.phase-[^/]+)?\.json|(\.baton-|\.)postflight-(pending|loop-guard))$/;
 
 /** Phases marked [COMPLETED] in any plan without their `task N phase K:` commit. */
 function uncommittedCompletedPhases() {

@@ -49,17 +49,24 @@ try {
       encoding: "utf8",
       env: { ...process.env, ...extraEnv },
     });
-  baton(["init", "--bin", `node ${BIN}`]);
+  // HTTP hooks on the repository's own port, measured beside the forwarder that a fresh init (Claude Code's
+  // sandbox on) installs: HTTP hooks reach Baton only where that sandbox is off.
+  baton(["init", "--bin", `node ${BIN}`, "--hooks", "http", "--host-sandbox", "off"]);
   const installed = JSON.parse(readFileSync(join(repo.dir, ".baton", "init.json"), "utf8"));
   baton(["gate-in", "research", String(task)], { CLAUDE_CODE_SESSION_ID: claudeSession });
   const folderName = readdirSync(join(repo.dir, "specs")).find((n) => n.startsWith(`${task}_`));
   const folder = join(repo.dir, "specs", folderName);
-  const marker = join(folder, ".postflight-pending");
-  const guard = join(folder, ".postflight-loop-guard");
+  const marker = join(folder, ".baton-postflight-pending");
+  const guard = join(folder, ".baton-postflight-loop-guard");
+  // The original system's hook reads its own marker name: the same delegation, as it would have written it.
+  const legacyMarker = join(folder, ".postflight-pending");
+  const legacyGuard = join(folder, ".postflight-loop-guard");
   const markerText = readFileSync(marker, "utf8");
   const resetMarker = () => {
     writeFileSync(marker, markerText);
+    writeFileSync(legacyMarker, markerText);
     rmSync(guard, { force: true });
+    rmSync(legacyGuard, { force: true });
   };
   resetMarker();
 
@@ -264,16 +271,24 @@ try {
       "-",
     ],
     [
-      "--hooks resident (bin/baton-hook → baton serve)",
+      "fresh baton init, sandbox on: bin/baton-hook → baton serve",
       perCall("forwarder → resident serve", "forwarder → serve, post").toFixed(1),
       `${perCall("forwarder, server down", "forwarder, server down, post").toFixed(1)} ms, decided in-process`,
     ],
     ["node -e 0 (bare, one process)", median(times.get(cases[0].name)).toFixed(1), "-"],
-    [`fresh baton init: http hooks, port ${installed.port}`, httpCall.toFixed(2), "the tool call is blocked"],
+    [
+      `--host-sandbox off: http hooks, port ${installed.port}`,
+      httpCall.toFixed(2),
+      "the tool call is blocked",
+    ],
   ];
   console.log(`\n${table(callRows)}`);
+  const forwarded = perCall("forwarder → resident serve", "forwarder → serve, post");
   console.log(
-    `fresh baton init, per tool call: ${httpCall.toFixed(2)} ms (target median <= ${TARGET_HTTP_MS} ms: ${httpCall <= TARGET_HTTP_MS ? "PASS" : "FAIL"});` +
+    `fresh baton init (sandbox on, the forwarder), per tool call: ${forwarded.toFixed(2)} ms (target median <= ${TARGET_HTTP_MS} ms: ${forwarded <= TARGET_HTTP_MS ? "PASS" : "FAIL"}: a bash start per hook)`,
+  );
+  console.log(
+    `--host-sandbox off (http hooks), per tool call: ${httpCall.toFixed(2)} ms (target median <= ${TARGET_HTTP_MS} ms: ${httpCall <= TARGET_HTTP_MS ? "PASS" : "FAIL"});` +
       ` ${(perCall("baton hook pre-tool-use", "baton hook post-tool-use") / httpCall).toFixed(0)}x faster than command hooks;` +
       ` PreToolUse p95 ${percentile(httpPre, 95).toFixed(2)} ms, PostToolUse p95 ${percentile(httpPost, 95).toFixed(2)} ms`,
   );

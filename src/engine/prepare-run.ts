@@ -10,12 +10,13 @@ import {
 } from "../agents/index.js";
 import type { BatonConfig } from "../config/index.js";
 import type { DelegationContext } from "../runners/index.js";
-import { newSessionId, requireRepository, TaskNotFoundError } from "../shared/index.js";
+import { newSessionId, requireRepository, TaskNotFoundError, TransitionError } from "../shared/index.js";
 import type { Operation } from "../state/index.js";
 import {
   findEntry,
   type OpenCheckpoint,
   readSettledStore,
+  runningSession,
   type Snapshot,
   type StoreContext,
   storeContext,
@@ -88,6 +89,7 @@ export async function prepareRun(request: RunRequest, snapshot?: Snapshot): Prom
     });
   }
   const mode = request.mode ?? "headless";
+  if (mode === "headless") refuseHeadlessInSession(ctx.paths.internalDir, operation, taskNumber);
   const catalog = loadAgentCatalog(config.root, request.agentFiles);
   const overrides = { agentOverride: request.agentOverride, languageOverride: request.languageOverride };
   const route = routeTask(config, catalog, task, { operation, ...overrides });
@@ -120,6 +122,22 @@ export async function prepareRun(request: RunRequest, snapshot?: Snapshot): Prom
 }
 
 /** The run an open checkpoint belongs to, prepared again to be closed: the same session and agent. */
+/**
+ * A headless run started while a host session runs in the repository would record a result no delegated agent
+ * of that session produced, outside its gates (a `baton research N --script …` from the model's own Bash):
+ * refused, whatever the caller's environment says.
+ */
+function refuseHeadlessInSession(internalDir: string, operation: string, taskNumber: number): void {
+  const running = runningSession(internalDir);
+  if (!running) return;
+  throw new TransitionError(
+    `task ${taskNumber}: cannot run ${operation} headless while a Claude Code or opencode session runs in this repository (session ${running.session}, process ${running.pid})`,
+    {
+      hint: `In the session, run /${operation} ${taskNumber}: its gates delegate and record the result. Headless runs start once the session has ended; nothing was written.`,
+    },
+  );
+}
+
 export function prepareOpenRun(
   request: Pick<RunRequest, "config" | "agentFiles" | "operation" | "taskNumber">,
   open: OpenCheckpoint,

@@ -3,9 +3,8 @@ export { HOOK_EVENTS, type HookEnvironment, type HookEvent, handleHook, hookEven
 export { runHookCommand } from "./hook-command.js";
 export { StopHookInput, ToolHookInput } from "./hook-input-schema.js";
 export { DEFAULT_HOOK_PORT, type HookServer, hookUrl, startHookServer } from "./hook-server.js";
-export { endSession, hostPid, type LiveSession, liveSessions, registerSession } from "./live-sessions.js";
 export { type HookLogEntry, hookLogPath } from "./log.js";
-export { type Project, resolveProject } from "./project.js";
+export { type Project, readSpecsDir, resolveProject } from "./project.js";
 export { portFilePath, publishPort, stopRepositoryServers, unpublishPort } from "./resident.js";
 export { STOP_BLOCK_LIMIT, stopCounterPath } from "./stop.js";
 export { LOOP_GUARD_LIMIT } from "./subagent-stop.js";

@@ -86,6 +86,8 @@ async function observe(input: ToolHookInput, project: Project): Promise<void> {
   if (!listCheckpoints(project).some((c) => c.checkpoint.mode === "session")) return;
   const { observeToolCall, recordWeakening } = await import("./provenance.js");
   observeToolCall(input, project);
+  const { observeWorkTree } = await import("./work-provenance.js");
+  await observeWorkTree(input, project);
   const { weakenedSettings } = await import("./settings-guard.js");
   const weakened = weakenedSettings(project);
   if (weakened.length > 0) recordWeakening(input, project, weakened);

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
-import { batonKeyDir, batonPaths } from "../shared/baton-paths.js";
+import { dirname, join } from "node:path";
+import { BATON_DIR, batonKeyDir, batonPaths } from "../shared/baton-paths.js";
+import { endSession, hostPid, registerSession } from "../state/live-sessions.js";
 import { allow, type Decision } from "./decision.js";
 import type { StopHookInput } from "./hook-input-schema.js";
-import { endSession, hostPid, registerSession } from "./live-sessions.js";
 import type { Project } from "./project.js";
 
 /**
@@ -114,7 +114,7 @@ export async function sessionStart(
   project: Project,
   env: { servePort?: number | undefined } = {},
 ): Promise<Decision> {
-  registerSession(project.root, input.session_id, hostPid());
+  registerSession(join(project.specsDir, BATON_DIR), input.session_id, hostPid());
   if (env.servePort !== undefined) return keepFixedPort(project.root, env.servePort);
   const file = portFilePath(project.root);
   let port: string | undefined;
@@ -132,7 +132,7 @@ export async function sessionStart(
 
 /** SessionEnd: the session is no longer live; the resident server ends once no session is. */
 export function sessionEnd(input: StopHookInput, project: Project): Decision {
-  endSession(project.root, input.session_id);
+  endSession(join(project.specsDir, BATON_DIR), input.session_id);
   return allow();
 }
 

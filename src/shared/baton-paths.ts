@@ -65,8 +65,6 @@ export function batonPaths(root: string) {
     holdoutLog: (check: string) => join(dir, "logs", `holdout-${check.replace(/[^A-Za-z0-9_-]/g, "_")}.log`),
     /** What each check's runner reported at one baseline tree, measured once. */
     baselineCounts: (key: string) => join(dir, "cache", "check-counts", `${key}.json`),
-    /** One record per host session running in the repository (`hooks/live-sessions.ts`). */
-    sessions: join(dir, "sessions"),
     /** Where `baton serve` publishes the port the resident forwarders call. */
     servePort: join(dir, "serve.port"),
     /** The Stop hook's block counter of one host session. */
@@ -88,6 +86,8 @@ export function storeInternalPaths(internalDir: string) {
     checkpoints: join(internalDir, "checkpoints"),
     checkpoint: (taskNumber: number) => join(internalDir, "checkpoints", `${taskNumber}.json`),
     session: (sessionId: string) => join(internalDir, "sessions", `${sessionId}.jsonl`),
+    /** One record per host session running in the repository (`state/live-sessions.ts`). */
+    liveSessions: join(internalDir, "live-sessions"),
     delegation: (sessionId: string) => join(internalDir, "delegations", `${safe(sessionId)}.jsonl`),
     seal: join(internalDir, "seal"),
     /** What read commands show of the store, kept while state.json and TODO.md stay as they were. */

@@ -1,5 +1,6 @@
 import { TransitionError } from "../shared/index.js";
 import { recordAudit } from "./audit.js";
+import { runningSession } from "./live-sessions.js";
 import {
   checkpointPath,
   isCheckpointProcessAlive,
@@ -33,11 +34,14 @@ export function guardOpenCheckpoint(
   const open = readOpenCheckpoint(tx.paths.internalDir, n);
   if (!open) {
     if (options.force) refuseForceInSession(tx, n, action);
+    refuseWhileSessionRuns(tx, n, action);
     return;
   }
-  // "Inside a session" is what the repository says (an open in-session checkpoint), never only what the
-  // caller's environment says: a model can drop CLAUDE_CODE_SESSION_ID, and opencode sets nothing.
-  const insideSession = options.insideSession || sessionActive(tx.paths);
+  // "Inside a session" is what the repository says (an open in-session checkpoint, a host session recorded as
+  // running), never only what the caller's environment says: a model can drop CLAUDE_CODE_SESSION_ID, and
+  // opencode sets nothing.
+  const insideSession =
+    options.insideSession || sessionActive(tx.paths) || runningSession(tx.paths.internalDir) !== null;
   const inSession = open.mode === "session";
   const holder = inSession
     ? `${open.operation} run ${open.sessionId}, opened by gate-in in a Claude Code session`
@@ -71,11 +75,30 @@ export function guardOpenCheckpoint(
  */
 export function refuseForceInSession(tx: Transaction, n: number, action: string): void {
   const holder = sessionCheckpoint(tx.paths.internalDir);
-  if (!holder) return;
+  if (!holder) {
+    refuseWhileSessionRuns(tx, n, `${action} with --force`);
+    return;
+  }
   throw new TransitionError(
     `task ${n}: cannot ${action} with --force while a Claude Code or opencode session holds task ${holder.taskNumber}'s ${holder.operation} (${holder.sessionId})`,
     {
       hint: "Inside a session tasks change only through their gates. A person takes a task back after the session, or gives up its checkpoint with `baton recover N --force`; nothing was written.",
+    },
+  );
+}
+
+/**
+ * While a host session runs in this repository (its SessionStart recorded it; its process is alive), a task
+ * changes only through its gates, between checkpoints too: whoever runs a status move, an edit or an abandon
+ * there may be the model, whatever its environment says.
+ */
+export function refuseWhileSessionRuns(tx: Transaction, n: number, action: string): void {
+  const running = runningSession(tx.paths.internalDir);
+  if (!running) return;
+  throw new TransitionError(
+    `task ${n}: cannot ${action} while a Claude Code or opencode session runs in this repository (session ${running.session}, process ${running.pid})`,
+    {
+      hint: "Inside a session tasks change only through their gates (/research N, /plan N, /implement N, /revise N). Run this after the session has ended; nothing was written.",
     },
   );
 }

@@ -42,6 +42,14 @@ export {
   type TransitionVerdict,
 } from "./lifecycle.js";
 export { type ArtifactLink, linkArtifacts } from "./link-artifacts.js";
+export {
+  endSession,
+  hostPid,
+  type LiveSession,
+  liveSessions,
+  registerSession,
+  runningSession,
+} from "./live-sessions.js";
 export { loadArchive, loadErrors, loadState, loadTodo, readText } from "./load-store.js";
 export { acquireLock, isProcessAlive, type LockHolder, ownProcessStarted, type ReleaseLock } from "./lock.js";
 export {

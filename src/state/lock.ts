@@ -12,7 +12,9 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { writeFileNamed } from "../shared/atomic-write.js";
 import { LockTimeoutError, monotonicMs, withPath } from "../shared/index.js";
-import { processExists } from "../shared/process-group.js";
+import { isProcessAlive, processExists, processStarted } from "../shared/process-group.js";
+
+export { isProcessAlive, processStarted };
 
 /**
  * A cross-process lock on the specs folder: a file created with O_EXCL that names its holder. The
@@ -44,31 +46,6 @@ export function ownProcessStarted(): string | null {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * When a process started, in clock ticks since boot (Linux: field 22 of /proc/<pid>/stat); null where there is
- * no /proc or the process is gone. With the pid it names one process: a pid alone is reused by the kernel.
- */
-export function processStarted(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The command name (field 2) may hold spaces and parentheses: count from its closing one.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Whether the process with this pid exists on this host (EPERM means it exists but is not ours) and, when
- * `started` was recorded with the pid, is still that process and not a later one the kernel gave its pid.
- */
-export function isProcessAlive(pid: number, started?: string): boolean {
-  if (!processExists(pid)) return false;
-  if (started === undefined) return true;
-  const now = processStarted(pid);
-  return now === null || now === started;
-}
 
 function readHolder(path: string): { raw: string; holder: LockHolder | null } | null {
   try {

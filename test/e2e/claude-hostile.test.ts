@@ -1,15 +1,21 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { say, text, toolUse } from "../../src/testing/fake-messages-api.js";
+import { type MessagesRequest, say, text, toolUse } from "../../src/testing/fake-messages-api.js";
+import { BATON_BIN } from "../support/cli.js";
 import {
   closeSessions,
+  delegate,
+  gateOutOf,
+  honestAgent,
+  honestMain,
   initialisedRepo,
   located,
   mainThread,
   session,
   toolResultsText,
 } from "./claude-script.js";
+import { git, ok, readJson } from "./helpers.js";
 
 afterEach(closeSessions);
 
@@ -62,5 +68,103 @@ describe.skipIf(located.path === null)("a hostile main thread in a live session"
     expect(existsSync(join(dir, ".claude/settings.local.json"))).toBe(false);
     expect(existsSync(join(dir, ".git/hooks/pre-commit"))).toBe(false);
     expect(told).toContain("specs/g/hooks/pre-commit (which is .git/hooks/pre-commit)");
+  });
+});
+
+/**
+ * "In a session" is the repository's word: SessionStart records the session and its process, so a command the
+ * model runs between checkpoints with the session's variables dropped is still inside it.
+ */
+describe.skipIf(located.path === null)("a hostile main thread between checkpoints", () => {
+  test("a forced status move or a headless run without the session's variables is refused", {
+    timeout: 120_000,
+  }, async () => {
+    // The sandbox off (a user's choice): what stands is Baton's own record that a session runs.
+    const dir = initialisedRepo(["--host-sandbox", "off"]);
+    const baton = `env -u CLAUDE_CODE_SESSION_ID -u CLAUDECODE node ${BATON_BIN}`;
+    let told = "";
+    await session(
+      dir,
+      {
+        conversations: [
+          {
+            name: "main",
+            match: { prompt: "Change the task" },
+            turns: [
+              `${baton} task status 1 completed --force`,
+              `${baton} task edit 1 --title Done`,
+              `${baton} research 1 --script /dev/null`,
+              `${baton} adopt`,
+              "",
+            ].map((command) => ({
+              reply: ({ request }: { request: MessagesRequest }) => {
+                told += toolResultsText(request);
+                return command === ""
+                  ? say(text("Refused."))
+                  : say(toolUse("Bash", { command, description: "between checkpoints" }));
+              },
+            })),
+          },
+        ],
+      },
+      { prompt: "Change the task" },
+    );
+    expect(readJson(dir, "state.json").active_projects[0]).toMatchObject({ status: "not_started" });
+    expect(told.match(/while a Claude Code or opencode session runs in this repository/g), told).toHaveLength(
+      3,
+    );
+    expect(told).toContain("baton adopt is for a person outside a Claude Code session");
+    // The session has ended: the same command by a person now works.
+    expect(ok(dir, ["task", "edit", "1", "--title", "Study the lexer again"]).status).toBe(0);
+  });
+});
+
+describe.skipIf(located.path === null)("a main thread that does the delegated work itself", () => {
+  test("implement whose code the main thread wrote with Bash is refused; nothing is recorded", {
+    timeout: 180_000,
+  }, async () => {
+    const dir = initialisedRepo();
+    for (const operation of ["research", "plan"] as const) {
+      await session(
+        dir,
+        { conversations: [honestMain(operation), honestAgent(dir, operation)] },
+        { mode: "default", prompt: `/${operation} 1`, ownKey: true },
+      );
+    }
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("planned");
+    const head = git(dir, ["rev-parse", "HEAD"]);
+    // The agent writes only the summary and the metadata; the code comes from the main thread's Bash.
+    const lazy = honestAgent(dir, "implement");
+    lazy.turns.splice(1, 1);
+    let told = "";
+    await session(
+      dir,
+      {
+        conversations: [
+          mainThread([
+            say(
+              toolUse("Bash", {
+                command: "mkdir -p src && echo 'export const keepsLastToken = true;' > src/lexer.ts",
+                description: "Fix it myself",
+              }),
+            ),
+            { reply: delegate },
+            { reply: gateOutOf("implement") },
+            {
+              reply: ({ request }) => {
+                told = toolResultsText(request);
+                return say(text("Refused."));
+              },
+            },
+          ]),
+          lazy,
+        ],
+      },
+      { mode: "default", prompt: "/implement 1", ownKey: true },
+    );
+    expect(told).toContain("NOT_WRITTEN_BY_AGENT");
+    expect(told).toContain("src/lexer.ts was last changed by the main thread");
+    expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
+    expect(git(dir, ["rev-parse", "HEAD"])).toBe(head);
   });
 });

@@ -8,6 +8,7 @@ import {
   mutateStore,
   requireStore,
   runDoctorChecks,
+  runningSession,
   sessionActive,
   storeContext,
 } from "../../state/index.js";
@@ -60,7 +61,7 @@ export async function adopt(options: { repo: string; insideSession: boolean }): 
   const ctx = storeContext(await loadConfig(options.repo));
   requireStore(ctx);
   // The repository's word (an open in-session checkpoint) counts, not only the caller's environment.
-  if (options.insideSession || sessionActive(ctx.paths)) {
+  if (options.insideSession || sessionActive(ctx.paths) || runningSession(ctx.paths.internalDir)) {
     throw new UsageError("baton adopt is for a person outside a Claude Code session", {
       hint: "Inside a session Baton restores changes it did not make; change tasks through Baton's commands.",
     });

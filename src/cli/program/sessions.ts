@@ -1,4 +1,6 @@
+import { join } from "node:path";
 import type { Command } from "commander";
+import { BATON_DIR } from "../../shared/baton-paths.js";
 import { present } from "../../shared/present.js";
 import { described, print, repoOf, selfCommand } from "./io.js";
 
@@ -136,7 +138,8 @@ function defineServe(program: Command): void {
           throw new UsageError(`--port must be a port number, got "${opts.port}"`);
         }
         const server = await startHookServer({ port, root: repoOf(cmd) });
-        const { liveSessions, publishPort, unpublishPort } = await import("../../hooks/index.js");
+        const { publishPort, readSpecsDir, unpublishPort } = await import("../../hooks/index.js");
+        const { liveSessions } = await import("../../state/live-sessions.js");
         if (opts.portFile) publishPort(opts.portFile, server.port);
         const urls = Object.keys(HOOK_EVENTS).map((event) => `  POST ${server.url}/hooks/${event}\n`);
         process.stdout.write(`Baton hook server on ${server.url}\n${urls.join("")}`);
@@ -148,7 +151,8 @@ function defineServe(program: Command): void {
           const root = repoOf(cmd);
           setInterval(() => present(root) || stop(), 5_000).unref();
           // Started for sessions, it ends with the last of them (a crashed session's host is gone too).
-          if (opts.sessions) setInterval(() => liveSessions(root).length > 0 || stop(), 2_000).unref();
+          const internal = join(readSpecsDir(root), BATON_DIR);
+          if (opts.sessions) setInterval(() => liveSessions(internal).length > 0 || stop(), 2_000).unref();
         });
         if (opts.portFile) unpublishPort(opts.portFile, server.port);
       }),

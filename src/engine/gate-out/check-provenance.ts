@@ -12,20 +12,6 @@ import { type Gate, refuse } from "./gate-types.js";
 export const checkProvenance: Gate = (ctx) => {
   const p = ctx.provenance;
   if (!p) return { ok: true };
-  if (p.view.forged.length > 0) {
-    return refuse(
-      ctx,
-      "DELEGATION_LOG_FORGED",
-      `the delegation log has ${p.view.forged.length} line(s) Baton did not write (their seal is not Baton's key's), the first: ${p.view.forged[0]}; something other than Baton's hooks wrote it, so none of its record counts. Give the checkpoint up with baton recover --force and delegate again; nothing was recorded`,
-    );
-  }
-  if (p.view.guards.length > 0) {
-    return refuse(
-      ctx,
-      "SETTINGS_WEAKENED",
-      `while the checkpoint was open, Claude Code's settings were weaker than baton init left them: ${p.view.guards.join("; ")}. With the sandbox or Baton's hooks off, nothing of what followed can be vouched for, even if the settings were put back; restore them and delegate again; nothing was recorded`,
-    );
-  }
   if (p.view.agentId === undefined) {
     const launched = p.view.launches.length > 0 ? ` (an Agent call named ${p.view.launches.join(", ")})` : "";
     return refuse(
@@ -42,6 +28,16 @@ export const checkProvenance: Gate = (ctx) => {
     );
   }
   const owner = `agent:${p.view.agentId}`;
+  const mainThreadWork = (ctx.changes?.files ?? []).filter(
+    (path) => p.view.files.get(path)?.actor === "main",
+  );
+  if (mainThreadWork.length > 0) {
+    return refuse(
+      ctx,
+      "NOT_WRITTEN_BY_AGENT",
+      `${mainThreadWork.join(", ")} ${mainThreadWork.length === 1 ? "was" : "were"} last changed by the main thread while the checkpoint was open, not by ${p.agent}: the work is the delegated agent's to do; nothing was recorded`,
+    );
+  }
   const paths = [...(ctx.artifacts ?? []).map((a) => a.path), relative(ctx.repoRoot, ctx.metadataPath)];
   for (const path of paths.map((x) => x.split(sep).join("/"))) {
     const record = p.view.files.get(path);

@@ -2,6 +2,7 @@ import { checkAgentSignals } from "./agent-signals.js";
 import { checkArtifacts } from "./check-artifacts.js";
 import { checkBranch } from "./check-branch.js";
 import { checkChanges } from "./check-changes.js";
+import { checkDelegationLog } from "./check-delegation-log.js";
 import { checkGitConfig } from "./check-git-config.js";
 import { checkHistory } from "./check-history.js";
 import { checkHooks } from "./check-hooks.js";
@@ -48,6 +49,7 @@ export const GATE_OUT: readonly Gate[] = [
   checkSubstance,
   checkSubmodules,
   checkChanges,
+  checkDelegationLog,
   checkProvenance,
   ...CHECK_GATES,
   snapshotResult,
