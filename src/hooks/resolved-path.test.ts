@@ -1,8 +1,7 @@
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type HookRepo, hookRepo, toolInput } from "../testing/hook-fixture.js";
-import { handleHook } from "./dispatch.js";
+import { askPreToolUse, decisionOf, type HookRepo, hookRepo, reasonOf } from "../testing/hook-fixture.js";
 
 let repo: HookRepo;
 beforeEach(() => {
@@ -10,13 +9,8 @@ beforeEach(() => {
 });
 afterEach(() => repo.cleanup());
 
-type Reply = { hookSpecificOutput?: Record<string, unknown> };
-async function pre(tool: string, input: Record<string, unknown>, extra = {}): Promise<Reply> {
-  const body = JSON.stringify(toolInput(repo.dir, tool, input, extra));
-  return (await handleHook("pre-tool-use", body, { projectDir: repo.dir, fallbackDir: repo.dir })) as Reply;
-}
-const decisionOf = (reply: Reply) => reply.hookSpecificOutput?.["permissionDecision"] ?? "none";
-const reasonOf = (reply: Reply) => String(reply.hookSpecificOutput?.["permissionDecisionReason"] ?? "");
+const pre = (tool: string, input: Record<string, unknown>, extra = {}) =>
+  askPreToolUse(repo.dir, tool, input, extra);
 const SUB = { agent_id: "a1b2", agent_type: "researcher" };
 const FILE_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit"] as const;
 const written = (tool: string, path: string) =>

@@ -12,7 +12,7 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { writeFileNamed } from "../shared/atomic-write.js";
 import { LockTimeoutError, monotonicMs, withPath } from "../shared/index.js";
-import { isProcessAlive, processExists, processStarted } from "../shared/process-group.js";
+import { isProcessAlive, processStarted } from "../shared/process-group.js";
 
 export { isProcessAlive, processStarted };
 

@@ -163,3 +163,22 @@ export function hookLog(dir: string): Array<Record<string, unknown>> {
     return [];
   }
 }
+
+/** What PreToolUse answered: its decision and the reason the model reads. */
+export type PreToolUseReply = { hookSpecificOutput?: Record<string, unknown> };
+export const decisionOf = (reply: PreToolUseReply) =>
+  reply.hookSpecificOutput?.["permissionDecision"] ?? "none";
+export const reasonOf = (reply: PreToolUseReply) =>
+  String(reply.hookSpecificOutput?.["permissionDecisionReason"] ?? "");
+
+/** Asks Baton's PreToolUse about one tool call in the repository, as Claude Code's command hook would. */
+export async function askPreToolUse(
+  dir: string,
+  tool: string,
+  input: Record<string, unknown>,
+  extra: Partial<ToolHookInput> = {},
+): Promise<PreToolUseReply> {
+  const { handleHook } = await import("../hooks/index.js");
+  const body = JSON.stringify(toolInput(dir, tool, input, extra));
+  return (await handleHook("pre-tool-use", body, { projectDir: dir, fallbackDir: dir })) as PreToolUseReply;
+}

@@ -8,10 +8,10 @@ import {
   delegate,
   gateOutOf,
   honestAgent,
-  honestMain,
   initialisedRepo,
   located,
   mainThread,
+  plannedRepo,
   session,
   toolResultsText,
 } from "./claude-script.js";
@@ -123,15 +123,7 @@ describe.skipIf(located.path === null)("a main thread that does the delegated wo
   test("implement whose code the main thread wrote with Bash is refused; nothing is recorded", {
     timeout: 180_000,
   }, async () => {
-    const dir = initialisedRepo();
-    for (const operation of ["research", "plan"] as const) {
-      await session(
-        dir,
-        { conversations: [honestMain(operation), honestAgent(dir, operation)] },
-        { mode: "default", prompt: `/${operation} 1`, ownKey: true },
-      );
-    }
-    expect(readJson(dir, "state.json").active_projects[0].status).toBe("planned");
+    const dir = plannedRepo();
     const head = git(dir, ["rev-parse", "HEAD"]);
     // The agent writes only the summary and the metadata; the code comes from the main thread's Bash.
     const lazy = honestAgent(dir, "implement");

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { batonKeyDir } from "../../src/shared/baton-paths.js";
@@ -225,7 +225,7 @@ export const gateOutOf =
 export const honestMain = (operation: DelegatedOperation, last = "Done.") =>
   mainThread([{ reply: delegate }, { reply: gateOutOf(operation) }, say(text(last))]);
 
-const PLAN = (session: string) =>
+export const PLAN = (session: string) =>
   [
     "# Implementation Plan: Task #1",
     "",
@@ -317,3 +317,14 @@ export const honestAgent = (dir: string, operation: DelegatedOperation, via: "to
     turns: steps,
   };
 };
+
+/** A repository after `baton init` whose task 1 is planned, its plan committed (no session spent on it). */
+export function plannedRepo(): string {
+  const dir = initialisedRepo();
+  ok(dir, ["task", "status", "1", "planned", "--force"]);
+  mkdirSync(join(dir, FOLDER, "plans"), { recursive: true });
+  writeFileSync(join(dir, FOLDER, "plans", "implementation-001.md"), PLAN("sess_1700000000_abcdef"));
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "planned"]);
+  return dir;
+}
