@@ -46,6 +46,22 @@ describe("baton init (CLI)", () => {
     expect(existsSync(join(dir, ".baton"))).toBe(false);
   });
 
+  it("names the repository's own commands that write the store, which a session will refuse, and what to use", () => {
+    const dir = repo();
+    mkdirSync(join(dir, ".claude/commands"), { recursive: true });
+    writeFileSync(
+      join(dir, ".claude/commands/learn.md"),
+      "---\ndescription: learn\n---\n\n```bash\njq '.active_projects[0].status = \"completed\"' specs/state.json > /tmp/s.json && mv /tmp/s.json specs/state.json\n```\n",
+    );
+    const first = ok(dir, ["init", "--bin", BIN]);
+    expect(first.stdout).toMatch(
+      /warning: 1 of this repository's own commands, skills or scripts write specs\/state\.json or TODO\.md themselves \(\.claude\/commands\/learn\.md:\d+\): in a session Baton refuses those writes/,
+    );
+    expect(first.stdout).toContain("baton task status N <status>");
+    // Baton's own files write nothing of the store: a plain repository gets no such warning.
+    expect(ok(repo(), ["init", "--bin", BIN]).stdout).not.toContain("write specs/state.json");
+  });
+
   it("defaults to node and the absolute bin/baton.js when baton is not on PATH", () => {
     const dir = repo();
     // Only node's own folder on PATH: a globally installed baton must not change the answer.

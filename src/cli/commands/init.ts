@@ -86,9 +86,31 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
     uninstall: options.uninstall,
   });
   if (result.written && !options.uninstall) publishEvidenceKey(root, result);
+  if (!options.uninstall) result.warnings.push(...(await ownStoreWriters(root)));
   if (unpublished) result.changes.push({ action: "delete", path: unpublished });
   if (options.uninstall && result.written) await stopServers(root, installedPort);
   return result;
+}
+
+/**
+ * The repository's own commands, skills, agents and scripts that write the task store themselves (the original
+ * system's /learn, /review, /meta, …): in a session Baton refuses those writes, so init says which, where, and
+ * what to use instead, rather than let the first session find out. `baton lint` names each place again.
+ */
+async function ownStoreWriters(root: string): Promise<string[]> {
+  let findings: { file: string; line: number }[];
+  try {
+    const { lint } = await import("../../lint/index.js");
+    findings = (await lint(root, { only: ["delegation/direct-state-write"] })).findings;
+  } catch {
+    return [];
+  }
+  if (findings.length === 0) return [];
+  const files = [...new Set(findings.map((f) => f.file))];
+  const shown = findings.slice(0, 5).map((f) => `${f.file}:${f.line}`);
+  return [
+    `${files.length} of this repository's own commands, skills or scripts write specs/state.json or TODO.md themselves (${shown.join(", ")}${findings.length > 5 ? `, and ${findings.length - 5} more` : ""}): in a session Baton refuses those writes. Change tasks through Baton instead (/task, /research N, /plan N, /implement N, /revise N; \`baton task status N <status>\` outside a session); \`baton lint\` lists every place.`,
+  ];
 }
 
 /** Hooks gone, their server goes too: nothing of Baton's keeps answering for this repository. */
