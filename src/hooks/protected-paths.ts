@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { BATON_DIR, batonKeyDir, GUARDED_SETTINGS, SIGNING_KEY_FILE } from "../shared/baton-paths.js";
+import { specsPaths } from "../state/paths.js";
 import { LOOP_GUARD, MARKER, type Project } from "./project.js";
 import { fileIdentity, hasOtherNames, resolvedPath } from "./resolved-path.js";
 
@@ -63,9 +64,8 @@ function resolvedProject(project: Project): Project {
 function sameFileAs(real: string, project: Project): ProtectedFile | null {
   const identity = fileIdentity(real);
   if (identity === null) return null;
-  const store = ["state.json", "TODO.md", "errors.json", join("archive", "state.json")].map((p) =>
-    join(project.specsDir, p),
-  );
+  const paths = specsPaths(project.specsDir);
+  const store = [paths.state, paths.todo, paths.errors, paths.archiveState];
   const candidates = [
     ...store,
     ...GUARDED_SETTINGS.map((p) => join(project.root, p)),
