@@ -133,6 +133,12 @@ describe("resident hooks (baton init --hooks resident)", () => {
     const reply = await forward(dir, "pre-tool-use", input, { BATON_SERVE_PORT_FILE: join(dir, "port") });
     expect(JSON.parse(received)).toEqual(input);
     expect(reply).toEqual({ systemMessage: "from the server: ünïcödé ✓" });
+    // A Write of a large file with blank lines and multi-byte text reaches the server whole (the forwarder
+    // reads its input in blocks, which must stop at EOF and keep every byte).
+    const content = `${"line – ✓ 日本\n\n".repeat(20_000)}\n\n`;
+    const big = { ...input, tool_name: "Write", tool_input: { file_path: join(dir, "big.txt"), content } };
+    await forward(dir, "pre-tool-use", big, { BATON_SERVE_PORT_FILE: join(dir, "port") });
+    expect(received).toBe(JSON.stringify(big));
   });
 
   it("decide in-process when the port answers but is not Baton, fails, or hangs", async () => {
