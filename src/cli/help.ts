@@ -47,6 +47,7 @@ export const EXAMPLES: Record<string, string[]> = {
   verify: ["baton verify", "baton verify 12 14 --since origin/main --json", "baton verify --trust 3f2a…"],
   key: ["baton key", "baton key --json"],
   "key vouch": ["baton key vouch 9c41d0e2b7a15f3368e0c4d1a2b3c4d5   # a teammate's new machine"],
+  "key accept-commit": ["baton key accept-commit 4e1f0c2a9b7d   # a commit GATE IN named, made by a person"],
   "gate-in": ["baton gate-in research 12   # the /research command runs this for you"],
   "gate-out": ["baton gate-out research 12 --session sess_1773703759_f69482"],
   init: ["baton init", "baton init --dry-run", "baton init --uninstall"],

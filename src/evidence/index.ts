@@ -1,4 +1,15 @@
 /** Evidence: what each recorded result is made of, written with it, and `baton verify` over history. */
+
+export {
+  type CommitObject,
+  claimsBaton,
+  readCommits,
+  SEAL_TRAILER,
+  sealedBy,
+  sealedMessage,
+  sealKeys,
+  sessionOf,
+} from "./commit-seal.js";
 export {
   EVIDENCE_DIR,
   Evidence,
@@ -23,4 +34,11 @@ export {
   signBytes,
   signingKey,
 } from "./signing.js";
-export { type Completion, DONE_STATUSES, type VerifyReport, verifyHistory } from "./verify-history.js";
+export { ACCEPTS_TRAILER, type UnsealedClaim, unsealedClaims } from "./unsealed-commits.js";
+export {
+  type Completion,
+  DONE_STATUSES,
+  forgedClaims,
+  type VerifyReport,
+  verifyHistory,
+} from "./verify-history.js";

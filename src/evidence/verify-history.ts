@@ -8,6 +8,7 @@ import { EVIDENCE_DIR } from "./evidence-record.js";
 import { judgeCompletion } from "./judge-completion.js";
 import { type KeyTrust, keyTrust } from "./key-trust.js";
 import { stateHistory } from "./state-history.js";
+import { type UnsealedClaim, unsealedClaims } from "./unsealed-commits.js";
 
 /** Statuses that say work is done; reaching one must be backed by a Baton commit with evidence. */
 export const DONE_STATUSES = new Set(["researched", "planned", "implemented", "completed"]);
@@ -37,6 +38,11 @@ export interface VerifyReport {
   truncated: { boundary: string[]; completions: Completion[] } | null;
   /** Verified completions whose agent ran without Baton's sandbox (`--sandbox off`): listed apart. */
   unsandboxed: Completion[];
+  /**
+   * Commits since Baton began sealing that carry its Session trailer without its seal: a made-up session
+   * (a failure unless a person accepted it) or Baton's own session rebased or squashed (listed apart).
+   */
+  unsealed: UnsealedClaim[];
   /** The evidence keys: the roots trusted (adoption's, or pinned), and keys no trusted key vouches for. */
   keys: { roots: KeyTrust["roots"]; unvouched: KeyTrust["unvouched"] };
 }
@@ -86,6 +92,22 @@ async function afterSet(root: string, from: string, inclusive: boolean): Promise
   return new Set(listed.out.split("\n").filter((l) => l !== ""));
 }
 
+/** Unsealed claims over the whole sealed history, or within `after` (`--since`), judged by the trusted keys. */
+async function unsealedSince(
+  root: string,
+  prefix: string,
+  trust: KeyTrust,
+  after: ReadonlySet<string> | null,
+): Promise<UnsealedClaim[]> {
+  const keys = new Map([...trust.trusted].map((fingerprint) => [fingerprint, trust.keys.get(fingerprint)!]));
+  const claims = await unsealedClaims(root, prefix, keys, "oldest");
+  return after ? claims.filter((c) => after.has(c.commit)) : claims;
+}
+
+/** Made-up sessions nobody accepted: what fails `baton verify` beside phantom completions. */
+export const forgedClaims = (report: Pick<VerifyReport, "unsealed">): UnsealedClaim[] =>
+  report.unsealed.filter((c) => !c.knownSession && c.acceptedBy === null);
+
 /**
  * `baton verify`: every task that reached a done status since Baton was adopted has the Baton commit
  * that moved it — a Session trailer naming the session, the evidence that session committed, and
@@ -118,6 +140,7 @@ export async function verifyHistory(
     phantoms: [],
     beforeAdoption: [],
     unsandboxed: [],
+    unsealed: await unsealedSince(root, prefix, trust, options.since ? after : null),
     truncated: boundary.size > 0 ? { boundary: [...boundary], completions: [] } : null,
     keys: { roots: trust.roots, unvouched: trust.unvouched },
   };

@@ -1,10 +1,20 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../config/index.js";
-import { fingerprintOf, keyTrust, makeVouch, signingKey } from "../../evidence/index.js";
+import { commitAcceptance } from "../../engine/index.js";
+import {
+  fingerprintOf,
+  keyTrust,
+  makeVouch,
+  sealKeys,
+  signingKey,
+  unsealedClaims,
+} from "../../evidence/index.js";
 import { batonKeyDir, publicKeyFile, SIGNING_KEY_FILE, vouchFile } from "../../shared/baton-paths.js";
+import { runGit } from "../../shared/git.js";
 import { UsageError, writeFileAtomic } from "../../shared/index.js";
 import { present } from "../../shared/present.js";
+import { runningSession, specsPaths, storePrefix } from "../../state/index.js";
 
 export interface KeyReport {
   fingerprint: string;
@@ -61,4 +71,39 @@ export async function vouchKey(options: { repo: string; fingerprint: string }): 
   const out = vouchFile(options.fingerprint);
   writeFileAtomic(join(config.root, out), `${JSON.stringify(vouch, null, 2)}\n`);
   return { vouch: out };
+}
+
+/**
+ * `baton key accept-commit <sha…>`: a person's word that commits carrying Baton's Session trailer without its
+ * seal were made on purpose, as a sealed commit naming them. Refused inside a session and while one runs:
+ * only a person outside every agent session can say this.
+ */
+export async function acceptCommits(options: {
+  repo: string;
+  commits: string[];
+  insideSession: boolean;
+}): Promise<{ commit: string; accepted: string[] }> {
+  const config = await loadConfig(options.repo);
+  const running = runningSession(specsPaths(config.specsDir).internalDir);
+  if (options.insideSession || running)
+    throw new UsageError(
+      `only a person outside every agent session can accept a commit${running ? ` (session ${running.session} runs in this repository, process ${running.pid})` : ""}; run it in a terminal of your own after the session ends`,
+    );
+  const prefix = storePrefix(config.root, config.specsDir);
+  const claims = await unsealedClaims(config.root, prefix, await sealKeys(config.root), "oldest");
+  const accepted: string[] = [];
+  for (const given of options.commits) {
+    const sha = (
+      await runGit(config.root, ["rev-parse", "--verify", "-q", `${given}^{commit}`])
+    ).stdout.trim();
+    const claim = claims.find((c) => c.commit === sha);
+    if (!claim)
+      throw new UsageError(
+        `${given} is not a commit that carries Baton's Session trailer without its seal (reachable from HEAD since Baton began sealing); nothing to accept`,
+      );
+    accepted.push(sha);
+  }
+  const made = await commitAcceptance(config.root, accepted);
+  if (!made.ok) throw new UsageError(`the acceptance commit failed: ${made.reason}`);
+  return { commit: made.sha, accepted };
 }

@@ -1,6 +1,6 @@
 import { loadConfig } from "../../config/index.js";
 import { type Rerun, rerunChecks } from "../../engine/index.js";
-import { type VerifyReport, verifyHistory } from "../../evidence/index.js";
+import { forgedClaims, type VerifyReport, verifyHistory } from "../../evidence/index.js";
 import { requireRepository, UsageError } from "../../shared/index.js";
 import { parseTaskNumbers, requireStore, storeContext } from "../../state/index.js";
 
@@ -36,6 +36,12 @@ export async function verify(options: {
   return { ...report, reruns: await rerunChecks(config, [...report.verified, ...report.unsandboxed]) };
 }
 
+/** What fails `baton verify`: a phantom completion, a commit passed off as Baton's, a check that disagrees. */
+export const verifyFailed = (report: VerifyReport & { reruns?: Rerun[] }): boolean =>
+  report.phantoms.length > 0 ||
+  forgedClaims(report).length > 0 ||
+  (report.reruns?.some((r) => !r.ok) ?? false);
+
 function formatReruns(reruns: readonly Rerun[]): string[] {
   const counted = (c: Rerun["now"]) =>
     c ? `${c.tests} tests, ${c.passed} passed, ${c.skipped + c.todo} skipped` : "no count";
@@ -51,6 +57,27 @@ function formatReruns(reruns: readonly Rerun[]): string[] {
 
 const short = (sha: string) => sha.slice(0, 10);
 
+const forged = (report: VerifyReport) => {
+  const count = forgedClaims(report).length;
+  return count > 0 ? `; ${count} commit(s) passed off as Baton's` : "";
+};
+
+/** Commits that type Baton's trailer without its seal: made-up sessions fail, the rest are listed apart. */
+function formatUnsealed(report: VerifyReport): string[] {
+  const lines: string[] = [];
+  for (const c of report.unsealed) {
+    const what = `commit ${short(c.commit)} "${c.subject}" carries Session: ${c.session} without Baton's seal`;
+    if (c.acceptedBy) lines.push(`  accepted ${what}; a person accepted it in ${short(c.acceptedBy)}`);
+    else if (c.knownSession)
+      lines.push(`  unsealed ${what}: Baton's own session, rebased, cherry-picked or squashed`);
+    else
+      lines.push(
+        `  FORGED  ${what}, for a session Baton never ran here: made to pass as Baton's (\`baton key accept-commit ${short(c.commit)}\` if a person made it on purpose)`,
+      );
+  }
+  return lines;
+}
+
 export function formatVerify(
   report: VerifyReport & { reruns?: Rerun[] },
   options: { all?: boolean } = {},
@@ -59,7 +86,7 @@ export function formatVerify(
   const where = report.from ? `since ${short(report.from)}` : "(Baton is not adopted in this history)";
   const apart = report.unsandboxed.length > 0 ? `, ${report.unsandboxed.length} run unsandboxed` : "";
   lines.push(
-    `Verified ${report.verified.length} completion(s) ${where}${apart}; ${report.phantoms.length} phantom(s).`,
+    `Verified ${report.verified.length} completion(s) ${where}${apart}; ${report.phantoms.length} phantom(s)${forged(report)}.`,
   );
   for (const k of report.keys.unvouched) {
     lines.push(
@@ -82,6 +109,7 @@ export function formatVerify(
     for (const c of report.unsandboxed)
       lines.push(`  unsandboxed task ${c.task} → ${c.to} in ${short(c.commit)} (${c.session})`);
   }
+  lines.push(...formatUnsealed(report));
   if (report.beforeAdoption.length > 0) {
     // History from before Baton vouches for nothing and fails nothing: one line, unless asked for.
     const tasks = new Set(report.beforeAdoption.map((c) => c.task)).size;

@@ -59,7 +59,7 @@ function defineVerify(program: Command): void {
       .option("--all", "list each completion from before Baton was adopted (by default one line counts them)")
       .option("--json", "print JSON")
       .action(async (numbers: string[], opts, cmd: Command) => {
-        const { formatVerify, verify } = await import("../commands/verify.js");
+        const { formatVerify, verify, verifyFailed } = await import("../commands/verify.js");
         const progress = historyProgress(process.stderr);
         const trust: string[] =
           opts.trust ?? process.env["BATON_TRUSTED_KEYS"]?.split(/[\s,]+/).filter(Boolean) ?? [];
@@ -73,7 +73,7 @@ function defineVerify(program: Command): void {
         });
         progress.done();
         print(report, opts, () => formatVerify(report, { all: opts.all ?? false }));
-        if (report.phantoms.length > 0 || report.reruns?.some((r) => !r.ok)) process.exitCode = 1;
+        if (verifyFailed(report)) process.exitCode = 1;
       }),
     "maintenance",
     "verify",
@@ -105,6 +105,27 @@ function defineKey(program: Command): void {
       print(result, opts, () => `Wrote ${result.vouch}; commit it so every clone trusts key ${fingerprint}.`);
     });
   described(vouch, null, "key vouch");
+  const accept = key
+    .command("accept-commit")
+    .description(
+      "say, as a person outside any agent session, that commits carrying Baton's Session trailer without its seal were made on purpose",
+    )
+    .argument("<commit...>", "the commits GATE IN or `baton verify` named")
+    .option("--json", "print JSON")
+    .action(async (commits: string[], opts, cmd: Command) => {
+      const { acceptCommits } = await import("../commands/key.js");
+      const result = await acceptCommits({
+        repo: repoOf(cmd),
+        commits,
+        insideSession: Boolean(process.env["CLAUDE_CODE_SESSION_ID"]),
+      });
+      print(
+        result,
+        opts,
+        () => `Accepted ${result.accepted.join(", ")} in the sealed commit ${result.commit}.`,
+      );
+    });
+  described(accept, null, "key accept-commit");
 }
 
 function defineArchive(program: Command): void {

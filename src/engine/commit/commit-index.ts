@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { headCommitChanges } from "../../evidence/index.js";
+import { commitChanges } from "../../evidence/index.js";
 import { runGit, runGitWaitingForLock } from "../../shared/git.js";
 import { staleIndexLock } from "../gate-in/work-tree-baseline.js";
 import type { WorkSnapshot } from "../gate-out/result-snapshot.js";
+import { sealedCommit } from "./sealed-commit.js";
 import { settleStoredEvidence } from "./stored-evidence.js";
 
 const git = (root: string, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) =>
@@ -22,9 +23,10 @@ const failed = (what: string, result: { stderr: string; message?: string }) => (
 
 /**
  * Commits exactly `entries` on top of HEAD, through an index of its own: what is committed is these
- * bytes, never what the work tree or the shared index hold at that moment. The user's hooks and signing
- * run as for any `git commit`. The shared index then takes the committed paths from HEAD, so `git status`
- * shows a change made after the snapshot as the change it is.
+ * bytes, never what the work tree or the shared index hold at that moment. The commit is sealed with
+ * Baton's key and lands only on the HEAD its tree was read from: when a person commits meanwhile, the
+ * entries are staged again on their commit (never undoing it). The shared index then takes the committed
+ * paths from HEAD, so `git status` shows a change made after the snapshot as the change it is.
  */
 export async function commitEntries(
   root: string,
@@ -32,18 +34,34 @@ export async function commitEntries(
   message: string,
   evidence?: { path: string; batonPaths: ReadonlySet<string> },
 ): Promise<IndexCommit> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await commitOnce(root, entries, message, evidence);
+    if (!("moved" in result) || !result.moved) return result;
+    if (attempt >= HEAD_MOVE_ATTEMPTS) return { ok: false, reason: `${result.reason}, ${attempt} times` };
+  }
+}
+
+/** A person's commit can land between Baton's read of HEAD and its own; after this many, Baton gives up. */
+const HEAD_MOVE_ATTEMPTS = 5;
+
+async function commitOnce(
+  root: string,
+  entries: WorkSnapshot,
+  message: string,
+  evidence?: { path: string; batonPaths: ReadonlySet<string> },
+): Promise<IndexCommit | { ok: false; moved: true; reason: string }> {
   const where = await commitPlace(root);
   if (!where.ok) return where;
   const { prefix, indexPath, lockPath, head } = where;
   const env = { GIT_INDEX_FILE: resolve(root, indexPath) };
   try {
-    const read = await git(root, head.ok ? ["read-tree", "HEAD"] : ["read-tree", "--empty"], { env });
+    const read = await git(root, head.sha ? ["read-tree", head.sha] : ["read-tree", "--empty"], { env });
     if (!read.ok) return failed("git read-tree", read);
     const paths = Object.keys(entries).sort();
     const staged = await stageEntries(root, entries, prefix, env);
     if (staged) return staged;
-    const same = head.ok
-      ? (await git(root, ["diff-index", "--cached", "--quiet", "HEAD"], { env })).ok
+    const same = head.sha
+      ? (await git(root, ["diff-index", "--cached", "--quiet", head.sha], { env })).ok
       : (await git(root, ["ls-files", "-z"], { env })).stdout === "";
     if (same) return { ok: true, committed: false, reason: "nothing to commit" };
     // The shared index must take the commit afterwards: a lock nobody releases fails the commit before it lands.
@@ -53,13 +71,11 @@ export async function commitEntries(
         ok: false,
         reason: `git's index is locked (${lock}): remove it when no git process is running`,
       };
-    const commit = await runGitWaitingForLock(root, ["commit", "--quiet", "-m", message], {
-      timeoutMs: 60_000,
-      env,
-    });
-    if (!commit.ok) return failed("git commit", commit);
-    // What git stored, hooks' additions included: read once for the evidence and for the shared index.
-    const { sha: committed, changes } = await headCommitChanges(root);
+    const commit = await sealedCommit(root, env, message, head.sha ? [head.sha] : [], head.sha);
+    if (!commit.ok) return commit.moved ? commit : { ok: false, reason: commit.reason };
+    // What git stored: read once for the evidence and for the shared index.
+    const committed = commit.sha;
+    const changes = await commitChanges(root, committed);
     const settled = await settleStoredEvidence(
       root,
       committed,
@@ -96,7 +112,7 @@ async function commitPlace(root: string) {
   const [prefix = "", indexPath = "", lockPath = "", headLine = ""] = where.stdout.split("\n");
   const unborn = !where.ok && where.exitCode === 1 && where.stderr.trim() === "" && lockPath !== "";
   if (!where.ok && !unborn) return failed("git rev-parse", where);
-  const head = { ok: where.ok && /^[0-9a-f]{40,64}$/.test(headLine) };
+  const head = { sha: where.ok && /^[0-9a-f]{40,64}$/.test(headLine) ? headLine : null };
   return { ok: true as const, prefix, indexPath, lockPath, head };
 }
 

@@ -1,9 +1,11 @@
+import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { git, tempGitRepo } from "../../../test/support/cli.js";
 import { snapshotWork, workPathspecs } from "../gate-out/result-snapshot.js";
-import { commitTaskChanges } from "./git-commit.js";
+import { commitTaskChanges, sessionCommitSubjects } from "./git-commit.js";
+import { sealedCommit } from "./sealed-commit.js";
 
 let repo: { dir: string; cleanup: () => void };
 let root: string;
@@ -131,5 +133,44 @@ describe("a Baton commit carries only Baton's bytes and the work as it was seen"
     });
     expect(result).toMatchObject({ ok: true, committed: true });
     expect(committedPaths()).toEqual(["specs/1_task/report.md"]);
+  });
+});
+
+describe("a commit is Baton's by its seal", () => {
+  it("recovery settles only on this session's sealed commits, never on a trailer typed by hand", async () => {
+    const session = "sess_1700000000_abcdef";
+    write("src/app.js", "forged\n");
+    git(root, ["commit", "-qam", "task 1: complete research", "-m", `Session: ${session}`]);
+    expect(await sessionCommitSubjects(root, session)).toEqual([]);
+    write("src/app.js", "by Baton\n");
+    const { work, seen } = await seenNow(["src/app.js"]);
+    const result = await commitTaskChanges({
+      root,
+      subject: "task 1: complete research",
+      sessionId: session,
+      baton: [],
+      work: { ...work, seen },
+    });
+    expect(result).toMatchObject({ ok: true, committed: true });
+    expect(await sessionCommitSubjects(root, session)).toEqual(["task 1: complete research"]);
+  });
+
+  it("never moves HEAD past a commit that landed after its tree was read: a person's commit is kept", async () => {
+    const head = git(root, ["rev-parse", "HEAD"]).trim();
+    write("person.txt", "a person's file\n");
+    git(root, ["add", "person.txt"]);
+    git(root, ["commit", "-qm", "a person's commit"]);
+    const personal = git(root, ["rev-parse", "HEAD"]).trim();
+    const index = { GIT_INDEX_FILE: join(root, ".git", "baton-index-stale") };
+    execFileSync("git", ["read-tree", head], { cwd: root, env: { ...process.env, ...index } });
+    const made = await sealedCommit(
+      root,
+      index,
+      "task 1: done\n\nSession: sess_1700000000_abcdef\n",
+      [head],
+      head,
+    );
+    expect(made).toMatchObject({ ok: false, moved: true });
+    expect(git(root, ["rev-parse", "HEAD"]).trim()).toBe(personal);
   });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { readCommits, sealedBy, sealKeys, sessionOf } from "../../evidence/index.js";
 import { runGit } from "../../shared/git.js";
 import { present } from "../../shared/present.js";
 import type { GitBaseline } from "../../state/index.js";
@@ -41,10 +42,18 @@ export interface CommitRequest {
 const git = (root: string, args: string[], stdin?: string) =>
   runGit(root, args, { timeoutMs: 60_000, ...(stdin === undefined ? {} : { stdin }) });
 
-/** Subjects of the commits that carry this session's trailer (null without git), newest first. */
+/**
+ * Subjects of the commits Baton made for this session (null without git), newest first: its trailer and a
+ * valid seal — a commit that only types the trailer is not Baton's commit, and recovery must not settle on it.
+ */
 export async function sessionCommitSubjects(root: string, sessionId: string): Promise<string[] | null> {
-  const log = await git(root, ["log", "--fixed-strings", `--grep=Session: ${sessionId}`, "--format=%s"]);
-  return log.ok ? log.stdout.split("\n").filter((s) => s !== "") : null;
+  const commits = await readCommits(root, ["--fixed-strings", `--grep=Session: ${sessionId}`]);
+  if (commits === null) return null;
+  const keys = await sealKeys(root);
+  return commits
+    .filter((c) => sessionOf(c.message) === sessionId && sealedBy(c, keys))
+    .map((c) => c.message.split("\n")[0]!)
+    .filter((s) => s !== "");
 }
 
 /**

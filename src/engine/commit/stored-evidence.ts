@@ -5,6 +5,7 @@ import { REPO_KEYS_DIR } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
 import { readObjects } from "../../shared/git-objects.js";
 import { writeFileAtomic } from "../../shared/index.js";
+import { sealedCommit } from "./sealed-commit.js";
 
 const git = (root: string, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) =>
   runGit(root, args, { timeoutMs: 60_000, ...options });
@@ -77,10 +78,16 @@ export async function settleStoredEvidence(
     stdin: `100644 ${blob.stdout.trim()}\t${rel}\0`,
   });
   if (!added.ok) return { ok: false, reason: `git update-index failed: ${added.stderr.trim()}` };
-  const amend = await git(root, ["commit", "--quiet", "--amend", "--no-verify", "--allow-empty", "-C", sha], {
+  // The amended commit takes the first one's place (same parents, same message, sealed again over its tree).
+  const parents = await git(root, ["rev-parse", `${sha}^@`]);
+  const message = await git(root, ["log", "-1", "--format=%B", sha]);
+  if (!parents.ok || !message.ok) return { ok: false, reason: `git could not read back the commit ${sha}` };
+  const amended = await sealedCommit(
+    root,
     env,
-  });
-  if (!amend.ok) return { ok: false, reason: `git commit --amend failed: ${amend.stderr.trim()}` };
-  const head = await git(root, ["rev-parse", "HEAD"]);
-  return { ok: true, sha: head.stdout.trim() };
+    message.stdout,
+    parents.stdout.split("\n").filter((p) => p !== ""),
+    sha,
+  );
+  return amended.ok ? { ok: true, sha: amended.sha } : { ok: false, reason: amended.reason };
 }

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { git, tempGitRepo } from "../../../test/support/cli.js";
+import { sealedCommit } from "../commit/sealed-commit.js";
 import { historyChanges } from "./git-history.js";
 import { readBaseline } from "./work-tree-baseline.js";
 
@@ -17,20 +18,23 @@ beforeEach(() => {
 });
 afterEach(() => repo.cleanup());
 
-/** A Baton-style commit made through an index of its own, the shared index not yet brought up to it. */
-function batonCommitNotYetSynced(file: string, text: string): void {
+/** A Baton commit (sealed) made through an index of its own, the shared index not yet brought up to it. */
+async function batonCommitNotYetSynced(file: string, text: string, subject = "task 1: done"): Promise<void> {
   writeFileSync(join(repo.dir, file), text);
-  const env = { ...process.env, GIT_INDEX_FILE: join(repo.dir, ".git", "baton-index-test") };
+  const index = { GIT_INDEX_FILE: join(repo.dir, ".git", "baton-index-test") };
+  const env = { ...process.env, ...index };
   execFileSync("git", ["read-tree", "HEAD"], { cwd: repo.dir, env });
   execFileSync("git", ["add", file], { cwd: repo.dir, env });
-  execFileSync("git", ["commit", "-qm", `task 1: done${TRAILER}`], { cwd: repo.dir, env });
+  const head = git(repo.dir, ["rev-parse", "HEAD"]).trim();
+  const made = await sealedCommit(repo.dir, index, `${subject}${TRAILER}`, [head], head);
+  expect(made.ok).toBe(true);
 }
 
 describe("history changes since the baseline", () => {
   it("sees nothing while the shared index only lags behind Baton's own commits", async () => {
     const baseline = (await readBaseline(repo.dir))!;
-    batonCommitNotYetSynced("a.txt", "changed by Baton\n");
-    batonCommitNotYetSynced("new.txt", "added by Baton\n");
+    await batonCommitNotYetSynced("a.txt", "changed by Baton\n");
+    await batonCommitNotYetSynced("new.txt", "added by Baton\n");
     expect(git(repo.dir, ["diff", "--cached", "--name-only"]).trim().split("\n")).toEqual([
       "a.txt",
       "new.txt",
@@ -42,9 +46,8 @@ describe("history changes since the baseline", () => {
     git(repo.dir, ["checkout", "-q", "-b", "baton/phase-1"]);
     const baseline = (await readBaseline(repo.dir))!;
     git(repo.dir, ["checkout", "-q", "main"]);
-    writeFileSync(join(repo.dir, "c.txt"), "c\n");
-    git(repo.dir, ["add", "c.txt"]);
-    git(repo.dir, ["commit", "-qm", `task 2: complete research${TRAILER}`]);
+    await batonCommitNotYetSynced("c.txt", "c\n", "task 2: complete research");
+    git(repo.dir, ["reset", "-q"]);
     git(repo.dir, ["checkout", "-q", "baton/phase-1"]);
     expect(await historyChanges(repo.dir, baseline)).toEqual([]);
     git(repo.dir, ["checkout", "-q", "main"]);
@@ -66,7 +69,11 @@ describe("history changes since the baseline", () => {
     expect((await historyChanges(repo.dir, baseline))[0]).toMatch(
       /^commit [0-9a-f]{12} \("sneaky"\) is not Baton's$/,
     );
-    git(repo.dir, ["commit", "-q", "--amend", "-m", `amended${TRAILER}`]);
+    git(repo.dir, ["commit", "-q", "--amend", "-m", `task 1: done${TRAILER}`]);
+    // The trailer typed by hand is text, not Baton's seal: still not Baton's commit.
+    expect((await historyChanges(repo.dir, baseline))[0]).toMatch(
+      /^commit [0-9a-f]{12} \("task 1: done"\) carries the Session trailer sess_1700000000_abcdef but no Baton seal: Baton did not make it$/,
+    );
     git(repo.dir, ["reset", "-q", "--hard", "HEAD~1"]);
     git(repo.dir, ["commit", "-q", "--amend", "-m", `base rewritten${TRAILER}`]);
     expect((await historyChanges(repo.dir, baseline))[0]).toMatch(

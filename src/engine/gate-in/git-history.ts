@@ -1,3 +1,4 @@
+import { readCommits, sealedBy, sealKeys, sessionOf } from "../../evidence/index.js";
 import { readHeadRef, runGit } from "../../shared/git.js";
 import type { GitBaseline } from "../../state/index.js";
 
@@ -65,17 +66,23 @@ export async function historyChanges(root: string, baseline: GitBaseline): Promi
   return problems;
 }
 
-/** The commits of a range that do not carry a Baton Session trailer, described. */
+/**
+ * The commits of a range that Baton did not make, described: a commit is Baton's by its seal (its key's
+ * signature over the tree, parents and message), never by a `Session:` trailer, which anyone can type.
+ */
 async function foreignCommits(root: string, range: string): Promise<string[]> {
-  const log = await git(root, ["log", "--format=%H%x00%B%x1e", range]);
-  const problems: string[] = [];
-  for (const entry of log.stdout.split("\x1e")) {
-    const [sha = "", body = ""] = entry.trim().split("\0");
-    if (sha !== "" && !/^Session: sess_\d{10}_[0-9a-f]{6}\s*$/m.test(body)) {
-      problems.push(`commit ${sha.slice(0, 12)} ("${body.split("\n")[0]}") is not Baton's`);
-    }
-  }
-  return problems;
+  const commits = (await readCommits(root, [range])) ?? [];
+  if (commits.length === 0) return [];
+  const keys = await sealKeys(root);
+  return commits
+    .filter((commit) => !sealedBy(commit, keys))
+    .map((commit) => {
+      const subject = commit.message.split("\n")[0];
+      const claim = sessionOf(commit.message);
+      return claim
+        ? `commit ${commit.sha.slice(0, 12)} ("${subject}") carries the Session trailer ${claim} but no Baton seal: Baton did not make it`
+        : `commit ${commit.sha.slice(0, 12)} ("${subject}") is not Baton's`;
+    });
 }
 
 /**

@@ -5,6 +5,7 @@ import type { RunEvent } from "../transition.js";
 import type { GateInContext, GateInStep } from "./gate-in-step.js";
 import { gateIn } from "./open-run.js";
 import { refuseForeignFolder } from "./refuse-foreign-folder.js";
+import { refuseForgedSessionCommit } from "./refuse-forged-session-commit.js";
 import { refuseGitOperation } from "./refuse-git-operation.js";
 import { refuseLongFocus } from "./refuse-long-focus.js";
 import { refuseStaleIndexLock } from "./refuse-stale-index-lock.js";
@@ -29,6 +30,7 @@ export const GATE_IN: readonly GateInStep[] = [
   requireSigningKey,
   refuseStaleIndexLock,
   refuseGitOperation,
+  refuseForgedSessionCommit,
   refuseForeignFolder,
   takeBaseline,
 ];

@@ -194,7 +194,9 @@ describe("commitInWorktree", () => {
     if (!result.ok || result.sha === null) return;
     expect(result.files).toEqual(["old.txt", "specs/1_x/report.md", "src/a.ts", "src/b.ts", "src/new.ts"]);
     expect(git(wt.path, "rev-parse", `${result.sha}^`).trim()).toBe(wt.base);
-    expect(git(wt.path, "log", "-1", "--format=%B", result.sha)).toBe("task 1 phase 1: x\n\nSession: s\n\n");
+    expect(git(wt.path, "log", "-1", "--format=%B", result.sha)).toMatch(
+      /^task 1 phase 1: x\n\nSession: s\nBaton-Seal: [0-9a-f]{32} \S+\n\n$/,
+    );
     expect(git(root, "rev-parse", `refs/heads/${wt.branch}`).trim()).toBe(result.sha);
     // The excluded files are still in the worktree, uncommitted.
     expect(read(wt.path, "specs/state.json")).toBe('{"v":2}\n');

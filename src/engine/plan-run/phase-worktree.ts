@@ -1,6 +1,7 @@
 import { readdir, rm, rmdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { readHeadRef, runGitWorktree } from "../../shared/git.js";
+import { sealedCommit } from "../commit/sealed-commit.js";
 import { canonical, changedBetween, exists, git, inside, LITERAL, why } from "./worktree-git.js";
 
 export { type ApplyPhaseResult, applyPhaseCommit } from "./worktree-apply.js";
@@ -107,7 +108,7 @@ export async function createPhaseWorktree(opts: {
  * `:(glob)` pathspec rules, e.g. "specs/state.json", "specs/1_x/.return-meta*.json"; a directory excludes
  * everything below it), commit with `message`. Commits the agent made itself on the branch are folded
  * into this one commit on top of `base`, so the phase is always exactly one commit. Nothing to commit →
- * sha null. Hooks (pre-commit, commit-msg) and signing are skipped: this commit only carries the work.
+ * sha null. Hooks and the user's signing are skipped (this commit only carries the work); Baton seals it.
  */
 export async function commitInWorktree(
   wt: PhaseWorktree,
@@ -139,22 +140,11 @@ export async function commitInWorktree(
   const staged = await git(cwd, ["diff", "--cached", "--quiet", wt.base]);
   if (staged.ok) return { ok: true, sha: null, files: [] };
   if (staged.exitCode !== 1) return { ok: false, reason: `git diff failed: ${why(staged)}` };
-  const commit = await git(cwd, [
-    "-c",
-    "commit.gpgSign=false",
-    "commit",
-    "--quiet",
-    "--no-verify",
-    "--allow-empty-message",
-    "-m",
-    opts.message,
-  ]);
-  if (!commit.ok) return { ok: false, reason: `git commit failed: ${why(commit)}` };
-  const sha = await git(cwd, ["rev-parse", "--verify", "HEAD"]);
-  if (!sha.ok) return { ok: false, reason: `git rev-parse failed: ${why(sha)}` };
-  const files = await changedBetween(cwd, wt.base, sha.stdout.trim());
+  const commit = await sealedCommit(cwd, {}, opts.message, [wt.base], wt.base, false);
+  if (!commit.ok) return { ok: false, reason: commit.reason };
+  const files = await changedBetween(cwd, wt.base, commit.sha);
   if (!files.ok) return { ok: false, reason: files.reason };
-  return { ok: true, sha: sha.stdout.trim(), files: files.files };
+  return { ok: true, sha: commit.sha, files: files.files };
 }
 /** Remove the worktree directory and its registration; delete the branch unless keepBranch (kept when its commit could not be applied, so nothing is lost). */
 export async function removePhaseWorktree(

@@ -118,8 +118,10 @@ describe.skipIf(located.path === null)(
         status: "researched",
         artifacts: [{ path: "specs/1_parser_crash/reports/research-001.md" }],
       });
-      expect(execFileSync("git", ["log", "-1", "--format=%B"], { cwd: t.dir, encoding: "utf8" })).toBe(
-        `task 1: complete research\n\nSession: ${report.sessionId}\n\n`,
+      expect(execFileSync("git", ["log", "-1", "--format=%B"], { cwd: t.dir, encoding: "utf8" })).toMatch(
+        new RegExp(
+          `^task 1: complete research\n\nSession: ${report.sessionId}\nBaton-Seal: [0-9a-f]{32} \\S+\n\n$`,
+        ),
       );
     });
 
