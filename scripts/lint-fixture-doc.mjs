@@ -14,6 +14,8 @@ const run = spawnSync(process.execPath, [join(root, "bin", "baton.js"), "lint", 
 const report = JSON.parse(run.stdout);
 
 const VERDICTS = {
+  "delegation/instructed-store-write":
+    "real, with one judgement call: CLAUDE.md and the rules tell the model to update state.json then TODO.md, to update the status before and after work, to log to errors.json, or to commit with the session id in the body — each now refused by a session or done by Baton itself; `git-workflow.md:30` is a commit-message table row (`sync: reconcile TODO.md and state.json`) that names such a write as a task the model performs",
   "delegation/direct-state-write":
     "real: the line finishes a `jq … > tmp && mv` (or `sed -i`) write onto state.json, TODO.md, archive/state.json or errors.json, bypassing any lock; the 551-of-676 drift and the 615 lost archive entries came from exactly these pipelines",
   "references/unknown-agent":

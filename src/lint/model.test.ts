@@ -56,7 +56,7 @@ describe("modelFromTexts", () => {
       ".claude/rules/r.md": "rule",
       ".claude/scripts/s.sh": "script",
       ".claude/docs/d.md": "doc",
-      ".claude/CLAUDE.md": "doc",
+      ".claude/CLAUDE.md": "memory",
       ".opencode/agent/helper.md": "agent",
     });
     expect(model.trees).toEqual([".claude", ".opencode"]);

@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { runProcess } from "../shared/process.js";
-import { TREES } from "./parse/classify.js";
+import { MEMORY_FILES, TREES } from "./parse/classify.js";
 
 // Generated or vendored folders inside a config tree are not configuration.
 const SKIP_DIRS = new Set([".git", "node_modules"]);
@@ -20,8 +20,8 @@ export async function readTrees(root: string): Promise<RawFile[]> {
   const paths: string[] = [];
   const seen = new Set<string>();
   for (const tree of TREES) await walk(root, tree, paths, seen);
-  // opencode's project config sits at the root, beside its tree.
-  for (const name of ["opencode.json", "opencode.jsonc"]) {
+  // opencode's project config sits at the root, beside its tree; so do the memory files every session loads.
+  for (const name of ["opencode.json", "opencode.jsonc", ...MEMORY_FILES]) {
     if (
       await stat(join(root, name)).then(
         (s) => s.isFile(),

@@ -37,6 +37,8 @@ export type FileKind =
   | "rule"
   | "script"
   | "doc"
+  /** What the host loads into every session as standing instructions: CLAUDE.md, AGENTS.md. */
+  | "memory"
   | "plugin"
   | "opencode-config"
   | "other";

@@ -58,6 +58,14 @@ describe("baton init (CLI)", () => {
       /warning: 1 of this repository's own commands, skills or scripts write specs\/state\.json or TODO\.md themselves \(\.claude\/commands\/learn\.md:\d+\): in a session Baton refuses those writes/,
     );
     expect(first.stdout).toContain("baton task status N <status>");
+    // Their CLAUDE.md, read as CommonMark: the lines that tell the model to write status or commit with the id.
+    writeFileSync(
+      join(dir, "CLAUDE.md"),
+      "# Rules\n\n## State\n\nUpdate state.json first, then TODO.md.\n\n## Git Commits\n\nFormat: `task {N}: {action}` with session ID in body.\n\nstate.json = machine truth.\n",
+    );
+    expect(ok(dir, ["init", "--bin", BIN]).stdout).toContain(
+      "2 line(s) of this repository's standing instructions (CLAUDE.md, AGENTS.md, rules) tell the model to write task status, the store or its own session commits (CLAUDE.md:5, CLAUDE.md:9)",
+    );
     // Baton's own files write nothing of the store: a plain repository gets no such warning.
     expect(ok(repo(), ["init", "--bin", BIN]).stdout).not.toContain("write specs/state.json");
   });

@@ -94,24 +94,40 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
 
 /**
  * The repository's own commands, skills, agents and scripts that write the task store themselves (the original
- * system's /learn, /review, /meta, …): in a session Baton refuses those writes, so init says which, where, and
- * what to use instead, rather than let the first session find out. `baton lint` names each place again.
+ * system's /learn, /review, /meta, …), and the standing instructions (CLAUDE.md, AGENTS.md, rules) that tell the
+ * model to: in a session Baton refuses those writes, so init says which, where, and what to use instead, rather
+ * than let the first session find out. `baton lint` names each place again.
  */
 async function ownStoreWriters(root: string): Promise<string[]> {
-  let findings: { file: string; line: number }[];
+  let findings: { file: string; line: number; rule: string }[];
   try {
     const { lint } = await import("../../lint/index.js");
-    findings = (await lint(root, { only: ["delegation/direct-state-write"] })).findings;
+    findings = (await lint(root, { only: [WRITES_RULE, INSTRUCTS_RULE] })).findings;
   } catch {
     return [];
   }
-  if (findings.length === 0) return [];
-  const files = [...new Set(findings.map((f) => f.file))];
-  const shown = findings.slice(0, 5).map((f) => `${f.file}:${f.line}`);
-  return [
-    `${files.length} of this repository's own commands, skills or scripts write specs/state.json or TODO.md themselves (${shown.join(", ")}${findings.length > 5 ? `, and ${findings.length - 5} more` : ""}): in a session Baton refuses those writes. Change tasks through Baton instead (/task, /research N, /plan N, /implement N, /revise N; \`baton task status N <status>\` outside a session); \`baton lint\` lists every place.`,
-  ];
+  const warnings: string[] = [];
+  const writes = findings.filter((f) => f.rule === WRITES_RULE);
+  if (writes.length > 0)
+    warnings.push(
+      `${countFiles(writes)} of this repository's own commands, skills or scripts write specs/state.json or TODO.md themselves (${places(writes)}): in a session Baton refuses those writes. Change tasks through Baton instead (/task, /research N, /plan N, /implement N, /revise N; \`baton task status N <status>\` outside a session); \`baton lint\` lists every place.`,
+    );
+  const instructs = findings.filter((f) => f.rule === INSTRUCTS_RULE);
+  if (instructs.length > 0)
+    warnings.push(
+      `${instructs.length} line(s) of this repository's standing instructions (CLAUDE.md, AGENTS.md, rules) tell the model to write task status, the store or its own session commits (${places(instructs)}): Baton now does that at its gates and refuses the model's writes, so the model would follow them into refusals. Reword them to the slash commands (/research N, /plan N, /implement N, /revise N); \`baton lint --only ${INSTRUCTS_RULE}\` lists every line.`,
+    );
+  return warnings;
 }
+
+const WRITES_RULE = "delegation/direct-state-write";
+const INSTRUCTS_RULE = "delegation/instructed-store-write";
+const countFiles = (findings: readonly { file: string }[]) => new Set(findings.map((f) => f.file)).size;
+const places = (findings: readonly { file: string; line: number }[]) =>
+  `${findings
+    .slice(0, 5)
+    .map((f) => `${f.file}:${f.line}`)
+    .join(", ")}${findings.length > 5 ? `, and ${findings.length - 5} more` : ""}`;
 
 /** Hooks gone, their server goes too: nothing of Baton's keeps answering for this repository. */
 async function stopServers(root: string, installedPort: number | undefined): Promise<void> {

@@ -17,9 +17,14 @@ export function splitTree(path: string): { tree: string; inner: string[] } | nul
   return { tree, inner: parts.slice(1) };
 }
 
+/** The memory files a host loads into every session, at the repository's root and at its tree's top. */
+export const MEMORY_FILES = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"] as const;
+const isMemory = (name: string) => (MEMORY_FILES as readonly string[]).includes(name);
+
 /** What Claude Code (or opencode) makes of a file, from its place in the tree alone. */
 export function classify(path: string): FileKind {
   if (path === "opencode.json" || path === "opencode.jsonc") return "opencode-config";
+  if (isMemory(path)) return "memory";
   const split = splitTree(path);
   if (!split) return "other";
   const { inner } = split;
@@ -27,6 +32,7 @@ export function classify(path: string): FileKind {
   const name = inner[inner.length - 1] ?? "";
   if (inner.length === 1) {
     if (name === "settings.json" || name === "settings.local.json") return "settings";
+    if (isMemory(name)) return "memory";
     return name.endsWith(".md") ? "doc" : "other";
   }
   // Claude Code loads every `.md` under agents/ and commands/, subfolders included (they namespace commands).

@@ -129,6 +129,12 @@ const JS_WRITE = new RegExp(
 );
 const PY_WRITE_TEXT = new RegExp(String.raw`(?:Path\(\s*)?` + WORD + String.raw`\s*\)?\.write_text\(`, "g");
 
+/** The first write to one of the store's files in one shell or script line, or null (a Markdown example's too). */
+export function storeWriteIn(text: string): { target: string; how: string } | null {
+  const found = writeOn(text, new Set());
+  return found ? { target: found.target, how: found.how } : null;
+}
+
 /** The first write to a state file on a line, or null. */
 function writeOn(text: string, vars: Set<string>): Hit | null {
   for (const match of text.matchAll(REDIRECT)) {

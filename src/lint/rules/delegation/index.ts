@@ -1,6 +1,7 @@
 import type { Rule } from "../../rule-types.js";
 import { conditionalDelegation } from "./conditional-delegation.js";
 import { directStateWrite } from "./direct-state-write.js";
+import { instructedStoreWrite } from "./instructed-store-write.js";
 import { returnsCompleted } from "./returns-completed.js";
 import { simulatedDelegation } from "./simulated-delegation.js";
 import { twinCommands } from "./twin-commands.js";
@@ -9,6 +10,7 @@ import { unverifiedDelegation } from "./unverified-delegation.js";
 export const delegationRules: Rule[] = [
   simulatedDelegation,
   directStateWrite,
+  instructedStoreWrite,
   twinCommands,
   unverifiedDelegation,
   conditionalDelegation,
