@@ -54,6 +54,12 @@ export const Evidence = z.object({
   /** Where the agent ran: Baton's sandbox, none on purpose (`--sandbox off`), or a live session's host. */
   sandbox: z.optional(z.enum(["bubblewrap", "off", "session"])),
   /**
+   * Why a process the model or the repository controls could read the signing key while this result was
+   * made (a live session of a host without a sandbox here): a signature then proves less, and `baton verify`
+   * lists the result apart. Absent when none could.
+   */
+  keyReachable: z.optional(z.string()),
+  /**
    * The work the commit carries besides Baton's files: each path the accepted result changed from HEAD,
    * with git's object id of its bytes (null: deleted). `baton verify` holds the commit to exactly this.
    */
@@ -112,6 +118,7 @@ export interface EvidenceInput {
   checks?: readonly CheckRun[] | undefined;
   usage?: RunUsage | undefined;
   sandbox?: Evidence["sandbox"];
+  keyReachable?: string | undefined;
   work?: Evidence["work"];
 }
 
@@ -145,6 +152,7 @@ export function writeEvidence(tx: Transaction, input: EvidenceInput): string {
     })),
     ...(input.usage ? { usage: input.usage as Record<string, number> } : {}),
     ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+    ...(input.keyReachable ? { keyReachable: input.keyReachable } : {}),
     ...(input.work ? { work: input.work } : {}),
     recordedAt: tx.timestamp,
   };

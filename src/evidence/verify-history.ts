@@ -39,6 +39,11 @@ export interface VerifyReport {
   /** Verified completions whose agent ran without Baton's sandbox (`--sandbox off`): listed apart. */
   unsandboxed: Completion[];
   /**
+   * Verified completions made while the signing key was within reach of the model's processes (a live session
+   * of a host without a sandbox, such as opencode): their signatures prove less, so they are listed apart.
+   */
+  keyReachable: Array<Completion & { reason: string }>;
+  /**
    * Commits since Baton began sealing that carry its Session trailer without its seal: a made-up session
    * (a failure unless a person accepted it) or Baton's own session rebased or squashed (listed apart).
    */
@@ -140,6 +145,7 @@ export async function verifyHistory(
     phantoms: [],
     beforeAdoption: [],
     unsandboxed: [],
+    keyReachable: [],
     unsealed: await unsealedSince(root, prefix, trust, options.since ? after : null),
     truncated: boundary.size > 0 ? { boundary: [...boundary], completions: [] } : null,
     keys: { roots: trust.roots, unvouched: trust.unvouched },
@@ -161,6 +167,7 @@ export async function verifyHistory(
       const judged = path ? { ...completion, evidencePath: path } : completion;
       if (reasons.length > 0) report.phantoms.push({ ...completion, reasons });
       else if (evidence?.sandbox === "off") report.unsandboxed.push(judged);
+      else if (evidence?.keyReachable) report.keyReachable.push({ ...judged, reason: evidence.keyReachable });
       else report.verified.push(judged);
     }
   }

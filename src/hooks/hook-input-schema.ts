@@ -28,5 +28,7 @@ export const StopHookInput = z.looseObject({
   agent_id: z.optional(z.string()),
   agent_type: z.optional(z.string()),
   background_tasks: z.optional(z.array(z.looseObject({ status: z.optional(z.string()) }))),
+  /** Set by Baton's opencode plugin on every event it forwards; Claude Code's own inputs have none. */
+  baton_host: z.optional(z.string()),
 });
 export type StopHookInput = z.infer<typeof StopHookInput>;

@@ -6,6 +6,7 @@ import { endSession, hostPid, registerSession } from "../state/live-sessions.js"
 import { allow, type Decision } from "./decision.js";
 import type { StopHookInput } from "./hook-input-schema.js";
 import type { Project } from "./project.js";
+import { hostKeyReach } from "./settings-guard.js";
 
 /**
  * The resident hook path: `bin/baton-hook` forwards each hook to a `baton serve` of the repository,
@@ -114,7 +115,12 @@ export async function sessionStart(
   project: Project,
   env: { servePort?: number | undefined } = {},
 ): Promise<Decision> {
-  registerSession(join(project.specsDir, BATON_DIR), input.session_id, hostPid());
+  registerSession(
+    join(project.specsDir, BATON_DIR),
+    input.session_id,
+    hostPid(),
+    hostKeyReach(project, input.baton_host),
+  );
   if (env.servePort !== undefined) return keepFixedPort(project.root, env.servePort);
   const file = portFilePath(project.root);
   let port: string | undefined;

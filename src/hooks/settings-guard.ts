@@ -21,6 +21,20 @@ interface Installed {
 }
 
 /**
+ * Why the commands of a session starting now can read the signing key: opencode runs them without a sandbox;
+ * Claude Code does when its sandbox is off here (installed with `--host-sandbox off`, or turned off since).
+ * Undefined when the host's sandbox keeps the key out of their reach.
+ */
+export function hostKeyReach(project: Project, host: string | undefined): string | undefined {
+  if (host === "opencode") return "opencode runs the model's commands without a sandbox";
+  const shared = readSettings(join(project.root, ".claude", "settings.json")) ?? {};
+  const local = readSettings(join(project.root, ".claude", "settings.local.json")) ?? {};
+  const enabled = (settings: Json) => (settings["sandbox"] as Json | undefined)?.["enabled"];
+  const on = (enabled(local) ?? enabled(shared)) === true;
+  return on ? undefined : "Claude Code's sandbox is off in this repository (.claude/settings*.json)";
+}
+
+/**
  * How Claude Code's settings, as they are now, are weaker than `baton init` left them: the sandbox turned off
  * (in the shared or the local file; Claude Code re-reads both mid-session), all hooks disabled, or one of
  * Baton's hook groups gone. A person's own additions (an "always allow" rule) weaken nothing and are not

@@ -45,6 +45,7 @@ export { type ArtifactLink, linkArtifacts } from "./link-artifacts.js";
 export {
   endSession,
   hostPid,
+  keyReachableBy,
   type LiveSession,
   liveSessions,
   registerSession,

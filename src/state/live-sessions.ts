@@ -14,6 +14,8 @@ export interface LiveSession {
   session: string;
   pid: number;
   started?: string;
+  /** Why this session's commands can read the signing key (its host runs them without a sandbox); absent when they cannot. */
+  keyReachable?: string;
 }
 
 const fileName = (session: string) => `${session.replace(/[^A-Za-z0-9_-]/g, "_")}.json`;
@@ -30,11 +32,21 @@ export function hostPid(env: NodeJS.ProcessEnv = process.env): number {
   return process.ppid;
 }
 
-export function registerSession(internalDir: string, session: string, pid: number): void {
+export function registerSession(
+  internalDir: string,
+  session: string,
+  pid: number,
+  keyReachable?: string | undefined,
+): void {
   const dir = storeInternalPaths(internalDir).liveSessions;
   mkdirSync(dir, { recursive: true });
   const started = processStarted(pid);
-  const record: LiveSession = { session, pid, ...(started === null ? {} : { started }) };
+  const record: LiveSession = {
+    session,
+    pid,
+    ...(started === null ? {} : { started }),
+    ...(keyReachable ? { keyReachable } : {}),
+  };
   writeFileSync(join(dir, fileName(session)), `${JSON.stringify(record)}\n`);
 }
 
@@ -70,6 +82,17 @@ export function liveSessions(internalDir: string): LiveSession[] {
     rmSync(path, { force: true });
   }
   return live;
+}
+
+/**
+ * Why the signing key is in reach of a live session's commands now (each such session, named), or undefined:
+ * what a result's evidence says of itself when it was made meanwhile.
+ */
+export function keyReachableBy(internalDir: string): string | undefined {
+  const reasons = liveSessions(internalDir)
+    .filter((s) => s.keyReachable)
+    .map((s) => `${s.keyReachable} (session ${s.session}, process ${s.pid})`);
+  return reasons.length > 0 ? reasons.join("; ") : undefined;
 }
 
 /** The first host session running in this repository, if any: its record, or null. */

@@ -74,6 +74,10 @@ describe.skipIf(located.path === null)("an honest session passes in every permis
       expect(readFileSync(join(dir, "src/lexer.ts"), "utf8")).toContain("keepsLastToken");
     expect(git(dir, ["status", "--porcelain"])).toBe("");
     expect(ok(dir, ["verify"]).stdout).toContain("0 phantom(s)");
+    // With Claude Code's sandbox on, no process of the model's could read the key: nothing is listed apart.
+    const report = JSON.parse(ok(dir, ["verify", "--json"]).stdout);
+    expect(report.verified).toHaveLength(operations.length);
+    expect(report.keyReachable).toEqual([]);
     expect(existsSync(join(dir, FOLDER, ".baton-postflight-pending"))).toBe(false);
   });
 

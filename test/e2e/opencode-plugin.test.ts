@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { locateOpencode } from "../../src/runners/opencode.js";
@@ -252,6 +252,17 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
     expect(readJson(dir, "state.json").active_projects[0].status).toBe("researched");
     expect(git(dir, ["log", "-1", "--format=%B"])).toMatch(/Session: sess_/);
     expect(readFileSync(join(dir, FOLDER, "reports", "research-001.md"), "utf8")).toBe(REPORT);
+    // opencode runs the model's commands without a sandbox: the evidence says the key was in their reach, and
+    // verify lists the result apart from those made where no model process could read the key.
+    const [evidenceFile] = readdirSync(join(dir, FOLDER, "evidence"));
+    const evidence = readJson(dir, join(FOLDER.replace(/^specs\//, ""), "evidence", evidenceFile!));
+    expect(evidence.keyReachable).toMatch(
+      /^opencode runs the model's commands without a sandbox \(session opencode-/,
+    );
+    // (opencode's hooks sign with the key of its own offline HOME: trusted here by its fingerprint.)
+    const verified = JSON.parse(ok(dir, ["verify", "--json", "--trust", evidence.signature.key]).stdout);
+    expect(verified.verified).toEqual([]);
+    expect(verified.keyReachable).toEqual([expect.objectContaining({ task: 1, to: "researched" })]);
     expect(stateBefore).not.toBe(readFileSync(join(dir, "specs", "state.json"), "utf8"));
     expect(readFileSync(join(dir, "specs", "TODO.md"), "utf8")).not.toContain("hacked");
     expect(api.problems()).toEqual([]);

@@ -33,7 +33,8 @@ export async function verify(options: {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   if (!options.rerun) return report;
-  return { ...report, reruns: await rerunChecks(config, [...report.verified, ...report.unsandboxed]) };
+  const judged = [...report.verified, ...report.unsandboxed, ...report.keyReachable];
+  return { ...report, reruns: await rerunChecks(config, judged) };
 }
 
 /** What fails `baton verify`: a phantom completion, a commit passed off as Baton's, a check that disagrees. */
@@ -84,7 +85,11 @@ export function formatVerify(
 ): string {
   const lines: string[] = [];
   const where = report.from ? `since ${short(report.from)}` : "(Baton is not adopted in this history)";
-  const apart = report.unsandboxed.length > 0 ? `, ${report.unsandboxed.length} run unsandboxed` : "";
+  const apart =
+    (report.unsandboxed.length > 0 ? `, ${report.unsandboxed.length} run unsandboxed` : "") +
+    (report.keyReachable.length > 0
+      ? `, ${report.keyReachable.length} with the key in the model's reach`
+      : "");
   lines.push(
     `Verified ${report.verified.length} completion(s) ${where}${apart}; ${report.phantoms.length} phantom(s)${forged(report)}.`,
   );
@@ -108,6 +113,15 @@ export function formatVerify(
     );
     for (const c of report.unsandboxed)
       lines.push(`  unsandboxed task ${c.task} → ${c.to} in ${short(c.commit)} (${c.session})`);
+  }
+  if (report.keyReachable.length > 0) {
+    lines.push(
+      `Made while the signing key was in reach of the model's commands, otherwise verified: ${report.keyReachable.length} completion(s)`,
+    );
+    for (const c of report.keyReachable)
+      lines.push(
+        `  key-reachable task ${c.task} → ${c.to} in ${short(c.commit)} (${c.session}): ${c.reason}`,
+      );
   }
   lines.push(...formatUnsealed(report));
   if (report.beforeAdoption.length > 0) {

@@ -1,5 +1,5 @@
 import { writeEvidence } from "../../evidence/index.js";
-import { holdStore, readOpenCheckpoint, requireTask } from "../../state/index.js";
+import { holdStore, keyReachableBy, readOpenCheckpoint, requireTask } from "../../state/index.js";
 import { closePostflight } from "../delegate/postflight-marker.js";
 import type { DriveContext } from "../drive-context.js";
 import type { RunEvent } from "../transition.js";
@@ -53,6 +53,7 @@ export async function recordVerdict(
       checks: verdict.checkRuns,
       usage: delegation.usage,
       sandbox: delegation.sandbox(run),
+      keyReachable: keyReachableBy(run.ctx.paths.internalDir),
       work,
     });
     return to;

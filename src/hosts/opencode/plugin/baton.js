@@ -1,11 +1,10 @@
-// Baton's opencode plugin, installed by `baton init --host opencode` (remove it with `baton init --uninstall`).
-// It turns opencode's plugin calls into the hook inputs Claude Code sends and asks Baton's same decisions: the
-// repository's resident hook server first (started through SessionStart, ending with opencode), else
-// `baton hook <event>` in a process, so a call is never let through undecided. tool.execute.before →
-// pre-tool-use (a throw blocks the tool), tool.execute.after → post-tool-use (provenance), a task's result →
-// subagent-stop (a throw refuses it until the metadata exists), a child's first prompt → subagent-start (binds
-// it), root session idle → stop (closes or re-prompts an open checkpoint; `opencode run` exits at the first idle).
-// opencode calls every export of this file as a plugin, so it exports exactly one function.
+// Baton's opencode plugin, installed by `baton init --host opencode` (removed by `baton init --uninstall`). It
+// turns opencode's plugin calls into Claude Code's hook inputs and asks Baton's same decisions: the repository's
+// resident hook server (started through SessionStart, ending with opencode), else `baton hook <event>` in a
+// process, so no call passes undecided. tool.execute.before → pre-tool-use (a throw blocks the tool),
+// tool.execute.after → post-tool-use (provenance), a task's result → subagent-stop (a throw refuses it until the
+// metadata exists), a child's first prompt → subagent-start, root session idle → stop (closes or re-prompts an
+// open checkpoint; `opencode run` exits at the first idle). opencode calls every export as a plugin: one export.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -109,6 +108,7 @@ function startServer(directory) {
         session_id: `opencode-${process.pid}`,
         cwd: directory,
         hook_event_name: "SessionStart",
+        baton_host: "opencode",
       }),
     );
   } catch {
