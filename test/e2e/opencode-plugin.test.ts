@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { locateOpencode } from "../../src/runners/opencode.js";
@@ -19,7 +19,7 @@ import { offlineOpencodeEnv } from "../../src/testing/offline-opencode.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
 import { BATON_BIN } from "../support/cli.js";
 import { forgedHistoryCommand } from "./forgery.js";
-import { commitAll, git, ok, oneTaskRepo, readJson } from "./helpers.js";
+import { commitAll, GOOD_RESEARCH, git, ok, oneTaskRepo, readJson, runBaton } from "./helpers.js";
 
 /**
  * A live opencode session under `baton init --host opencode`: the real binary runs the installed
@@ -327,6 +327,47 @@ describe.skipIf(located.path === null)("Baton's plugin in an opencode session (r
     expect(String(told[5]?.content)).toContain("[DELEGATION_LOG_FORGED]");
     expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("researched");
     expect(api.problems()).toEqual([]);
+  }, 200_000);
+
+  it("a commit the model types with a made-up Session trailer is refused at the next GATE IN, and by verify", async () => {
+    const forge =
+      "echo 'made by the model' > notes.txt && git add notes.txt && " +
+      "git commit -qm 'task 2: complete research' -m 'Session: sess_1799999999_abcdef'";
+    const { dir, api, run } = await opencodeSession({
+      conversations: [
+        {
+          name: "main",
+          match: { prompt: "Commit the notes" },
+          turns: [say(toolUse("bash", { command: forge })), say(text("Committed."))],
+        },
+        {
+          name: "refused",
+          match: { prompt: "research of task 2" },
+          turns: [say(text("GATE IN refused."))],
+        },
+      ],
+      ...titles,
+    });
+    // Baton's sealed history first: a headless research of task 1 before any session runs.
+    ok(dir, ["task", "add", "Study the parser", "-l", "general"]);
+    commitAll(dir, "a second task");
+    writeFileSync(join(dir, ".git", "agent.json"), JSON.stringify({ steps: GOOD_RESEARCH }));
+    ok(dir, ["research", "1", "--script", join(dir, ".git", "agent.json")]);
+    const committed = await run(["Commit the notes"]);
+    expect(committed.ok, `${committed.stdout}${committed.stderr}\n${seen(api)}`).toBe(true);
+    expect(git(dir, ["log", "-1", "--format=%B"])).toContain("Session: sess_1799999999_abcdef");
+    const before = readFileSync(join(dir, "specs", "state.json"), "utf8");
+    await run(["--command", "research", "2"]);
+    const prompt = api
+      .messageRequests()
+      .filter((r) => r.conversation === "refused")
+      .map((r) => (r.body ? promptOf(r.body) : ""))
+      .join("\n");
+    expect(prompt).toContain("carries Baton's Session trailer for a session Baton never ran here");
+    expect(readFileSync(join(dir, "specs", "state.json"), "utf8")).toBe(before);
+    const verify = runBaton(dir, ["verify"]);
+    expect(verify.status).toBe(1);
+    expect(verify.stdout).toContain("FORGED  commit");
   }, 200_000);
 
   it("under opencode serve (as in the TUI) closes the checkpoint of a main agent that stops before gate-out", async () => {
