@@ -41,6 +41,7 @@ export {
   RunUsage,
 } from "./runner-types.js";
 export { probeSandbox, type SandboxPolicy, type SandboxProbe, sandboxed } from "./sandbox.js";
+export { runSandboxed } from "./sandbox-run.js";
 export { PhaseScript, parseScript, Script, ScriptStep, selectSteps } from "./script.js";
 export {
   findPackageRoot,

@@ -58,7 +58,7 @@ function implement(dir: string, work: string) {
       "set -e",
       work,
       `mkdir -p "$(dirname "$BATON_SUMMARY_FILE")"`,
-      `printf '# Phase %s\\n\\n%s\\n' "$BATON_PHASE_ID" "$(printf 'Done and verified. %.0s' $(seq 20))" > "$BATON_SUMMARY_FILE"`,
+      `printf '# Phase %s\\n\\n%s\\n\\nSession %s.\\n' "$BATON_PHASE_ID" "$(printf 'Done and verified. %.0s' $(seq 20))" "$BATON_SESSION_ID" > "$BATON_SUMMARY_FILE"`,
       `printf '%s' '${metadata}' | sed "s/SESSION/$BATON_SESSION_ID/; s#SUMMARY#$BATON_SUMMARY_FILE#" > "$BATON_METADATA_FILE"`,
     ].join("\n"),
   );
@@ -87,6 +87,16 @@ describe.skipIf(!pytest)("checks counted from pytest's JUnit report", () => {
     );
     expect(run.status, run.shown).toBe(1);
     expect(run.shown).toContain("NO_TESTS_RAN");
+  });
+
+  it("holds a retry to the baseline commit: a test a refused try weakened and left in the tree is refused again", () => {
+    const dir = project();
+    const first = implement(dir, `sed -i 's/== -5/== 1/; s/== 5/== -1/' tests/test_sum.py`);
+    expect(first.status, first.shown).toBe(1);
+    expect(first.shown).toContain("CHECKS_TAMPERED");
+    const retry = implement(dir, "printf '# retried\\n' >> sum.py");
+    expect(retry.status, retry.shown).toBe(1);
+    expect(retry.shown).toContain("tests/test_sum.py already differed when this run began");
   });
 
   it("refuses a skip marker on a baseline test (CHECKS_TAMPERED)", () => {

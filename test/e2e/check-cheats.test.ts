@@ -58,7 +58,7 @@ function agent(dir: string, work: string): void {
     "set -e",
     work,
     `mkdir -p "$(dirname "$BATON_SUMMARY_FILE")"`,
-    `printf '# Phase %s\\n\\n%s\\n' "$BATON_PHASE_ID" "$(printf 'Done and verified. %.0s' $(seq 20))" > "$BATON_SUMMARY_FILE"`,
+    `printf '# Phase %s\\n\\n%s\\n\\nSession %s.\\n' "$BATON_PHASE_ID" "$(printf 'Done and verified. %.0s' $(seq 20))" "$BATON_SESSION_ID" > "$BATON_SUMMARY_FILE"`,
     `printf '%s' '${metadata}' | sed "s/SESSION/$BATON_SESSION_ID/; s#SUMMARY#$BATON_SUMMARY_FILE#" > "$BATON_METADATA_FILE"`,
   ].join("\n");
   writeFileSync(join(dir, ".git", "agent.sh"), script);
@@ -117,6 +117,21 @@ describe("checks the agent cannot game", () => {
     expect(run.status, run.shown).toBe(1);
     expect(run.shown).toContain("CHECKS_TAMPERED");
     expect(run.shown).toContain("test/sum.test.js");
+  });
+
+  it("holds a retry to the baseline commit: a test a refused try weakened and left in the tree is refused again", () => {
+    const dir = project();
+    const weaken = `sed -i 's/assert.equal(\\(.*\\), \\(.*\\)))/assert.ok(true))/' test/sum.test.js`;
+    const first = implement(dir, weaken);
+    expect(first.status, first.shown).toBe(1);
+    expect(first.shown).toContain("CHECKS_TAMPERED");
+    expect(git(dir, ["status", "--porcelain", "test"])).toContain("test/sum.test.js");
+    // The retry's agent touches no test, only the code's comments: the weakened test it inherits passes the bug.
+    const retry = implement(dir, "echo '// retried' >> src/sum.js");
+    expect(retry.status, retry.shown).toBe(1);
+    expect(retry.shown).toContain("CHECKS_TAMPERED");
+    expect(retry.shown).toContain("test/sum.test.js already differed when this run began");
+    expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
   });
 
   it.each([

@@ -5,6 +5,7 @@ import type { TestCounts } from "../../evidence/index.js";
 import { writeFileNamed } from "../../shared/atomic-write.js";
 import { batonPaths } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
+import type { CheckPlace } from "./check-sandbox.js";
 import { type ConfiguredCheck, runChecks } from "./project-checks.js";
 import { withScratchTree } from "./scratch-tree.js";
 
@@ -23,26 +24,27 @@ function cacheKey(tree: string, checks: readonly ConfiguredCheck[]): string {
 }
 
 async function measure(
-  root: string,
+  place: CheckPlace,
   commit: string,
   checks: readonly ConfiguredCheck[],
 ): Promise<BaselineCounts> {
-  const runs = await withScratchTree(root, commit, (tree) => runChecks(checks, tree));
+  const runs = await withScratchTree(place.root, commit, (tree) => runChecks(checks, tree, place));
   if (runs === null) return Object.fromEntries(checks.map((c) => [c.name, null]));
   return Object.fromEntries(runs.map((r) => [r.name, r.counts ?? null]));
 }
 
 export async function baselineCounts(
-  root: string,
+  place: CheckPlace,
   commit: string,
   checks: readonly ConfiguredCheck[],
 ): Promise<BaselineCounts> {
+  const { root } = place;
   const tree = await runGit(root, ["rev-parse", `${commit}^{tree}`]);
   const path = batonPaths(root).baselineCounts(cacheKey(tree.ok ? tree.stdout.trim() : commit, checks));
   try {
     return JSON.parse(readFileSync(path, "utf8")) as BaselineCounts;
   } catch {
-    const counts = await measure(root, commit, checks);
+    const counts = await measure(place, commit, checks);
     mkdirSync(dirname(path), { recursive: true });
     writeFileNamed(path, JSON.stringify(counts));
     return counts;

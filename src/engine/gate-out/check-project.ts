@@ -1,3 +1,4 @@
+import { checkPlace } from "./check-sandbox.js";
 import { type Gate, refuse } from "./gate-types.js";
 import { describeFailedChecks, runChecks } from "./project-checks.js";
 
@@ -9,7 +10,7 @@ import { describeFailedChecks, runChecks } from "./project-checks.js";
 export const checkProject: Gate = async (ctx) => {
   const checks = ctx.checks ?? [];
   if (checks.length === 0) return { ok: true };
-  const runs = await runChecks(checks, ctx.repoRoot);
+  const runs = await runChecks(checks, ctx.repoRoot, checkPlace(ctx.repoRoot, ctx.storePrefix, checks));
   ctx.checkRuns = runs;
   if (runs.every((run) => run.ok)) return { ok: true };
   return refuse(ctx, "CHECK_FAILED", describeFailedChecks(runs));

@@ -53,6 +53,16 @@ async function describeChange(root: string, commit: string, path: string): Promi
   return `${path}:\n${shown.join("\n")}`;
 }
 
+/**
+ * Files of the work tree that differ from `commit`, tracked or not: a retry is held to the baseline commit,
+ * so a test weakened by a refused try (or edited by hand) and left in the tree is not the new baseline.
+ */
+async function differingFromCommit(root: string, commit: string): Promise<string[]> {
+  const tracked = await runGit(root, ["diff", "--name-only", "-z", "--no-renames", commit]);
+  const untracked = await runGit(root, ["ls-files", "-z", "--others", "--exclude-standard"]);
+  return [...tracked.stdout.split("\0"), ...untracked.stdout.split("\0")].filter((p) => p !== "");
+}
+
 export const refuseTamperedChecks: Gate = async (ctx) => {
   const commit = ctx.baseline?.commit;
   const checks = ctx.checks ?? [];
@@ -60,7 +70,9 @@ export const refuseTamperedChecks: Gate = async (ctx) => {
   const inputs = await checkInputsAt(ctx.repoRoot, commit, checks, ctx.storePrefix);
   const allowed = ctx.plannedChanges ?? "";
   const tampered: string[] = [];
-  for (const path of ctx.changes.files) {
+  const thisRun = new Set(ctx.changes.files);
+  const candidates = [...new Set([...thisRun, ...(await differingFromCommit(ctx.repoRoot, commit))])].sort();
+  for (const path of candidates) {
     if (!inputs.covers(path) || allowed.includes(path)) continue;
     if (basename(path) === "package.json" && (await packageUnchangedForChecks(ctx.repoRoot, commit, path)))
       continue;
@@ -71,9 +83,14 @@ export const refuseTamperedChecks: Gate = async (ctx) => {
     tampered.slice(0, SHOWN_FILES).map((p) => describeChange(ctx.repoRoot, commit, p)),
   );
   const more = tampered.length > SHOWN_FILES ? `\n  … and ${tampered.slice(SHOWN_FILES).join(", ")}` : "";
+  const earlier = tampered.filter((p) => !thisRun.has(p));
+  const before =
+    earlier.length > 0
+      ? ` ${earlier.join(", ")} already differed when this run began (a refused try, or an edit not committed): restore ${earlier.length === 1 ? "it" : "them"} with \`git checkout ${commit.slice(0, 12)} -- <path>\`, or commit the change first.`
+      : "";
   return refuse(
     ctx,
     "CHECKS_TAMPERED",
-    `the work changed what the checks test, not only the code they test: ${tampered.join(", ")} (tests, runner configuration or scripts as they were at ${commit.slice(0, 12)} decide what passing means; a plan that means to change one names it)\n${shown.join("\n")}${more}`,
+    `the work changed what the checks test, not only the code they test: ${tampered.join(", ")} (tests, runner configuration or scripts as they were at ${commit.slice(0, 12)} decide what passing means; a plan that means to change one names it).${before}\n${shown.join("\n")}${more}`,
   );
 };

@@ -1,6 +1,7 @@
 import type { TestCounts } from "../../evidence/index.js";
 import { baselineCounts } from "./baseline-counts.js";
 import { reachedCommands, scriptsIn } from "./check-inputs.js";
+import { checkPlace } from "./check-sandbox.js";
 import { type Gate, type GateOutCode, refuse } from "./gate-types.js";
 import type { ConfiguredCheck } from "./project-checks.js";
 
@@ -25,7 +26,8 @@ export const checkTestCounts: Gate = async (ctx) => {
   if (runs.length === 0 || !runs.every((r) => r.ok)) return { ok: true };
   // Only checks whose runner reports are held to the baseline: measuring it costs a run of the checks.
   const countable = (ctx.checks ?? []).filter((c) => reportsCounts(c, ctx.repoRoot));
-  const base = commit && countable.length > 0 ? await baselineCounts(ctx.repoRoot, commit, countable) : {};
+  const place = checkPlace(ctx.repoRoot, ctx.storePrefix, ctx.checks ?? []);
+  const base = commit && countable.length > 0 ? await baselineCounts(place, commit, countable) : {};
   for (const run of runs) {
     const before = base[run.name] ?? null;
     const now = run.counts ?? null;

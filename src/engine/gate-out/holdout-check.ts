@@ -1,5 +1,6 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { SandboxPolicy } from "../../runners/index.js";
 import { batonPaths } from "../../shared/baton-paths.js";
 import { present } from "../../shared/present.js";
 import { type CheckRun, type ConfiguredCheck, runOneCheck } from "./project-checks.js";
@@ -15,6 +16,7 @@ import { type CheckRun, type ConfiguredCheck, runOneCheck } from "./project-chec
 export async function runHoldout(
   check: ConfiguredCheck,
   cwd: string,
+  sandbox: SandboxPolicy | null,
   signal?: AbortSignal,
 ): Promise<CheckRun> {
   const source = check.holdout!;
@@ -35,7 +37,7 @@ export async function runHoldout(
   mkdirSync(dirname(target), { recursive: true });
   cpSync(source, target, { recursive: true });
   try {
-    const run = await runOneCheck(check, cwd, { BATON_HOLDOUT_DIR: target }, signal);
+    const run = await runOneCheck(check, cwd, { BATON_HOLDOUT_DIR: target }, sandbox, signal);
     const log = paths.holdoutLog(check.name);
     mkdirSync(dirname(log), { recursive: true });
     writeFileSync(log, `${run.tail.join("\n")}\n`);

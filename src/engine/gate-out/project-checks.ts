@@ -1,7 +1,9 @@
 import type { BatonConfig } from "../../config/index.js";
 import type { CheckRun } from "../../evidence/index.js";
+import { runSandboxed, type SandboxPolicy } from "../../runners/index.js";
 import { runProcess } from "../../shared/process.js";
 import { reachedCommands, scriptsIn } from "./check-inputs.js";
+import { type CheckPlace, checkSandbox } from "./check-sandbox.js";
 import { runHoldout } from "./holdout-check.js";
 import { captureReports } from "./test-counts.js";
 
@@ -27,20 +29,22 @@ export function checksFor(
 }
 
 /**
- * Runs the checks one after another in `cwd` through the process helper (a timeout kills the whole
- * process group). Every check runs, so a failure report names all that failed.
+ * Runs the checks one after another in `cwd`, each in its sandbox (check-sandbox.ts), through the process
+ * helper (a timeout kills the whole process group). Every check runs, so a failure report names all that failed.
  */
 export async function runChecks(
   checks: readonly ConfiguredCheck[],
   cwd: string,
+  place: CheckPlace,
   signal?: AbortSignal,
 ): Promise<CheckRun[]> {
   const runs: CheckRun[] = [];
   for (const check of checks) {
+    const sandbox = await checkSandbox(place, cwd, check.holdout !== null);
     runs.push(
       check.holdout === null
-        ? await runOneCheck(check, cwd, {}, signal)
-        : await runHoldout(check, cwd, signal),
+        ? await runOneCheck(check, cwd, {}, sandbox, signal)
+        : await runHoldout(check, cwd, sandbox, signal),
     );
     if (signal?.aborted) break;
   }
@@ -52,6 +56,7 @@ export async function runOneCheck(
   check: ConfiguredCheck,
   cwd: string,
   env: NodeJS.ProcessEnv,
+  sandbox: SandboxPolicy | null,
   signal?: AbortSignal,
 ): Promise<CheckRun> {
   const lines: string[] = [];
@@ -68,19 +73,20 @@ export async function runOneCheck(
     output.push(line);
     kept += line.length + 1;
   };
-  const result = await runProcess({
-    command: check.run,
-    shell: true,
+  const options = {
     cwd,
     env: { ...process.env, ...reports.env, ...env },
     timeoutMs: check.timeoutMs,
     ...(signal ? { signal } : {}),
-    onStdoutLine: (line) => {
+    onStdoutLine: (line: string) => {
       keep(line);
       whole(line);
     },
     onStderrLine: keep,
-  });
+  };
+  const result = sandbox
+    ? await runSandboxed(sandbox, { ...options, command: "/bin/sh", args: ["-c", check.run] })
+    : await runProcess({ ...options, command: check.run, shell: true });
   const counts = reports.read(output.join("\n"));
   reports.dispose();
   const run: CheckRun = {

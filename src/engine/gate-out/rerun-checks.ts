@@ -2,6 +2,8 @@ import { dirname } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import type { Completion, TestCounts } from "../../evidence/index.js";
 import { runGit } from "../../shared/git.js";
+import { storePrefix } from "../../state/index.js";
+import { checkPlace } from "./check-sandbox.js";
 import { type ConfiguredCheck, runChecks } from "./project-checks.js";
 import { withScratchTree } from "./scratch-tree.js";
 
@@ -100,7 +102,10 @@ export async function rerunChecks(config: BatonConfig, completions: readonly Com
         holdout: configured?.holdout ?? null,
       };
     });
-    const runs = await withScratchTree(config.root, completion.commit, (tree) => runChecks(checks, tree));
+    const place = checkPlace(config.root, storePrefix(config.root, config.specsDir), config.checks);
+    const runs = await withScratchTree(config.root, completion.commit, (tree) =>
+      runChecks(checks, tree, place),
+    );
     for (const check of recorded)
       reruns.push(
         judged(

@@ -1,0 +1,48 @@
+import { relative } from "node:path";
+import { probeSandbox, type SandboxPolicy } from "../../runners/index.js";
+import { BATON_DIR, CONFIG_FILE_NAMES, HOST_SETTINGS_FILES } from "../../shared/baton-paths.js";
+import { specsPaths } from "../../state/index.js";
+import { sandboxPolicy } from "../delegate/sandbox-policy.js";
+
+/** Where the checks of a result run: the repository, its store's folder, and the holdout folders of its checks. */
+export interface CheckPlace {
+  root: string;
+  /** The task store's folder relative to the repository root (`specs`). */
+  storePrefix: string;
+  /** Every configured holdout folder: as secret from a visible check as from the agent. */
+  holdouts: readonly string[];
+}
+
+/** The place of checks run for a repository: its holdout folders are those of `checks`. */
+export function checkPlace(
+  root: string,
+  storePrefix: string,
+  checks: readonly { holdout: string | null }[],
+): CheckPlace {
+  return { root, storePrefix, holdouts: checks.flatMap((c) => (c.holdout === null ? [] : [c.holdout])) };
+}
+
+/**
+ * The sandbox a check runs in: the check runs the agent's code, so it gets what the agent got — git's
+ * history, the task store, Baton's folder and configuration and the hosts' settings read-only, Baton's
+ * signing key not there at all — and the holdout folders hidden from every check but its own (which reads
+ * its copy under `.baton/`). Null where bubblewrap cannot run here: the check then runs as before.
+ */
+export async function checkSandbox(
+  place: CheckPlace,
+  workRoot: string,
+  holdoutCheck: boolean,
+): Promise<SandboxPolicy | null> {
+  if (!probeSandbox().ok) return null;
+  const store = specsPaths(place.storePrefix);
+  const protect = [store.state, store.todo, store.errors, store.archiveDir, store.internalDir].map((p) =>
+    relative(".", p),
+  );
+  const secrets = holdoutCheck ? [] : [...place.holdouts];
+  return sandboxPolicy(
+    place.root,
+    [...protect, BATON_DIR, ...CONFIG_FILE_NAMES, ...HOST_SETTINGS_FILES],
+    workRoot,
+    secrets,
+  );
+}
