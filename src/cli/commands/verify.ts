@@ -63,6 +63,28 @@ const forged = (report: VerifyReport) => {
   return count > 0 ? `; ${count} commit(s) passed off as Baton's` : "";
 };
 
+/** Verified completions made with less than every guard: listed apart, never among the plainly verified. */
+function formatApart(report: VerifyReport): string[] {
+  const lines: string[] = [];
+  if (report.unsandboxed.length > 0) {
+    lines.push(
+      `Run without Baton's sandbox (--sandbox off), otherwise verified: ${report.unsandboxed.length} completion(s)`,
+    );
+    for (const c of report.unsandboxed)
+      lines.push(`  unsandboxed task ${c.task} → ${c.to} in ${short(c.commit)} (${c.session})`);
+  }
+  if (report.keyReachable.length > 0) {
+    lines.push(
+      `Made while the signing key was in reach of the model's commands, otherwise verified: ${report.keyReachable.length} completion(s)`,
+    );
+    for (const c of report.keyReachable)
+      lines.push(
+        `  key-reachable task ${c.task} → ${c.to} in ${short(c.commit)} (${c.session}): ${c.reason}`,
+      );
+  }
+  return lines;
+}
+
 /** Commits that type Baton's trailer without its seal: made-up sessions fail, the rest are listed apart. */
 function formatUnsealed(report: VerifyReport): string[] {
   const lines: string[] = [];
@@ -107,22 +129,7 @@ export function formatVerify(
   for (const c of report.verified) {
     lines.push(`  ok      task ${c.task} → ${c.to} in ${short(c.commit)} (${c.session})`);
   }
-  if (report.unsandboxed.length > 0) {
-    lines.push(
-      `Run without Baton's sandbox (--sandbox off), otherwise verified: ${report.unsandboxed.length} completion(s)`,
-    );
-    for (const c of report.unsandboxed)
-      lines.push(`  unsandboxed task ${c.task} → ${c.to} in ${short(c.commit)} (${c.session})`);
-  }
-  if (report.keyReachable.length > 0) {
-    lines.push(
-      `Made while the signing key was in reach of the model's commands, otherwise verified: ${report.keyReachable.length} completion(s)`,
-    );
-    for (const c of report.keyReachable)
-      lines.push(
-        `  key-reachable task ${c.task} → ${c.to} in ${short(c.commit)} (${c.session}): ${c.reason}`,
-      );
-  }
+  lines.push(...formatApart(report));
   lines.push(...formatUnsealed(report));
   if (report.beforeAdoption.length > 0) {
     // History from before Baton vouches for nothing and fails nothing: one line, unless asked for.
