@@ -28,11 +28,9 @@ def test_zero():
     assert total(7, 0) == 7
 `;
 
-function project(): string {
+function project(run = "PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -p no:cacheprovider tests"): string {
   const dir = plannedTaskRepo(layeredPlanPhases(1, 1), {
-    checks: [
-      { name: "pytest", run: "PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -p no:cacheprovider tests" },
-    ],
+    checks: [{ name: "pytest", run }],
     phases: { maxIterations: 1 },
   });
   writeFileSync(join(dir, "sum.py"), "def total(a, b):\n    return a - b\n");
@@ -87,6 +85,15 @@ describe.skipIf(!pytest)("checks counted from pytest's JUnit report", () => {
     );
     expect(run.status, run.shown).toBe(1);
     expect(run.shown).toContain("NO_TESTS_RAN");
+  });
+
+  it("refuses a run whose exit code says pass while its report says tests failed (CHECK_FAILED)", () => {
+    // A check that swallows pytest's exit code (`; true`), as some projects' test scripts do: the report decides.
+    const dir = project("PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -p no:cacheprovider tests; true");
+    const run = implement(dir, "printf '# untouched bug\\n' >> sum.py");
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("CHECK_FAILED");
+    expect(run.shown).toMatch(/exited 0, but its runner reported 2 failed test\(s\) \(3 test\(s\): 1 passed, 2 failed/);
   });
 
   it("holds a retry to the baseline commit: a test a refused try weakened and left in the tree is refused again", () => {

@@ -119,6 +119,15 @@ describe("checks the agent cannot game", () => {
     expect(run.shown).toContain("test/sum.test.js");
   });
 
+  it("refuses a run whose exit code says pass while its report says tests failed (CHECK_FAILED)", () => {
+    // A test script that swallows node's exit code (`|| true`), in the baseline as some projects have it.
+    const dir = project("", "both", [], [{ name: "tests", run: "node --test test/*.test.js || true" }]);
+    const run = implement(dir, "echo '// untouched bug' >> src/sum.js");
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("CHECK_FAILED");
+    expect(run.shown).toMatch(/exited 0, but its runner reported 2 failed test\(s\)/);
+  });
+
   it("holds a retry to the baseline commit: a test a refused try weakened and left in the tree is refused again", () => {
     const dir = project();
     const weaken = `sed -i 's/assert.equal(\\(.*\\), \\(.*\\)))/assert.ok(true))/' test/sum.test.js`;

@@ -7,7 +7,8 @@ import type { ConfiguredCheck } from "./project-checks.js";
 
 /**
  * A check that passes counts only with the tests behind it: Baton reads what each check's runner
- * reported (JUnit) and holds it to what the same check ran at the baseline. None ran (`NO_TESTS_RAN`,
+ * reported (JUnit) and holds it to what the same check ran at the baseline. A failed test in the report refuses
+ * whatever the exit code said (`CHECK_FAILED`). None ran (`NO_TESTS_RAN`,
  * also when the runner reported at the baseline and reports nothing now), fewer ran (`TESTS_REDUCED`), or
  * more were skipped or left todo (`TESTS_SKIPPED`): refused. Runs after the checks passed.
  */
@@ -44,6 +45,9 @@ export const checkTestCounts: Gate = async (ctx) => {
       return refusal("NO_TESTS_RAN", `its runner left no complete report; ${then}`);
     }
     if (now.tests === 0) return refusal("NO_TESTS_RAN", "its runner reported no test at all");
+    // The exit code is the process's word, which the code under test can change; a failure in the report stands.
+    if (now.failed > 0)
+      return refusal("CHECK_FAILED", `its runner reported ${now.failed} failed test(s) (${shown(now)})`);
     if (before === null) continue;
     if (now.tests < before.tests)
       return refusal(
