@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { layeredPlanPhases } from "../../src/testing/generate-plan.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
-import { commitAll, git, plannedTaskRepo, readJson, runBaton } from "./helpers.js";
+import { commitAll, git, plannedTaskRepo, readJson, runBaton, tempDir } from "./helpers.js";
 
 /**
  * The same questions on a Python project whose runner, pytest, writes a JUnit report: Baton asks for it
@@ -93,7 +93,21 @@ describe.skipIf(!pytest)("checks counted from pytest's JUnit report", () => {
     const run = implement(dir, "printf '# untouched bug\\n' >> sum.py");
     expect(run.status, run.shown).toBe(1);
     expect(run.shown).toContain("CHECK_FAILED");
-    expect(run.shown).toMatch(/exited 0, but its runner reported 2 failed test\(s\) \(3 test\(s\): 1 passed, 2 failed/);
+    expect(run.shown).toMatch(
+      /exited 0, but its runner reported 2 failed test\(s\) \(3 test\(s\): 1 passed, 2 failed/,
+    );
+  });
+
+  it("refuses work that lives outside the repository behind a link (LINK_OUT_OF_REPO)", () => {
+    const dir = project();
+    const outside = tempDir("baton-home-");
+    const run = implement(
+      dir,
+      `${fix.replace("> sum.py", `> ${outside}/sum.py`)} && rm sum.py && ln -s ${outside}/sum.py sum.py`,
+    );
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain(`LINK_OUT_OF_REPO`);
+    expect(run.shown).toContain(`sum.py → ${outside}/sum.py`);
   });
 
   it("holds a retry to the baseline commit: a test a refused try weakened and left in the tree is refused again", () => {

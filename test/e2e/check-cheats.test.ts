@@ -119,6 +119,25 @@ describe("checks the agent cannot game", () => {
     expect(run.shown).toContain("test/sum.test.js");
   });
 
+  it("refuses work that lives outside the repository behind a link (LINK_OUT_OF_REPO); a link inside is work", () => {
+    const dir = project();
+    const outside = tempDir("baton-home-");
+    const run = implement(
+      dir,
+      `mkdir -p ${outside} && printf '%s' '${FIX}' > ${outside}/sum.js && rm src/sum.js && ln -s ${outside}/sum.js src/sum.js`,
+    );
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("LINK_OUT_OF_REPO");
+    expect(run.shown).toContain(`src/sum.js → ${outside}/sum.js`);
+    // The same fix kept in the repository and linked from where the tests import it passes.
+    const inside = project();
+    const honest = implement(
+      inside,
+      `mkdir -p lib && printf '%s' '${FIX}' > lib/sum.js && rm src/sum.js && ln -s ../lib/sum.js src/sum.js`,
+    );
+    expect(honest.status, honest.shown).toBe(0);
+  });
+
   it("refuses a run whose exit code says pass while its report says tests failed (CHECK_FAILED)", () => {
     // A test script that swallows node's exit code (`|| true`), in the baseline as some projects have it.
     const dir = project("", "both", [], [{ name: "tests", run: "node --test test/*.test.js || true" }]);

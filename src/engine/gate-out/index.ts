@@ -6,6 +6,7 @@ import { checkDelegationLog } from "./check-delegation-log.js";
 import { checkGitConfig } from "./check-git-config.js";
 import { checkHistory } from "./check-history.js";
 import { checkHooks } from "./check-hooks.js";
+import { refuseLinksOut } from "./check-links.js";
 import { checkProject } from "./check-project.js";
 import { checkProvenance } from "./check-provenance.js";
 import { checkSettings } from "./check-settings.js";
@@ -49,6 +50,7 @@ export const GATE_OUT: readonly Gate[] = [
   checkSubstance,
   checkSubmodules,
   checkChanges,
+  refuseLinksOut,
   checkDelegationLog,
   checkProvenance,
   ...CHECK_GATES,

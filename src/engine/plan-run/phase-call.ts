@@ -17,6 +17,7 @@ import { checkChanges } from "../gate-out/check-changes.js";
 import { checkGitConfig } from "../gate-out/check-git-config.js";
 import { checkHistory } from "../gate-out/check-history.js";
 import { checkHooks } from "../gate-out/check-hooks.js";
+import { refuseLinksOut } from "../gate-out/check-links.js";
 import { checkSettings } from "../gate-out/check-settings.js";
 import { checkSession, refuseUnfinishedStatus } from "../gate-out/check-status.js";
 import { checkSubmodules } from "../gate-out/check-submodules.js";
@@ -43,6 +44,7 @@ export const PHASE_BARRIER: readonly Gate[] = [
   checkPhaseSummary,
   checkSubmodules,
   checkChanges,
+  refuseLinksOut,
   ...CHECK_GATES,
 ];
 
