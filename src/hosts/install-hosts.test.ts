@@ -146,8 +146,8 @@ describe("baton init: existing settings", () => {
     // The user's deny rule first, then Baton's: no file tool may touch its key.
     expect(s.permissions.deny[0]).toBe("Read(.env)");
     expect(s.permissions.deny.slice(1)).toEqual(
-      ["keys", "holdout"].flatMap((d) =>
-        ["Read", "Edit", "Write"].map((t) => `${t}(~/.config/baton/${d}/**)`),
+      ["~/.config/baton/keys", "~/.config/baton/holdout", "./.baton/holdout"].flatMap((d) =>
+        ["Read", "Edit", "Write"].map((t) => `${t}(${d}/**)`),
       ),
     );
     expect(s.permissions.allow[0]).toBe("Bash(npm test:*)");
@@ -348,7 +348,11 @@ describe("baton init: Claude Code's own sandbox", () => {
         "./.baton",
       ]),
     );
-    expect(sandbox.filesystem.denyRead).toEqual(["~/.config/baton/keys", "~/.config/baton/holdout"]);
+    expect(sandbox.filesystem.denyRead).toEqual([
+      "~/.config/baton/keys",
+      "~/.config/baton/holdout",
+      "./.baton/holdout",
+    ]);
     await runInit({ root, uninstall: true });
     expect(existsSync(join(root, ".claude/settings.json"))).toBe(false);
   });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -59,10 +60,12 @@ export function batonPaths(root: string) {
     boardCache: join(dir, "cache", "board.json"),
     /** `baton verify`'s status moves per commit of state.json's history (commits never change). */
     historyCache: join(dir, "cache", "state-history.json"),
-    /** Where a holdout check's files are, only while it runs (ignored, like all of `.baton/`). */
+    /**
+     * Where holdout checks' files are, only while one runs (ignored, like all of `.baton/`): hidden from every
+     * agent's sandbox and every other check's, and denied to Claude Code's sandbox and file tools.
+     */
+    holdoutDir: join(dir, "holdout"),
     holdoutRun: (check: string) => join(dir, "holdout", check.replace(/[^A-Za-z0-9_-]/g, "_")),
-    /** A holdout check's output, kept for the person and out of every message an agent could read. */
-    holdoutLog: (check: string) => join(dir, "logs", `holdout-${check.replace(/[^A-Za-z0-9_-]/g, "_")}.log`),
     /** What each check's runner reported at one baseline tree, measured once. */
     baselineCounts: (key: string) => join(dir, "cache", "check-counts", `${key}.json`),
     /** Where `baton serve` publishes the port the resident forwarders call. */
@@ -159,4 +162,13 @@ export const TEMP_FILE_NAME = /^\..+\.baton-\d+-[0-9a-f]+\.tmp$/;
  */
 export function batonKeyDir(): string {
   return process.env["BATON_KEY_DIR"] ?? join(homedir(), ".config", "baton", "keys");
+}
+
+/**
+ * A holdout check's output, kept for the person beside the key (which no sandbox of an agent or a check shows,
+ * and Claude Code's sandbox and file tools are denied), never in the repository where the next agent reads.
+ */
+export function holdoutLogPath(root: string, check: string): string {
+  const repo = createHash("sha256").update(root).digest("hex").slice(0, 16);
+  return join(batonKeyDir(), "holdout-logs", repo, `${check.replace(/[^A-Za-z0-9_-]/g, "_")}.log`);
 }

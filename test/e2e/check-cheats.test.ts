@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { holdoutLogPath } from "../../src/shared/baton-paths.js";
 import { layeredPlanPhases } from "../../src/testing/generate-plan.js";
 import { commitAll, git, plannedTaskRepo, readJson, runBaton, tempDir } from "./helpers.js";
 
@@ -302,8 +303,24 @@ test("adds opposites", () => assert.equal(sum(-1, 1), 0));
     expect(run.shown).toContain('check "hidden"');
     expect(run.shown).not.toContain("adds other numbers");
     expect(readFileSync(join(dir, "leaked.txt"), "utf8")).toBe("");
-    expect(readFileSync(join(dir, ".baton/logs/holdout-hidden.log"), "utf8")).toContain("hidden.test.js");
+    // Its output is kept for the person beside the key, where no agent's or check's sandbox shows it; nothing of
+    // it stays in the repository for the next agent to read.
+    expect(readFileSync(holdoutLogPath(dir, "hidden"), "utf8")).toContain("hidden.test.js");
+    expect(existsSync(join(dir, ".baton/logs/holdout-hidden.log"))).toBe(false);
     expect(existsSync(join(dir, ".baton/holdout/hidden"))).toBe(false);
+  });
+
+  it("hides a holdout's copy from an agent that runs while it exists, and from the visible checks", () => {
+    const { dir } = withHoldout();
+    // A copy left where the holdout check puts it (as while a concurrent phase's holdout runs).
+    mkdirSync(join(dir, ".baton/holdout/hidden"), { recursive: true });
+    writeFileSync(join(dir, ".baton/holdout/hidden/hidden.test.js"), HIDDEN);
+    const run = implement(
+      dir,
+      `cat .baton/holdout/hidden/hidden.test.js > leaked.txt 2>/dev/null || true\n${fix}`,
+    );
+    expect(readFileSync(join(dir, "leaked.txt"), "utf8")).toBe("");
+    expect(run.shown).not.toContain("adds other numbers");
   });
 
   it("accepts the real fix, with the hidden tests counted in the evidence", () => {

@@ -1,9 +1,10 @@
-import { readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { SandboxPolicy } from "../../runners/index.js";
 import {
   BATON_DIR,
   batonKeyDir,
+  batonPaths,
   CONFIG_FILE_NAMES,
   HOST_SETTINGS_FILES,
   MARKER_FILE,
@@ -114,5 +115,14 @@ export async function runSandbox(run: Run, workRoot?: string): Promise<SandboxPo
   if (run.config.sandbox === "off") return undefined;
   // Holdout checks' folders are as secret as the key: the agent must never read the tests that judge it.
   const holdouts = run.config.checks.flatMap((c) => (c.holdout === null ? [] : [c.holdout]));
-  return sandboxPolicy(run.config.root, protectedPaths(run), workRoot, holdouts, frozenFolders(run));
+  // Where a holdout check's copy appears while it runs: made now, so the agent's sandbox can hide it.
+  const copies = batonPaths(run.config.root).holdoutDir;
+  mkdirSync(copies, { recursive: true });
+  return sandboxPolicy(
+    run.config.root,
+    protectedPaths(run),
+    workRoot,
+    [...holdouts, copies],
+    frozenFolders(run),
+  );
 }

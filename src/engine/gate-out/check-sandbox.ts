@@ -1,6 +1,7 @@
+import { mkdirSync } from "node:fs";
 import { relative } from "node:path";
 import { probeSandbox, type SandboxPolicy } from "../../runners/index.js";
-import { BATON_DIR, CONFIG_FILE_NAMES, HOST_SETTINGS_FILES } from "../../shared/baton-paths.js";
+import { BATON_DIR, batonPaths, CONFIG_FILE_NAMES, HOST_SETTINGS_FILES } from "../../shared/baton-paths.js";
 import { specsPaths } from "../../state/index.js";
 import { sandboxPolicy } from "../delegate/sandbox-policy.js";
 
@@ -38,7 +39,9 @@ export async function checkSandbox(
   const protect = [store.state, store.todo, store.errors, store.archiveDir, store.internalDir].map((p) =>
     relative(".", p),
   );
-  const secrets = holdoutCheck ? [] : [...place.holdouts];
+  const copies = batonPaths(place.root).holdoutDir;
+  mkdirSync(copies, { recursive: true });
+  const secrets = holdoutCheck ? [] : [...place.holdouts, copies];
   return sandboxPolicy(
     place.root,
     [...protect, BATON_DIR, ...CONFIG_FILE_NAMES, ...HOST_SETTINGS_FILES],

@@ -1,17 +1,18 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SandboxPolicy } from "../../runners/index.js";
-import { batonPaths } from "../../shared/baton-paths.js";
+import { batonPaths, holdoutLogPath } from "../../shared/baton-paths.js";
 import { present } from "../../shared/present.js";
 import { type CheckRun, type ConfiguredCheck, runOneCheck } from "./project-checks.js";
 
 /**
  * A holdout check: files the agent never sees (a folder outside the repository, hidden from every
  * sandbox) decide whether the work passes, so a solution that special-cases the visible tests fails.
- * They are copied into `.baton/holdout/<check>/` (ignored, never committed) only while the check runs at
- * an operation's GATE OUT, and `$BATON_HOLDOUT_DIR` names them. What it printed goes to
- * `.baton/logs/holdout-<check>.log` for the person, never into a message: an agent in a session reads
- * gate-out's output, and a later run's agent reads the errors.
+ * They are copied into `.baton/holdout/<check>/` (ignored, never committed, hidden from every agent's and
+ * every other check's sandbox) only while the check runs at an operation's GATE OUT, and `$BATON_HOLDOUT_DIR`
+ * names them. What it printed goes to a log beside the signing key for the person (holdoutLogPath), never into
+ * the repository or a message: an agent in a session reads gate-out's output, a later run's agent reads the
+ * errors and `.baton/`.
  */
 export async function runHoldout(
   check: ConfiguredCheck,
@@ -38,7 +39,7 @@ export async function runHoldout(
   cpSync(source, target, { recursive: true });
   try {
     const run = await runOneCheck(check, cwd, { BATON_HOLDOUT_DIR: target }, sandbox, signal);
-    const log = paths.holdoutLog(check.name);
+    const log = holdoutLogPath(cwd, check.name);
     mkdirSync(dirname(log), { recursive: true });
     writeFileSync(log, `${run.tail.join("\n")}\n`);
     return { ...run, tail: [`(a holdout check: its output is in ${log}, out of the agent's reach)`] };

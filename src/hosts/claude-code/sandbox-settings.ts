@@ -15,6 +15,8 @@ import { BATON_COMMANDS } from "./command-files.js";
 
 /** Where docs/configuration.md tells people to keep holdout checks' files: as hidden as the key. */
 const HOLDOUT_HOME = "~/.config/baton/holdout";
+/** Where a holdout check's copy appears while it runs at GATE OUT (`.baton/holdout/`). */
+const HOLDOUT_COPIES = `./${BATON_DIR}/holdout`;
 
 /** The key folder as Claude Code's settings name it: `~/…` when under the home folder, `//…` otherwise. */
 function keyDirRule(): string {
@@ -53,9 +55,9 @@ export function sandboxSettings(bin: string, specsDir: string): SettingValue[] {
     set(["allowUnsandboxedCommands"], false),
     ...BATON_COMMANDS.map((sub) => item(["sandbox", "excludedCommands"], `${bin} ${sub}:*`)),
     ...deniedWrites(specsDir).map((p) => item(["sandbox", "filesystem", "denyWrite"], p)),
-    ...[key, HOLDOUT_HOME].map((dir) => item(["sandbox", "filesystem", "denyRead"], dir)),
+    ...[key, HOLDOUT_HOME, HOLDOUT_COPIES].map((dir) => item(["sandbox", "filesystem", "denyRead"], dir)),
     // The sandbox covers Bash; Claude Code's own file tools answer to permission rules.
-    ...[key, HOLDOUT_HOME].flatMap((dir) =>
+    ...[key, HOLDOUT_HOME, HOLDOUT_COPIES].flatMap((dir) =>
       ["Read", "Edit", "Write"].map((tool) => item(["permissions", "deny"], `${tool}(${dir}/**)`)),
     ),
   ];
