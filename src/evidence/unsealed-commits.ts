@@ -19,22 +19,23 @@ export interface UnsealedClaim {
   acceptedBy: string | null;
 }
 
-/** The sealed commits reachable from HEAD, newest first, and what each accepts. */
-async function sealedCommits(root: string, keys: ReadonlyMap<string, string>) {
-  const listed = await readCommits(root, [
-    "--topo-order",
-    "--fixed-strings",
-    `--grep=${SEAL_TRAILER}: `,
-    "HEAD",
-  ]);
-  const sealed = (listed ?? []).filter((c) => sealedBy(c, keys));
+/**
+ * Where the sealed history begins for `since`, and what its sealed commits accept. The newest (GATE IN) stops at
+ * the first valid seal, so a long Baton history costs one signature check; the oldest (`baton verify`) checks
+ * every seal and collects the acceptances.
+ */
+async function sealedAnchor(root: string, keys: ReadonlyMap<string, string>, since: "newest" | "oldest") {
+  const listed =
+    (await readCommits(root, ["--topo-order", "--fixed-strings", `--grep=${SEAL_TRAILER}: `, "HEAD"])) ?? [];
   const accepted = new Map<string, string>();
+  if (since === "newest") return { anchor: listed.find((c) => sealedBy(c, keys)), accepted };
+  const sealed = listed.filter((c) => sealedBy(c, keys));
   for (const commit of sealed)
     for (const [, sha] of commit.message.matchAll(
       new RegExp(`^${ACCEPTS_TRAILER}: ([0-9a-f]{40,64})\\s*$`, "gm"),
     ))
       accepted.set(sha!, commit.sha);
-  return { sealed, accepted };
+  return { anchor: sealed.at(-1), accepted };
 }
 
 /** The sessions whose evidence HEAD holds under the store (`<store>/*\/evidence/<session>-….json`). */
@@ -61,8 +62,7 @@ export async function unsealedClaims(
   keys: ReadonlyMap<string, string>,
   since: "newest" | "oldest",
 ): Promise<UnsealedClaim[]> {
-  const { sealed, accepted } = await sealedCommits(root, keys);
-  const anchor = since === "newest" ? sealed[0] : sealed.at(-1);
+  const { anchor, accepted } = await sealedAnchor(root, keys, since);
   if (!anchor) return [];
   const claims = await readCommits(root, [
     "--extended-regexp",
