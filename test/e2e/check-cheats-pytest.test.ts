@@ -110,6 +110,30 @@ describe.skipIf(!pytest)("checks counted from pytest's JUnit report", () => {
     expect(run.shown).toContain(`sum.py → ${outside}/sum.py`);
   });
 
+  it("takes a dependency added to pyproject.toml as the agent's, and its pytest settings as the baseline's", () => {
+    const withPyproject = () => {
+      const dir = project();
+      writeFileSync(
+        join(dir, "pyproject.toml"),
+        '[project]\nname = "sum"\nversion = "0.1.0"\ndependencies = []\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      );
+      commitAll(dir, "pyproject.toml");
+      return dir;
+    };
+    const honest = implement(
+      withPyproject(),
+      `${fix}\nsed -i 's/^dependencies = \\[\\]/dependencies = ["attrs>=23"]/' pyproject.toml`,
+    );
+    expect(honest.status, honest.shown).toBe(0);
+    const cheat = implement(
+      withPyproject(),
+      `${fix}\nsed -i 's/^testpaths = .*/testpaths = ["none"]/' pyproject.toml`,
+    );
+    expect(cheat.status, cheat.shown).toBe(1);
+    expect(cheat.shown).toContain("CHECKS_TAMPERED");
+    expect(cheat.shown).toContain("pyproject.toml");
+  });
+
   it("holds a retry to the baseline commit: a test a refused try weakened and left in the tree is refused again", () => {
     const dir = project();
     const first = implement(dir, `sed -i 's/== -5/== 1/; s/== 5/== -1/' tests/test_sum.py`);

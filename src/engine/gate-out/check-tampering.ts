@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
+import { parse as parseToml } from "smol-toml";
 import { runGit } from "../../shared/git.js";
 import { checkInputsAt, PACKAGE_CHECK_KEYS } from "./check-inputs.js";
 import { type Gate, refuse } from "./gate-types.js";
@@ -31,6 +32,52 @@ function current(root: string, path: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * pyproject.toml less what no test runner reads: the project's dependencies and metadata, dependency groups,
+ * the build backend's requirements, Poetry's dependency tables. Everything else (pytest's `[tool.pytest…]`,
+ * coverage, tox, task runners, any tool Baton does not know) is the runner's side and stays the baseline's.
+ */
+function pyprojectForChecks(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    const value = parseToml(text) as Record<string, unknown>;
+    const tool = table(value["tool"]);
+    return {
+      ...without(value, ["project", "build-system", "dependency-groups", "tool"]),
+      project: without(table(value["project"]), [
+        "dependencies",
+        "optional-dependencies",
+        "version",
+        "description",
+      ]),
+      "build-system": without(table(value["build-system"]), ["requires"]),
+      tool: {
+        ...tool,
+        poetry: without(table(tool["poetry"]), ["dependencies", "dev-dependencies", "group"]),
+      },
+    };
+  } catch {
+    return text;
+  }
+}
+
+const table = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
+const without = (value: Record<string, unknown>, keys: readonly string[]) =>
+  Object.fromEntries(Object.entries(value).filter(([key]) => !keys.includes(key)));
+
+/** Whether pyproject.toml changed only where runners do not look (dependencies, metadata). */
+async function pyprojectUnchangedForChecks(root: string, commit: string, path: string): Promise<boolean> {
+  const before = await runGit(root, ["show", `${commit}:${path}`]);
+  return isDeepStrictEqual(
+    pyprojectForChecks(before.ok ? before.stdout : null),
+    pyprojectForChecks(current(root, path)),
+  );
 }
 
 /** Whether package.json changed only where runners do not look (dependencies, metadata). */
@@ -75,6 +122,11 @@ export const refuseTamperedChecks: Gate = async (ctx) => {
   for (const path of candidates) {
     if (!inputs.covers(path) || allowed.includes(path)) continue;
     if (basename(path) === "package.json" && (await packageUnchangedForChecks(ctx.repoRoot, commit, path)))
+      continue;
+    if (
+      basename(path) === "pyproject.toml" &&
+      (await pyprojectUnchangedForChecks(ctx.repoRoot, commit, path))
+    )
       continue;
     tampered.push(path);
   }
