@@ -323,6 +323,22 @@ test("adds opposites", () => assert.equal(sum(-1, 1), 0));
     expect(run.shown).not.toContain("adds other numbers");
   });
 
+  it("catches code that detects its test runner with a holdout that runs it as a plain program", () => {
+    const holdout = tempDir("baton-holdout-");
+    writeFileSync(
+      join(holdout, "plain.mjs"),
+      'import { sum } from "../../../src/sum.js";\nif (sum(10, 5) !== 15 || sum(-1, 1) !== 0) { console.error("wrong sum outside a test runner"); process.exit(1); }\n',
+    );
+    const plain = { name: "plain", run: 'node "$BATON_HOLDOUT_DIR"/plain.mjs', holdout, when: "operation" };
+    // Right under node's test runner only: every check run by a runner passes it.
+    const detects = "export const sum = (a, b) => (process.env.NODE_TEST_CONTEXT ? a + b : a - b);";
+    const cheat = implement(project("", "both", [plain]), `printf '%s\\n' '${detects}' > src/sum.js`);
+    expect(cheat.status, cheat.shown).toBe(1);
+    expect(cheat.shown).toContain('check "plain"');
+    const honest = implement(project("", "both", [plain]), fix);
+    expect(honest.status, honest.shown).toBe(0);
+  });
+
   it("accepts the real fix, with the hidden tests counted in the evidence", () => {
     const { dir } = withHoldout();
     const run = implement(dir, fix);
