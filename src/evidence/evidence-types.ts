@@ -38,4 +38,9 @@ export interface CheckRun {
   tail: string[];
   /** The tests its runner reported (JUnit); absent when it reported none Baton could read. */
   counts?: TestCounts;
+  /**
+   * Which tests, by the id their JUnit report gives them (class and name): those that ran (not skipped) and
+   * those that passed. Held to the baseline's; not part of the evidence.
+   */
+  testIds?: { ran: string[]; passed: string[] };
 }

@@ -134,6 +134,24 @@ describe.skipIf(!pytest)("checks counted from pytest's JUnit report", () => {
     expect(cheat.shown).toContain("pyproject.toml");
   });
 
+  it("holds a test file the plan may change to which tests ran, not how many (TESTS_REDUCED)", () => {
+    const dir = project();
+    const plan = join(dir, "specs/1_build_the_parser/plans/implementation-001.md");
+    writeFileSync(
+      plan,
+      readFileSync(plan, "utf8").replace(/(### Phase 1:[^\n]*\n)/, "$1\nFiles: `tests/test_sum.py`\n"),
+    );
+    commitAll(dir, "the plan names the test file");
+    const trivial =
+      "def test_one():\\n    pass\\n\\n\\ndef test_two():\\n    pass\\n\\n\\ndef test_three():\\n    pass\\n";
+    const run = implement(dir, `printf '${trivial}' > tests/test_sum.py`);
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("TESTS_REDUCED");
+    expect(readFileSync(join(dir, "specs/errors.json"), "utf8")).toContain(
+      "the baseline ran did not run and pass now, whatever the total: tests.test_sum test_adds",
+    );
+  });
+
   it("holds a retry to the baseline commit: a test a refused try weakened and left in the tree is refused again", () => {
     const dir = project();
     const first = implement(dir, `sed -i 's/== -5/== 1/; s/== 5/== -1/' tests/test_sum.py`);

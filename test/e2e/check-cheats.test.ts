@@ -226,6 +226,24 @@ describe("checks counted from the runner's own report", () => {
     );
     expect(skipped.shown).toContain("TESTS_SKIPPED");
   });
+
+  it("holds it to which tests ran, not how many: three replaced by three trivial ones is TESTS_REDUCED", () => {
+    const plan = "Files: `src/sum.js`, `test/sum.test.js`";
+    const trivial = [
+      'import { test } from "node:test";',
+      ...["one", "two", "three"].map((n) => `test("trivial ${n}", () => {});`),
+    ];
+    const dir = project(plan);
+    const replaced = implement(
+      dir,
+      `printf '%s\\n' ${trivial.map((l) => `'${l}'`).join(" ")} > test/sum.test.js`,
+    );
+    expect(replaced.status, replaced.shown).toBe(1);
+    expect(replaced.shown).toContain("TESTS_REDUCED");
+    expect(readFileSync(join(dir, "specs/errors.json"), "utf8")).toContain(
+      "3 test(s) the baseline ran did not run and pass now, whatever the total: test adds two numbers, test adds negatives, test adds zero",
+    );
+  });
 });
 
 describe("baton verify --rerun", () => {

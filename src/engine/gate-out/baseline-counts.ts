@@ -15,7 +15,7 @@ import { withScratchTree } from "./scratch-tree.js";
  * the counts are cached by tree and check, so a baseline is measured once however many results are judged
  * against it.
  */
-export type BaselineCounts = Record<string, TestCounts | null>;
+export type BaselineCounts = Record<string, (TestCounts & { ran?: string[] }) | null>;
 
 function cacheKey(tree: string, checks: readonly ConfiguredCheck[]): string {
   const hash = createHash("sha256").update(tree);
@@ -30,7 +30,12 @@ async function measure(
 ): Promise<BaselineCounts> {
   const runs = await withScratchTree(place.root, commit, (tree) => runChecks(checks, tree, place));
   if (runs === null) return Object.fromEntries(checks.map((c) => [c.name, null]));
-  return Object.fromEntries(runs.map((r) => [r.name, r.counts ?? null]));
+  return Object.fromEntries(
+    runs.map((r) => [
+      r.name,
+      r.counts ? { ...r.counts, ...(r.testIds ? { ran: r.testIds.ran } : {}) } : null,
+    ]),
+  );
 }
 
 export async function baselineCounts(

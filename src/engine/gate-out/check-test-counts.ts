@@ -18,6 +18,31 @@ function reportsCounts(check: ConfiguredCheck, root: string): boolean {
   return reachedCommands([check], scriptsIn(root)).some((c) => /\bnode\b[^;&|]*--test\b|\bpytest\b/.test(c));
 }
 
+const SHOWN = 5;
+// A test whose name carries a memory address (a parametrized object's repr) is named anew on every run.
+const UNSTABLE = /0x[0-9a-f]{6,}/i;
+
+/**
+ * The tests the baseline ran (by id, as many times as it ran each) that are not among those that passed now:
+ * tests are held by which ran, not by how many (three deleted and three trivial ones added keep the total).
+ */
+function missingTests(
+  baseline: readonly string[] | undefined,
+  passed: readonly string[] | undefined,
+): string[] {
+  if (!baseline || !passed) return [];
+  const left = new Map<string, number>();
+  for (const id of passed) left.set(id, (left.get(id) ?? 0) + 1);
+  const missing: string[] = [];
+  for (const id of baseline) {
+    if (UNSTABLE.test(id)) continue;
+    const n = left.get(id) ?? 0;
+    if (n > 0) left.set(id, n - 1);
+    else missing.push(id.trim());
+  }
+  return missing;
+}
+
 const shown = (c: TestCounts) =>
   `${c.tests} test(s): ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped, ${c.todo} todo`;
 
@@ -58,6 +83,12 @@ export const checkTestCounts: Gate = async (ctx) => {
       return refusal(
         "TESTS_SKIPPED",
         `${now.skipped + now.todo} test(s) are skipped or todo where the baseline had ${before.skipped + before.todo} (now ${shown(now)}; baseline ${shown(before)})`,
+      );
+    const missing = missingTests(before.ran, run.testIds?.passed);
+    if (missing.length > 0)
+      return refusal(
+        "TESTS_REDUCED",
+        `${missing.length} test(s) the baseline ran did not run and pass now, whatever the total: ${missing.slice(0, SHOWN).join(", ")}${missing.length > SHOWN ? ", …" : ""}`,
       );
   }
   return { ok: true };

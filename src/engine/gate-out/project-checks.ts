@@ -88,6 +88,7 @@ export async function runOneCheck(
     ? await runSandboxed(sandbox, { ...options, command: "/bin/sh", args: ["-c", check.run] })
     : await runProcess({ ...options, command: check.run, shell: true });
   const counts = reports.read(output.join("\n"));
+  const tests = reports.tests();
   reports.dispose();
   const run: CheckRun = {
     name: check.name,
@@ -97,6 +98,14 @@ export async function runOneCheck(
     durationMs: Math.round(result.durationMs),
     tail: lines,
     ...(counts ? { counts } : {}),
+    ...(tests
+      ? {
+          testIds: {
+            ran: tests.filter((t) => t.outcome === "passed" || t.outcome === "failed").map((t) => t.id),
+            passed: tests.filter((t) => t.outcome === "passed").map((t) => t.id),
+          },
+        }
+      : {}),
   };
   if (!result.ok && result.reason !== "exit") run.reason = result.message;
   return run;

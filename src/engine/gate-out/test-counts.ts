@@ -15,6 +15,8 @@ export interface ReportCapture {
   env: NodeJS.ProcessEnv;
   /** The counts of every report the check left (or of its output, for a format read from it); null when none. */
   read(output: string): TestCounts | null;
+  /** Each test its JUnit reports name, with its outcome; null when it left none (or reports in another format). */
+  tests(): ReportedTest[] | null;
   dispose(): void;
 }
 
@@ -67,6 +69,13 @@ export function captureReports(
       const counts = files.map((f) => junitCounts(readFileSync(f, "utf8"))).filter((c) => c !== null);
       return counts.length === 0 ? null : counts.reduce(addCounts);
     },
+    tests: () => {
+      if (format !== "junit") return null;
+      const files = readdirSync(dir).map((f) => join(dir, f));
+      if (configuredPath && present(configuredPath)) files.push(configuredPath);
+      const reported = files.map((f) => junitTests(readFileSync(f, "utf8"))).filter((t) => t !== null);
+      return reported.length === 0 ? null : reported.flat();
+    },
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -87,15 +96,35 @@ export function addCounts(a: TestCounts, b: TestCounts): TestCounts {
  * report (no closing root element) counts as none.
  */
 export function junitCounts(xml: string): TestCounts | null {
-  if (!/<\/testsuites>|<\/testsuite>/.test(xml)) return null;
+  const tests = junitTests(xml);
+  if (tests === null) return null;
   const counts: TestCounts = { tests: 0, passed: 0, failed: 0, skipped: 0, todo: 0 };
-  for (const match of xml.matchAll(/<testcase\b[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    const body = match[2] ?? "";
+  for (const test of tests) {
     counts.tests++;
-    if (/<(failure|error)\b/.test(body)) counts.failed++;
-    else if (/<skipped\b[^>]*(type="todo"|message="TODO)/i.test(body)) counts.todo++;
-    else if (/<skipped\b/.test(body)) counts.skipped++;
-    else counts.passed++;
+    counts[test.outcome]++;
   }
   return counts;
+}
+
+export interface ReportedTest {
+  /** What identifies the test in its runner's report: its class (pytest's module) and its name. */
+  id: string;
+  outcome: "passed" | "failed" | "skipped" | "todo";
+}
+
+/** Each `<testcase>` of a complete JUnit report, with what became of it; null for an incomplete report. */
+export function junitTests(xml: string): ReportedTest[] | null {
+  if (!/<\/testsuites>|<\/testsuite>/.test(xml)) return null;
+  const tests: ReportedTest[] = [];
+  for (const match of xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const attributes = match[1] ?? "";
+    const body = match[3] ?? "";
+    const attribute = (name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(attributes)?.[1] ?? "";
+    const id = `${attribute("classname")} ${attribute("name")}`;
+    if (/<(failure|error)\b/.test(body)) tests.push({ id, outcome: "failed" });
+    else if (/<skipped\b[^>]*(type="todo"|message="TODO)/i.test(body)) tests.push({ id, outcome: "todo" });
+    else if (/<skipped\b/.test(body)) tests.push({ id, outcome: "skipped" });
+    else tests.push({ id, outcome: "passed" });
+  }
+  return tests;
 }
