@@ -159,7 +159,9 @@ describe.skipIf(!pytest)("checks counted from pytest's JUnit report", () => {
     expect(first.shown).toContain("CHECKS_TAMPERED");
     const retry = implement(dir, "printf '# retried\\n' >> sum.py");
     expect(retry.status, retry.shown).toBe(1);
-    expect(retry.shown).toContain("tests/test_sum.py already differed when this run began");
+    expect(retry.shown).toContain(
+      "tests/test_sum.py differs from HEAD, and the checks hold the work to the tests",
+    );
   });
 
   it("refuses a skip marker on a baseline test (CHECKS_TAMPERED)", () => {

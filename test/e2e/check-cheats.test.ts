@@ -158,8 +158,12 @@ describe("checks the agent cannot game", () => {
     // The retry's agent touches no test, only the code's comments: the weakened test it inherits passes the bug.
     const retry = implement(dir, "echo '// retried' >> src/sum.js");
     expect(retry.status, retry.shown).toBe(1);
-    expect(retry.shown).toContain("CHECKS_TAMPERED");
-    expect(retry.shown).toContain("test/sum.test.js already differed when this run began");
+    // Refused at GATE IN, before the agent is paid, with what to do.
+    expect(retry.shown).toContain("GATE_IN");
+    expect(retry.shown).toContain(
+      "test/sum.test.js differs from HEAD, and the checks hold the work to the tests",
+    );
+    expect(retry.shown).toContain("git checkout HEAD -- test/sum.test.js");
     expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
   });
 

@@ -4,6 +4,7 @@ import type { DriveContext } from "../drive-context.js";
 import type { RunEvent } from "../transition.js";
 import type { GateInContext, GateInStep } from "./gate-in-step.js";
 import { gateIn } from "./open-run.js";
+import { refuseDifferingCheckInputs } from "./refuse-differing-check-inputs.js";
 import { refuseForeignFolder } from "./refuse-foreign-folder.js";
 import { refuseForgedSessionCommit } from "./refuse-forged-session-commit.js";
 import { refuseGitOperation } from "./refuse-git-operation.js";
@@ -31,6 +32,7 @@ export const GATE_IN: readonly GateInStep[] = [
   refuseStaleIndexLock,
   refuseGitOperation,
   refuseForgedSessionCommit,
+  refuseDifferingCheckInputs,
   refuseForeignFolder,
   takeBaseline,
 ];

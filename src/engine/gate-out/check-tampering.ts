@@ -5,6 +5,7 @@ import { parse as parseToml } from "smol-toml";
 import { runGit } from "../../shared/git.js";
 import { checkInputsAt, PACKAGE_CHECK_KEYS } from "./check-inputs.js";
 import { type Gate, refuse } from "./gate-types.js";
+import type { ConfiguredCheck } from "./project-checks.js";
 
 /**
  * The baseline decides what "passing" means: a result that changed a test that existed at the baseline,
@@ -104,32 +105,43 @@ async function describeChange(root: string, commit: string, path: string): Promi
  * Files of the work tree that differ from `commit`, tracked or not: a retry is held to the baseline commit,
  * so a test weakened by a refused try (or edited by hand) and left in the tree is not the new baseline.
  */
-async function differingFromCommit(root: string, commit: string): Promise<string[]> {
+export async function differingFromCommit(root: string, commit: string): Promise<string[]> {
   const tracked = await runGit(root, ["diff", "--name-only", "-z", "--no-renames", commit]);
   const untracked = await runGit(root, ["ls-files", "-z", "--others", "--exclude-standard"]);
   return [...tracked.stdout.split("\0"), ...untracked.stdout.split("\0")].filter((p) => p !== "");
+}
+
+/**
+ * Of `candidates` (changed paths), the check inputs as `commit` has them that changed where a runner looks and
+ * that the plan's text (`allowed`) does not name.
+ */
+export async function tamperedInputs(
+  place: { root: string; storePrefix: string; commit: string },
+  checks: readonly ConfiguredCheck[],
+  candidates: readonly string[],
+  allowed: string,
+): Promise<string[]> {
+  const { root, commit } = place;
+  const inputs = await checkInputsAt(root, commit, checks, place.storePrefix);
+  const tampered: string[] = [];
+  for (const path of candidates) {
+    if (!inputs.covers(path) || allowed.includes(path)) continue;
+    if (basename(path) === "package.json" && (await packageUnchangedForChecks(root, commit, path))) continue;
+    if (basename(path) === "pyproject.toml" && (await pyprojectUnchangedForChecks(root, commit, path)))
+      continue;
+    tampered.push(path);
+  }
+  return tampered;
 }
 
 export const refuseTamperedChecks: Gate = async (ctx) => {
   const commit = ctx.baseline?.commit;
   const checks = ctx.checks ?? [];
   if (ctx.operation !== "implement" || !commit || !ctx.changes || checks.length === 0) return { ok: true };
-  const inputs = await checkInputsAt(ctx.repoRoot, commit, checks, ctx.storePrefix);
-  const allowed = ctx.plannedChanges ?? "";
-  const tampered: string[] = [];
   const thisRun = new Set(ctx.changes.files);
   const candidates = [...new Set([...thisRun, ...(await differingFromCommit(ctx.repoRoot, commit))])].sort();
-  for (const path of candidates) {
-    if (!inputs.covers(path) || allowed.includes(path)) continue;
-    if (basename(path) === "package.json" && (await packageUnchangedForChecks(ctx.repoRoot, commit, path)))
-      continue;
-    if (
-      basename(path) === "pyproject.toml" &&
-      (await pyprojectUnchangedForChecks(ctx.repoRoot, commit, path))
-    )
-      continue;
-    tampered.push(path);
-  }
+  const place = { root: ctx.repoRoot, storePrefix: ctx.storePrefix, commit };
+  const tampered = await tamperedInputs(place, checks, candidates, ctx.plannedChanges ?? "");
   if (tampered.length === 0) return { ok: true };
   const shown = await Promise.all(
     tampered.slice(0, SHOWN_FILES).map((p) => describeChange(ctx.repoRoot, commit, p)),
