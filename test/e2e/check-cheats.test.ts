@@ -1,8 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { holdoutLogPath } from "../../src/shared/baton-paths.js";
 import { layeredPlanPhases } from "../../src/testing/generate-plan.js";
+import { BATON_BIN } from "../support/cli.js";
 import { commitAll, git, plannedTaskRepo, readJson, runBaton, tempDir } from "./helpers.js";
 
 /**
@@ -392,5 +394,34 @@ describe("a check that reports in TAP", () => {
       `${fix}\nsed -i '/adds negatives/d' test/sum.test.js`,
     );
     expect(fewer.shown).toContain("TESTS_REDUCED");
+  });
+});
+
+/**
+ * CI runs as root; people do not. A check runs the agent's code in bubblewrap, which for an ordinary user
+ * (`nobody`, through runuser) needs unprivileged user namespaces: the key must stay out of its sight there too,
+ * and an honest fix must still pass.
+ */
+describe.skipIf(process.getuid?.() !== 0)("a check's sandbox for an ordinary user", () => {
+  it("keeps the signing key out of the check's reach, and the honest fix passes", () => {
+    const check = {
+      name: "tests",
+      run: 'cat "$BATON_KEY_DIR"/* > leaked.txt 2>/dev/null; node --test test/*.test.js',
+    };
+    const dir = project("", "both", [], [check]);
+    const home = tempDir("baton-home-");
+    agent(dir, fix);
+    execFileSync("chown", ["-R", "nobody", dir, home]);
+    const run = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, BATON_BIN, "implement", "1"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, HOME: home, BATON_KEY_DIR: join(home, "keys") },
+    });
+    // Back to root, whose git (and clean-up) refuse a repository another user owns.
+    execFileSync("chown", ["-R", "root", dir, home]);
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(readdirSync(join(home, "keys")).length).toBeGreaterThan(0);
+    expect(readFileSync(join(dir, "leaked.txt"), "utf8")).toBe("");
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("completed");
   });
 });

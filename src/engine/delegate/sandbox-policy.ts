@@ -11,6 +11,7 @@ import {
 } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
 import { present } from "../../shared/present.js";
+import type { SpecsPaths } from "../../state/index.js";
 import type { Run } from "../prepare-run.js";
 
 /**
@@ -19,16 +20,16 @@ import type { Run } from "../prepare-run.js";
  * run's postflight marker.
  */
 export function protectedPaths(run: Run): string[] {
-  const { root } = run.config;
-  const { paths } = run.ctx;
-  const store = [paths.state, paths.todo, paths.errors, paths.archiveDir, paths.internalDir];
   return [
-    ...store.map((p) => relative(root, p)),
-    BATON_DIR,
-    ...CONFIG_FILE_NAMES,
-    ...HOST_SETTINGS_FILES,
-    relative(root, join(run.folder, MARKER_FILE)),
+    ...repositoryProtectedPaths(run.config.root, run.ctx.paths),
+    relative(run.config.root, join(run.folder, MARKER_FILE)),
   ];
+}
+
+/** What no process running the project's code may change, whatever the run: the store, Baton's files, the hosts' settings. */
+export function repositoryProtectedPaths(root: string, paths: SpecsPaths): string[] {
+  const store = [paths.state, paths.todo, paths.errors, paths.archiveDir, paths.internalDir];
+  return [...store.map((p) => relative(root, p)), BATON_DIR, ...CONFIG_FILE_NAMES, ...HOST_SETTINGS_FILES];
 }
 
 /** Folders no agent of this run may add entries to or replace entries in, repository-relative: the store's. */

@@ -1,9 +1,9 @@
 import { mkdirSync } from "node:fs";
-import { relative } from "node:path";
+import { join } from "node:path";
 import { probeSandbox, type SandboxPolicy } from "../../runners/index.js";
-import { BATON_DIR, batonPaths, CONFIG_FILE_NAMES, HOST_SETTINGS_FILES } from "../../shared/baton-paths.js";
+import { batonPaths } from "../../shared/baton-paths.js";
 import { specsPaths } from "../../state/index.js";
-import { sandboxPolicy } from "../delegate/sandbox-policy.js";
+import { repositoryProtectedPaths, sandboxPolicy } from "../delegate/sandbox-policy.js";
 
 /** Where the checks of a result run: the repository, its store's folder, and the holdout folders of its checks. */
 export interface CheckPlace {
@@ -35,17 +35,9 @@ export async function checkSandbox(
   holdoutCheck: boolean,
 ): Promise<SandboxPolicy | null> {
   if (!probeSandbox().ok) return null;
-  const store = specsPaths(place.storePrefix);
-  const protect = [store.state, store.todo, store.errors, store.archiveDir, store.internalDir].map((p) =>
-    relative(".", p),
-  );
   const copies = batonPaths(place.root).holdoutDir;
   mkdirSync(copies, { recursive: true });
   const secrets = holdoutCheck ? [] : [...place.holdouts, copies];
-  return sandboxPolicy(
-    place.root,
-    [...protect, BATON_DIR, ...CONFIG_FILE_NAMES, ...HOST_SETTINGS_FILES],
-    workRoot,
-    secrets,
-  );
+  const store = specsPaths(join(place.root, place.storePrefix));
+  return sandboxPolicy(place.root, repositoryProtectedPaths(place.root, store), workRoot, secrets);
 }
