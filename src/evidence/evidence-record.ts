@@ -39,6 +39,8 @@ export const Evidence = z.object({
       ok: z.boolean(),
       exitCode: z.nullable(z.number()),
       durationMs: z.number(),
+      tree: z.optional(z.enum(["verdict", "agent"])),
+      linked: z.optional(z.array(z.string())),
       counts: z.optional(
         z.object({
           tests: z.number(),
@@ -148,6 +150,8 @@ export function writeEvidence(tx: Transaction, input: EvidenceInput): string {
       ok: c.ok,
       exitCode: c.exitCode,
       durationMs: c.durationMs,
+      ...(c.tree ? { tree: c.tree } : {}),
+      ...(c.linked && c.linked.length > 0 ? { linked: c.linked } : {}),
       ...(c.counts ? { counts: c.counts } : {}),
     })),
     ...(input.usage ? { usage: input.usage as Record<string, number> } : {}),

@@ -43,4 +43,11 @@ export interface CheckRun {
    * those that passed. Held to the baseline's; not part of the evidence.
    */
   testIds?: { ran: string[]; passed: string[] };
+  /**
+   * Where it ran: the verdict tree (the baseline's tests and the agent's code), or the agent's own tree
+   * (its tests as it left them). Absent where there was no baseline commit to build a verdict tree from.
+   */
+  tree?: "verdict" | "agent";
+  /** The ignored folders of installed dependencies the verdict tree linked in: the result depended on them. */
+  linked?: string[];
 }

@@ -125,13 +125,10 @@ describe.skipIf(!pytest)("checks counted from pytest's JUnit report", () => {
       `${fix}\nsed -i 's/^dependencies = \\[\\]/dependencies = ["attrs>=23"]/' pyproject.toml`,
     );
     expect(honest.status, honest.shown).toBe(0);
-    const cheat = implement(
-      withPyproject(),
-      `${fix}\nsed -i 's/^testpaths = .*/testpaths = ["none"]/' pyproject.toml`,
-    );
+    // Settings that deselect the failing tests are the runner's side: the verdict tree has the baseline's.
+    const cheat = implement(withPyproject(), `printf 'addopts = "-k adds"\n' >> pyproject.toml`);
     expect(cheat.status, cheat.shown).toBe(1);
-    expect(cheat.shown).toContain("CHECKS_TAMPERED");
-    expect(cheat.shown).toContain("pyproject.toml");
+    expect(cheat.shown).toContain("failed in the verdict tree");
   });
 
   it("holds a test file the plan may change to which tests ran, not how many (TESTS_REDUCED)", () => {
@@ -152,25 +149,75 @@ describe.skipIf(!pytest)("checks counted from pytest's JUnit report", () => {
     );
   });
 
-  it("holds a retry to the baseline commit: a test a refused try weakened and left in the tree is refused again", () => {
+  it("holds a retry to the baseline commit: a test a refused try weakened and left in the tree is not the question", () => {
     const dir = project();
     const first = implement(dir, `sed -i 's/== -5/== 1/; s/== 5/== -1/' tests/test_sum.py`);
     expect(first.status, first.shown).toBe(1);
-    expect(first.shown).toContain("CHECKS_TAMPERED");
+    expect(first.shown).toContain("failed in the verdict tree");
     const retry = implement(dir, "printf '# retried\\n' >> sum.py");
     expect(retry.status, retry.shown).toBe(1);
-    expect(retry.shown).toContain(
-      "tests/test_sum.py differs from HEAD, and the checks hold the work to the tests",
-    );
+    expect(retry.shown).toContain('CHECK_FAILED: check "pytest"');
+    expect(retry.shown).toContain("failed in the verdict tree");
   });
 
-  it("refuses a skip marker on a baseline test (CHECKS_TAMPERED)", () => {
+  it("refuses a real fix that commits a skip marker on a baseline test (TESTS_SKIPPED in the agent's own tree)", () => {
     const dir = project();
     const run = implement(
       dir,
       `${fix}\nsed -i 's/^def test_zero/import pytest\\n@pytest.mark.skip\\ndef test_zero/' tests/test_sum.py`,
     );
     expect(run.status, run.shown).toBe(1);
-    expect(run.shown).toContain("CHECKS_TAMPERED");
+    expect(run.shown).toContain("TESTS_SKIPPED");
+    expect(run.shown).toContain("in the tree the agent left");
+  });
+
+  it.each([
+    [
+      "a new conftest.py that turns every failure into a pass",
+      "printf 'import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    outcome = yield\\n    outcome.get_result().outcome = \"passed\"\\n' > conftest.py",
+    ],
+    [
+      "a module under tests/ that shadows the code",
+      "printf 'def total(a, b):\\n    return {(2, 3): 5, (-2, -3): -5, (7, 0): 7}[(a, b)]\\n' > tests/sum.py",
+    ],
+    [
+      "a conftest that sets the session's exit status to 0",
+      "printf 'def pytest_sessionfinish(session, exitstatus):\\n    session.exitstatus = 0\\n' > tests/conftest.py",
+    ],
+    [
+      "a .pytest.ini that deselects the failing tests",
+      "printf '[pytest]\\naddopts = -k adds\\n' > .pytest.ini",
+    ],
+  ])("refuses %s: no new file a runner loads is in the verdict tree", (_, cheat) => {
+    const dir = project();
+    const run = implement(dir, cheat);
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain('CHECK_FAILED: check "pytest"');
+    expect(run.shown).toContain("failed in the verdict tree");
+    expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
+  });
+
+  it("accepts a fix with a test helper refactored and a conftest fixture added: the baseline's tests decide, the agent's pass too", () => {
+    const dir = project();
+    writeFileSync(
+      join(dir, "tests", "helpers.py"),
+      "def check(actual, expected):\n    assert actual == expected\n",
+    );
+    writeFileSync(
+      join(dir, "tests", "test_sum.py"),
+      TESTS.replace("from sum import total", "from sum import total\nfrom helpers import check").replace(
+        "assert total(2, 3) == 5",
+        "check(total(2, 3), 5)",
+      ),
+    );
+    commitAll(dir, "a test helper");
+    const refactor =
+      "printf 'def check(actual, expected, message=None):\\n    assert actual == expected, message or f\"{actual} != {expected}\"\\n' > tests/helpers.py";
+    const fixture =
+      "printf 'import pytest\\n\\n@pytest.fixture\\ndef pair():\\n    return (2, 3)\\n' > tests/conftest.py";
+    const run = implement(dir, `${fix}\n${refactor}\n${fixture}`);
+    expect(run.status, run.shown).toBe(0);
+    expect(git(dir, ["show", "HEAD:tests/helpers.py"])).toContain("message or");
+    expect(readJson(dir, "state.json").active_projects[0].status).toBe("completed");
   });
 });

@@ -98,29 +98,46 @@ describe("checks the agent cannot game", () => {
       "patches the assertions before the tests run (.npmrc node-options)",
       `printf '%s\\n' 'const a = require("node:assert"); a.strict.equal = () => {};' > patch.cjs; printf 'node-options=--require ./patch.cjs\\n' > .npmrc`,
     ],
-  ])("refuses an agent that %s (CHECKS_TAMPERED), naming the file", (_, cheat) => {
-    const dir = project();
-    const head = git(dir, ["rev-parse", "HEAD"]).trim();
-    const run = implement(dir, cheat);
-    expect(run.status, run.shown).toBe(1);
-    expect(run.shown).toContain("CHECKS_TAMPERED");
-    expect(run.shown).toMatch(
-      /the work changed what the checks test[^:]*: (test\/sum\.test\.js|package\.json|\.mocharc\.yml|\.npmrc|patch\.cjs)/,
-    );
-    expect(git(dir, ["log", "--format=%s", `${head}..HEAD`])).not.toContain("task 1 phase 1");
-    expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
-  });
+  ])(
+    "refuses an agent that %s: the baseline's tests, run on its code in the verdict tree, fail (CHECK_FAILED)",
+    (_, cheat) => {
+      const dir = project();
+      const head = git(dir, ["rev-parse", "HEAD"]).trim();
+      const run = implement(dir, cheat);
+      expect(run.status, run.shown).toBe(1);
+      expect(run.shown).toContain('CHECK_FAILED: check "tests" (`npm test`) failed in the verdict tree');
+      expect(run.shown).toMatch(/3 tests: 1 passed, 2 failed/);
+      expect(git(dir, ["log", "--format=%s", `${head}..HEAD`])).not.toContain("task 1 phase 1");
+      expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
+    },
+  );
 
-  it("refuses a cheat beside a real fix too: the tests as the baseline had them decide", () => {
-    const dir = project();
-    const run = implement(
-      dir,
-      `${fix}\nsed -i 's/^test("adds zero"/test.skip("adds zero"/' test/sum.test.js`,
-    );
-    expect(run.status, run.shown).toBe(1);
-    expect(run.shown).toContain("CHECKS_TAMPERED");
-    expect(run.shown).toContain("test/sum.test.js");
-  });
+  it.each([
+    [
+      "deletes the test file",
+      "rm test/sum.test.js",
+      /(NO_TESTS_RAN|TESTS_REDUCED|CHECK_FAILED).*in the tree the agent left/,
+    ],
+    [
+      "skips a test",
+      `sed -i 's/^test("adds zero"/test.skip("adds zero"/' test/sum.test.js`,
+      /TESTS_SKIPPED: .*in the tree the agent left \(its own tests\)/,
+    ],
+    [
+      "rewrites the test script",
+      `sed -i 's#"node --test test/\\*.test.js"#"node -e 0"#' package.json`,
+      /NO_TESTS_RAN/,
+    ],
+  ])(
+    "refuses a real fix that %s: what it would commit must hold the baseline's tests too",
+    (_, cheat, code) => {
+      const dir = project();
+      const run = implement(dir, `${fix}\n${cheat}`);
+      expect(run.status, run.shown).toBe(1);
+      expect(run.shown).toMatch(code);
+      expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
+    },
+  );
 
   it("refuses work that lives outside the repository behind a link (LINK_OUT_OF_REPO); a link inside is work", () => {
     const dir = project();
@@ -150,23 +167,20 @@ describe("checks the agent cannot game", () => {
     expect(run.shown).toMatch(/exited 0, but its runner reported 2 failed test\(s\)/);
   });
 
-  it("holds a retry to the baseline commit: a test a refused try weakened and left in the tree is refused again", () => {
+  it("holds a retry to the baseline commit: a test a refused try weakened and left in the tree is not the question", () => {
     const dir = project();
     const weaken = `sed -i 's/assert.equal(\\(.*\\), \\(.*\\)))/assert.ok(true))/' test/sum.test.js`;
     const first = implement(dir, weaken);
     expect(first.status, first.shown).toBe(1);
-    expect(first.shown).toContain("CHECKS_TAMPERED");
+    expect(first.shown).toContain("failed in the verdict tree");
     expect(git(dir, ["status", "--porcelain", "test"])).toContain("test/sum.test.js");
-    // The retry's agent touches no test, only the code's comments: the weakened test it inherits passes the bug.
+    // The retry's agent touches no test, only the code's comments: the weakened test it inherits is not the verdict's.
     const retry = implement(dir, "echo '// retried' >> src/sum.js");
     expect(retry.status, retry.shown).toBe(1);
-    // Refused at GATE IN, before the agent is paid, with what to do.
-    expect(retry.shown).toContain("GATE_IN");
-    expect(retry.shown).toContain(
-      "test/sum.test.js differs from HEAD, and the checks hold the work to the tests",
-    );
-    expect(retry.shown).toContain("git checkout HEAD -- test/sum.test.js");
+    expect(retry.shown).toContain('CHECK_FAILED: check "tests" (`npm test`) failed in the verdict tree');
     expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
+    // And a real fix then passes, the weakened test left as the person's to restore or keep.
+    expect(implement(dir, fix).status).toBe(0);
   });
 
   it.each([
@@ -193,8 +207,41 @@ describe("checks the agent cannot game", () => {
     const files = git(dir, ["ls-files", "specs/1_build_the_parser/evidence"]).trim().split("\n");
     const checks = files.flatMap((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).checks ?? []);
     expect(checks.length).toBeGreaterThanOrEqual(2);
-    for (const check of checks)
+    // The verdict tree ran the baseline's 3 tests on the agent's code; the agent's own tree, where it differs, its own.
+    for (const check of checks.filter((c: { tree?: string }) => c.tree !== "agent"))
+      expect(check).toMatchObject({
+        name: "tests",
+        ok: true,
+        tree: "verdict",
+        counts: { tests: 3, passed: 3 },
+      });
+    const own = checks.filter((c: { tree?: string }) => c.tree === "agent");
+    if (tests !== 3) expect(own.length).toBeGreaterThanOrEqual(1);
+    for (const check of own)
       expect(check).toMatchObject({ name: "tests", ok: true, counts: { tests, passed: tests, skipped: 0 } });
+  });
+
+  it("accepts a fix with a test helper refactored: the baseline's helper runs in the verdict tree, the agent's in its own", () => {
+    const dir = project();
+    writeFileSync(
+      join(dir, "test/helpers.js"),
+      'import assert from "node:assert/strict";\nexport const same = (a, b) => assert.equal(a, b);\n',
+    );
+    writeFileSync(
+      join(dir, "test/sum.test.js"),
+      `${TESTS.replace('import assert from "node:assert/strict";', 'import { same } from "./helpers.js";').replaceAll("assert.equal", "same")}`,
+    );
+    commitAll(dir, "a test helper");
+    const refactor = `printf '%s\\n' 'import assert from "node:assert/strict";' 'export function same(actual, expected, message) {' '  assert.equal(actual, expected, message ?? \`expected \${expected}\`);' '}' > test/helpers.js`;
+    const run = implement(dir, `${fix}\n${refactor}`);
+    expect(run.status, run.shown).toBe(0);
+    expect(git(dir, ["show", "HEAD:test/helpers.js"])).toContain("export function same");
+    const evidence = git(dir, ["ls-files", "specs/1_build_the_parser/evidence"]).trim().split("\n");
+    const trees = evidence.flatMap((f) =>
+      (JSON.parse(readFileSync(join(dir, f), "utf8")).checks ?? []).map((c: { tree?: string }) => c.tree),
+    );
+    expect(trees).toContain("verdict");
+    expect(trees).toContain("agent");
   });
 
   it("accepts a change to a test the plan's phase names as one to change", () => {
@@ -263,15 +310,25 @@ describe("baton verify --rerun", () => {
     expect(again.stdout).toContain('check "tests"');
     expect(again.stdout).toContain("3 tests, 3 passed");
 
-    // The fix reads a file git ignores: GATE OUT ran the tests in the tree that had it, a clean checkout has not.
+    // The fix reads an installed dependency (an ignored node_modules, linked into the verdict tree): accepted,
+    // with the evidence saying the result depended on it; once it is gone, a clean checkout fails.
     const dir = project();
-    writeFileSync(join(dir, ".gitignore"), "data.json\n");
-    commitAll(dir, "ignore data.json");
+    writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
+    mkdirSync(join(dir, "node_modules/sumlib"), { recursive: true });
+    writeFileSync(join(dir, "node_modules/sumlib/index.js"), "export const op = (a, b) => a + b;\n");
+    writeFileSync(
+      join(dir, "node_modules/sumlib/package.json"),
+      '{"name":"sumlib","type":"module","main":"index.js"}',
+    );
+    commitAll(dir, "ignore node_modules");
     const before = git(dir, ["rev-parse", "HEAD"]).trim();
-    const reads = `import { readFileSync } from "node:fs";\nconst op = JSON.parse(readFileSync(new URL("../data.json", import.meta.url), "utf8")).op;\nexport const sum = (a, b) => (op === "+" ? a + b : a - b);\n`;
-    expect(
-      implement(dir, `printf '{"op":"+"}' > data.json\nprintf '%s' '${reads}' > src/sum.js`).status,
-    ).toBe(0);
+    const reads = `import { op } from "sumlib";\nexport const sum = (a, b) => op(a, b);\n`;
+    const run = implement(dir, `printf '%s' '${reads}' > src/sum.js`);
+    expect(run.status, run.shown).toBe(0);
+    const evidence = git(dir, ["ls-files", "specs/1_build_the_parser/evidence"]).trim().split("\n");
+    const checks = evidence.flatMap((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).checks ?? []);
+    expect(checks[0]).toMatchObject({ tree: "verdict", linked: ["node_modules"] });
+    execFileSync("rm", ["-rf", join(dir, "node_modules/sumlib")]);
     const rerun = runBaton(dir, ["verify", "--rerun", "--json", "--since", before]);
     expect(rerun.status, rerun.stdout + rerun.stderr).toBe(1);
     const reruns = JSON.parse(rerun.stdout).reruns;
@@ -285,12 +342,35 @@ describe("baton verify --rerun", () => {
   });
 });
 
+describe("the commit carries the work", () => {
+  it.each([
+    [
+      "reads a file git ignores",
+      "data.json",
+      `printf '{"op":"+"}' > data.json\nprintf '%s' 'import { readFileSync } from "node:fs";\nconst op = JSON.parse(readFileSync(new URL("../data.json", import.meta.url), "utf8")).op;\nexport const sum = (a, b) => (op === "+" ? a + b : a - b);\n' > src/sum.js`,
+    ],
+    [
+      "re-exports a fix kept in an ignored build folder",
+      "dist/",
+      `mkdir -p dist && printf '%s' '${FIX}' > dist/sum.js && printf '%s' 'export { sum } from "../dist/sum.js";' > src/sum.js`,
+    ],
+  ])("refuses a fix that %s: the verdict tree has only what the commit carries", (_, ignored, work) => {
+    const dir = project();
+    writeFileSync(join(dir, ".gitignore"), `${ignored}\n`);
+    commitAll(dir, "ignore a file");
+    const run = implement(dir, work);
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("failed in the verdict tree");
+    expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
+  });
+});
+
 describe("a plan run's own checks at its end", () => {
   it("go through the same gates: a check run only for the whole operation still refuses a rewritten test script", () => {
     const dir = project("", "operation");
     const run = implement(dir, `${fix}\nsed -i 's#"node --test test/\\*.test.js"#"node -e 0"#' package.json`);
     expect(run.status, run.shown).toBe(1);
-    expect(run.shown).toContain("CHECKS_TAMPERED");
+    expect(run.shown).toContain("NO_TESTS_RAN");
     expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
   });
 });
@@ -404,14 +484,15 @@ describe("a check that reports in TAP", () => {
  */
 describe.skipIf(process.getuid?.() !== 0)("a check's sandbox for an ordinary user", () => {
   it("keeps the signing key out of the check's reach, and the honest fix passes", () => {
+    const out = tempDir("baton-leak-");
     const check = {
       name: "tests",
-      run: 'cat "$BATON_KEY_DIR"/* > leaked.txt 2>/dev/null; node --test test/*.test.js',
+      run: `cat "$BATON_KEY_DIR"/* > ${out}/leaked.txt 2>/dev/null; node --test test/*.test.js`,
     };
     const dir = project("", "both", [], [check]);
     const home = tempDir("baton-home-");
     agent(dir, fix);
-    execFileSync("chown", ["-R", "nobody", dir, home]);
+    execFileSync("chown", ["-R", "nobody", dir, home, out]);
     const run = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, BATON_BIN, "implement", "1"], {
       cwd: dir,
       encoding: "utf8",
@@ -421,7 +502,7 @@ describe.skipIf(process.getuid?.() !== 0)("a check's sandbox for an ordinary use
     execFileSync("chown", ["-R", "root", dir, home]);
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(readdirSync(join(home, "keys")).length).toBeGreaterThan(0);
-    expect(readFileSync(join(dir, "leaked.txt"), "utf8")).toBe("");
+    expect(readFileSync(join(out, "leaked.txt"), "utf8")).toBe("");
     expect(readJson(dir, "state.json").active_projects[0].status).toBe("completed");
   });
 });

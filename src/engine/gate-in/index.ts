@@ -4,7 +4,6 @@ import type { DriveContext } from "../drive-context.js";
 import type { RunEvent } from "../transition.js";
 import type { GateInContext, GateInStep } from "./gate-in-step.js";
 import { gateIn } from "./open-run.js";
-import { refuseDifferingCheckInputs } from "./refuse-differing-check-inputs.js";
 import { refuseForeignFolder } from "./refuse-foreign-folder.js";
 import { refuseForgedSessionCommit } from "./refuse-forged-session-commit.js";
 import { refuseGitOperation } from "./refuse-git-operation.js";
@@ -32,7 +31,6 @@ export const GATE_IN: readonly GateInStep[] = [
   refuseStaleIndexLock,
   refuseGitOperation,
   refuseForgedSessionCommit,
-  refuseDifferingCheckInputs,
   refuseForeignFolder,
   takeBaseline,
 ];

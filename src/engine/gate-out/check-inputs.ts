@@ -21,7 +21,7 @@ const TEST_FILE =
  * patch the assertions before a test runs.
  */
 const RUNNER_CONFIG =
-  /^(makefile|gnumakefile|justfile|tox\.ini|pytest\.ini|setup\.cfg|noxfile\.py|pyproject\.toml|\.coveragerc|\.npmrc|\.yarnrc(\.yml)?|\.pnpmfile\.c?js|bunfig\.toml|(site|user)customize\.py|(jest|vitest|vitest\.workspace|playwright|karma\.conf|ava\.config|cypress\.config|mocha)\.[^/]+|\.mocharc(\.[^/]+)?|\.nycrc(\.[^/]+)?|\.c8rc(\.[^/]+)?|\.taprc|phpunit\.xml(\.dist)?)$/i;
+  /^(makefile|gnumakefile|justfile|tox\.ini|\.?pytest\.(ini|toml)|setup\.cfg|noxfile\.py|pyproject\.toml|\.coveragerc|\.npmrc|\.yarnrc(\.yml)?|\.pnpmfile\.c?js|bunfig\.toml|(site|user)customize\.py|(jest|vitest|vitest\.workspace|vite|playwright|karma\.conf|ava\.config|cypress\.config|mocha)(\.config)?\.[^/]+|\.mocharc(\.[^/]+)?|\.nycrc(\.[^/]+)?|\.c8rc(\.[^/]+)?|\.taprc|phpunit\.xml(\.dist)?)$/i;
 /** package.json: only what tells a runner what to run; dependencies and the rest stay the agent's. */
 export const PACKAGE_CHECK_KEYS = ["scripts", "jest", "mocha", "ava", "c8", "nyc", "tap", "vitest"] as const;
 
@@ -77,7 +77,16 @@ export function reachedCommands(
 export interface CheckInputs {
   /** Whether a path (repository-relative) was one of the baseline's check inputs, or is a new runner configuration. */
   covers(path: string): boolean;
+  /**
+   * Whether a path is on the test side: one of the baseline's check inputs, or a new file a runner would
+   * find and load by its name or place (a test, a conftest, a `tests/__init__.py`, a `_test.go`, a
+   * runner's or tool's configuration, a dotfile `…rc`).
+   */
+  testSide(path: string): boolean;
 }
+
+/** A dotfile a tool reads its settings from wherever it is (`.npmrc`, `.babelrc`, `.swcrc.json`, …). */
+const DOT_RC = /^\.[^/]*rc(\.[^/.]+)?$/;
 
 /** package.json's scripts in a folder, as they are now. */
 export function scriptsIn(dir: string): Record<string, string> {
@@ -90,7 +99,8 @@ export function scriptsIn(dir: string): Record<string, string> {
   }
 }
 
-async function baselineScripts(root: string, commit: string): Promise<Record<string, string>> {
+/** package.json's scripts as `commit` has them. */
+export async function baselineScripts(root: string, commit: string): Promise<Record<string, string>> {
   const shown = await runGit(root, ["show", `${commit}:package.json`]);
   if (!shown.ok) return {};
   try {
@@ -114,11 +124,13 @@ export async function checkInputsAt(
   // project's code as well as its tests, and its tests are found by their names.
   const named = new Set(reachedCommands(checks, await baselineScripts(root, commit)).flatMap(commandWords));
   const inStore = (path: string) => path === storePrefix || path.startsWith(`${storePrefix}/`);
+  const covers = (path: string) => {
+    if (inStore(path)) return false;
+    if (isRunnerConfig(path) || basename(path) === "package.json") return true;
+    return tracked.has(path) && (isTestPath(path) || named.has(path));
+  };
   return {
-    covers: (path) => {
-      if (inStore(path)) return false;
-      if (isRunnerConfig(path) || basename(path) === "package.json") return true;
-      return tracked.has(path) && (isTestPath(path) || named.has(path));
-    },
+    covers,
+    testSide: (path) => covers(path) || (!inStore(path) && (isTestPath(path) || DOT_RC.test(basename(path)))),
   };
 }

@@ -1,6 +1,6 @@
-import type { TestCounts } from "../../evidence/index.js";
+import type { CheckRun, TestCounts } from "../../evidence/index.js";
 import { baselineCounts } from "./baseline-counts.js";
-import { reachedCommands, scriptsIn } from "./check-inputs.js";
+import { baselineScripts, reachedCommands, scriptsIn } from "./check-inputs.js";
 import { checkPlace } from "./check-sandbox.js";
 import { type Gate, type GateOutCode, refuse } from "./gate-types.js";
 import type { ConfiguredCheck } from "./project-checks.js";
@@ -12,10 +12,13 @@ import type { ConfiguredCheck } from "./project-checks.js";
  * also when the runner reported at the baseline and reports nothing now), fewer ran (`TESTS_REDUCED`), or
  * more were skipped or left todo (`TESTS_SKIPPED`): refused. Runs after the checks passed.
  */
-/** A check whose runner Baton can count: it names its report or format, or runs node's test runner or pytest. */
-function reportsCounts(check: ConfiguredCheck, root: string): boolean {
+/**
+ * A check whose runner Baton can count: it names its report or format, or runs node's test runner or pytest
+ * by the scripts as the baseline had them (an agent's rewritten script is not the question).
+ */
+function reportsCounts(check: ConfiguredCheck, scripts: Record<string, string>): boolean {
   if (check.report !== null || check.format !== "junit") return true;
-  return reachedCommands([check], scriptsIn(root)).some((c) => /\bnode\b[^;&|]*--test\b|\bpytest\b/.test(c));
+  return reachedCommands([check], scripts).some((c) => /\bnode\b[^;&|]*--test\b|\bpytest\b/.test(c));
 }
 
 const SHOWN = 5;
@@ -51,7 +54,8 @@ export const checkTestCounts: Gate = async (ctx) => {
   const commit = ctx.baseline?.commit;
   if (runs.length === 0 || !runs.every((r) => r.ok)) return { ok: true };
   // Only checks whose runner reports are held to the baseline: measuring it costs a run of the checks.
-  const countable = (ctx.checks ?? []).filter((c) => reportsCounts(c, ctx.repoRoot));
+  const scripts = commit ? await baselineScripts(ctx.repoRoot, commit) : scriptsIn(ctx.repoRoot);
+  const countable = (ctx.checks ?? []).filter((c) => reportsCounts(c, scripts));
   const place = checkPlace(ctx.repoRoot, ctx.storePrefix, ctx.checks ?? []);
   const base = commit && countable.length > 0 ? await baselineCounts(place, commit, countable) : {};
   for (const run of runs) {
@@ -74,22 +78,49 @@ export const checkTestCounts: Gate = async (ctx) => {
     if (now.failed > 0)
       return refusal("CHECK_FAILED", `its runner reported ${now.failed} failed test(s) (${shown(now)})`);
     if (before === null) continue;
-    if (now.tests < before.tests)
-      return refusal(
-        "TESTS_REDUCED",
-        `it ran ${now.tests} test(s) where the baseline ran ${before.tests} (now ${shown(now)}; baseline ${shown(before)})`,
-      );
-    if (now.skipped + now.todo > before.skipped + before.todo)
-      return refusal(
-        "TESTS_SKIPPED",
-        `${now.skipped + now.todo} test(s) are skipped or todo where the baseline had ${before.skipped + before.todo} (now ${shown(now)}; baseline ${shown(before)})`,
-      );
-    const missing = missingTests(before.ran, run.testIds?.passed);
-    if (missing.length > 0)
-      return refusal(
-        "TESTS_REDUCED",
-        `${missing.length} test(s) the baseline ran did not run and pass now, whatever the total: ${missing.slice(0, SHOWN).join(", ")}${missing.length > SHOWN ? ", …" : ""}`,
-      );
+    const refused = run.tree === "agent" ? agentTreeRefusal(now, before) : verdictRefusal(now, before, run);
+    if (refused) return refusal(refused.code, refused.why);
   }
   return { ok: true };
 };
+
+type Refusal = { code: GateOutCode; why: string } | null;
+
+/**
+ * The agent's own tree (its tests as it left them, run after the verdict tree passed): what it commits may
+ * not carry fewer tests than the baseline ran, or skip more.
+ */
+function agentTreeRefusal(now: TestCounts, before: TestCounts): Refusal {
+  if (now.tests < before.tests)
+    return {
+      code: "TESTS_REDUCED",
+      why: `in the tree the agent left (its own tests) it ran ${now.tests} test(s) where the baseline ran ${before.tests}: the work would commit fewer tests (now ${shown(now)}; baseline ${shown(before)})`,
+    };
+  if (now.skipped + now.todo > before.skipped + before.todo)
+    return {
+      code: "TESTS_SKIPPED",
+      why: `in the tree the agent left (its own tests) ${now.skipped + now.todo} test(s) are skipped or todo where the baseline had ${before.skipped + before.todo}: the work would commit them skipped (now ${shown(now)}; baseline ${shown(before)})`,
+    };
+  return null;
+}
+
+/** The verdict tree: every test the baseline ran runs and passes, by identity, none newly skipped. */
+function verdictRefusal(now: TestCounts, before: TestCounts & { ran?: string[] }, run: CheckRun): Refusal {
+  if (now.tests < before.tests)
+    return {
+      code: "TESTS_REDUCED",
+      why: `it ran ${now.tests} test(s) where the baseline ran ${before.tests} (now ${shown(now)}; baseline ${shown(before)})`,
+    };
+  if (now.skipped + now.todo > before.skipped + before.todo)
+    return {
+      code: "TESTS_SKIPPED",
+      why: `${now.skipped + now.todo} test(s) are skipped or todo where the baseline had ${before.skipped + before.todo} (now ${shown(now)}; baseline ${shown(before)})`,
+    };
+  const missing = missingTests(before.ran, run.testIds?.passed);
+  if (missing.length > 0)
+    return {
+      code: "TESTS_REDUCED",
+      why: `${missing.length} test(s) the baseline ran did not run and pass now, whatever the total: ${missing.slice(0, SHOWN).join(", ")}${missing.length > SHOWN ? ", …" : ""}`,
+    };
+  return null;
+}

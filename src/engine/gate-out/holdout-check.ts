@@ -16,10 +16,11 @@ import { type CheckRun, type ConfiguredCheck, runOneCheck } from "./project-chec
  */
 export async function runHoldout(
   check: ConfiguredCheck,
-  cwd: string,
+  where: { cwd: string; root: string },
   sandbox: SandboxPolicy | null,
   signal?: AbortSignal,
 ): Promise<CheckRun> {
+  const { cwd, root } = where;
   const source = check.holdout!;
   const paths = batonPaths(cwd);
   const target = paths.holdoutRun(check.name);
@@ -39,7 +40,8 @@ export async function runHoldout(
   cpSync(source, target, { recursive: true });
   try {
     const run = await runOneCheck(check, cwd, { BATON_HOLDOUT_DIR: target }, sandbox, signal);
-    const log = holdoutLogPath(cwd, check.name);
+    // Kept by the repository's name, whichever tree (the verdict tree, a clean checkout) the check ran in.
+    const log = holdoutLogPath(root, check.name);
     mkdirSync(dirname(log), { recursive: true });
     writeFileSync(log, `${run.tail.join("\n")}\n`);
     return { ...run, tail: [`(a holdout check: its output is in ${log}, out of the agent's reach)`] };

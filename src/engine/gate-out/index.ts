@@ -13,7 +13,6 @@ import { checkSettings } from "./check-settings.js";
 import { checkSession, checkStatus, refuseUnfinishedStatus } from "./check-status.js";
 import { checkSubmodules } from "./check-submodules.js";
 import { checkSubstance } from "./check-substance.js";
-import { refuseTamperedChecks } from "./check-tampering.js";
 import { checkTestCounts } from "./check-test-counts.js";
 import type {
   ChangeEvidence,
@@ -29,10 +28,10 @@ import { snapshotResult, type WorkSnapshot } from "./result-snapshot.js";
 import type { ReturnMetadata } from "./return-metadata.js";
 
 /**
- * The project's checks, in order: what they test must be the baseline's, then they run, then what their
- * runners reported is held to the baseline's count.
+ * The project's checks: they run (in the verdict tree, see verdict-tree.ts), then what their runners
+ * reported is held to the baseline's tests.
  */
-export const CHECK_GATES: readonly Gate[] = [refuseTamperedChecks, checkProject, checkTestCounts];
+export const CHECK_GATES: readonly Gate[] = [checkProject, checkTestCounts];
 
 /** GATE OUT, in order: what the agent printed, then its metadata, then what it claims to have written. */
 export const GATE_OUT: readonly Gate[] = [

@@ -44,7 +44,7 @@ export async function runChecks(
     runs.push(
       check.holdout === null
         ? await runOneCheck(check, cwd, {}, sandbox, signal)
-        : await runHoldout(check, cwd, sandbox, signal),
+        : await runHoldout(check, { cwd, root: place.root }, sandbox, signal),
     );
     if (signal?.aborted) break;
   }
@@ -111,6 +111,13 @@ export async function runOneCheck(
   return run;
 }
 
+const TREES = {
+  verdict:
+    " in the verdict tree (the baseline's tests as committed, the agent's code; of ignored folders only installed dependencies)",
+  agent: " in the tree the agent left (its own tests)",
+  none: "",
+} as const;
+
 /** CHECK_FAILED's message: each failed check with its command, exit code, counts and last lines. */
 export function describeFailedChecks(runs: readonly CheckRun[]): string {
   return runs
@@ -122,7 +129,7 @@ export function describeFailedChecks(runs: readonly CheckRun[]): string {
         : "";
       const how = `${run.reason ?? `exit code ${run.exitCode}`}${counted}`;
       const tail = run.tail.length > 0 ? `\n${run.tail.map((l) => `    ${l}`).join("\n")}` : "";
-      return `check "${run.name}" (\`${run.command}\`) failed: ${how}${tail}`;
+      return `check "${run.name}" (\`${run.command}\`) failed${TREES[run.tree ?? "none"]}: ${how}${tail}`;
     })
     .join("\n");
 }

@@ -7,14 +7,16 @@ import { present } from "../../shared/present.js";
 
 /**
  * A clean checkout of one commit, beside the repository, for running its checks as that commit has them:
- * a detached worktree, with the repository's ignored top-level folders (node_modules, a virtualenv: what
- * installing the project made) linked in, and nothing else of the work tree. Removed afterwards; null
+ * a detached worktree, with the repository's installed dependencies linked in (an ignored top-level
+ * `node_modules`, a virtualenv — a folder with its `pyvenv.cfg` — or a PHP/Ruby `vendor` with its
+ * autoloader), and nothing else of the work tree: no build output, no ignored file the commit does not
+ * carry. `use` is told which folders were linked, as the result depends on them. Removed afterwards; null
  * when git cannot make it.
  */
 export async function withScratchTree<T>(
   root: string,
   commit: string,
-  use: (tree: string) => Promise<T>,
+  use: (tree: string, linked: string[]) => Promise<T>,
 ): Promise<T | null> {
   const tree = join(mkdtempSync(join(tmpdir(), "baton-scratch-")), "tree");
   const added = await runGitWorktree(root, ["add", "--detach", "--quiet", tree, commit]);
@@ -23,15 +25,21 @@ export async function withScratchTree<T>(
     return null;
   }
   try {
-    await linkIgnoredFolders(root, tree);
-    return await use(tree);
+    return await use(tree, await linkDependencyFolders(root, tree));
   } finally {
     await runGitWorktree(root, ["remove", "--force", tree]);
     rmSync(dirname(tree), { recursive: true, force: true });
   }
 }
 
-async function linkIgnoredFolders(root: string, tree: string): Promise<void> {
+/** What an installer made, known by what the language's own loader looks for, not by a list of build folders. */
+function isDependencyFolder(path: string, name: string): boolean {
+  if (name === "node_modules") return true;
+  if (present(join(path, "pyvenv.cfg"))) return true;
+  return name === "vendor" && (present(join(path, "autoload.php")) || present(join(path, "bundle")));
+}
+
+async function linkDependencyFolders(root: string, tree: string): Promise<string[]> {
   const ignored = await runGit(root, [
     "ls-files",
     "--others",
@@ -40,12 +48,16 @@ async function linkIgnoredFolders(root: string, tree: string): Promise<void> {
     "--directory",
     "-z",
   ]);
-  if (!ignored.ok) return;
+  if (!ignored.ok) return [];
+  const linked: string[] = [];
   for (const entry of ignored.stdout.split("\0")) {
     // `--directory` names a wholly ignored folder with its trailing slash; files are left out.
     if (!entry.endsWith("/") || entry.slice(0, -1).includes("/")) continue;
     const name = entry.slice(0, -1);
-    if (name === BATON_DIR || present(join(tree, name))) continue;
+    if (name === BATON_DIR || present(join(tree, name)) || !isDependencyFolder(join(root, name), name))
+      continue;
     symlinkSync(join(root, name), join(tree, name));
+    linked.push(name);
   }
+  return linked;
 }

@@ -102,13 +102,7 @@ export interface PhaseCallResult {
 
 const REFUSED_AS_BLOCKED = new Set(["AGENT_BLOCKED"]);
 /** Refusals of work the agent can put right: the next iteration gets the reason. */
-const RETRIED = new Set([
-  "CHECK_FAILED",
-  "CHECKS_TAMPERED",
-  "NO_TESTS_RAN",
-  "TESTS_REDUCED",
-  "TESTS_SKIPPED",
-]);
+const RETRIED = new Set(["CHECK_FAILED", "NO_TESTS_RAN", "TESTS_REDUCED", "TESTS_SKIPPED"]);
 
 function phasePrompt(call: PhaseCall, context: DelegationContext): string {
   const { phase } = call;
