@@ -3,7 +3,14 @@
 export { commitAcceptance } from "./commit/accept-commits.js";
 export { protectedPaths, sandboxPolicy } from "./delegate/sandbox-policy.js";
 export { changedSince, readBaseline, staleIndexLock } from "./gate-in/work-tree-baseline.js";
-export { CHECK_GATES, type GateOutVerdict, runGateOut } from "./gate-out/index.js";
+export {
+  CHECK_GATES,
+  type GateOutVerdict,
+  planVerdictTree,
+  runGateOut,
+  type VerdictTreePlan,
+  withVerdictTree,
+} from "./gate-out/index.js";
 export { type CheckRun, checksFor, runChecks } from "./gate-out/project-checks.js";
 export { type Rerun, rerunChecks } from "./gate-out/rerun-checks.js";
 export { ReturnMetadata } from "./gate-out/return-metadata.js";

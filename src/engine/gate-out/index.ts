@@ -27,6 +27,8 @@ import { readReturnMetadata } from "./read-metadata.js";
 import { snapshotResult, type WorkSnapshot } from "./result-snapshot.js";
 import type { ReturnMetadata } from "./return-metadata.js";
 
+export { planVerdictTree, type VerdictTreePlan, withVerdictTree } from "./verdict-tree.js";
+
 /**
  * The project's checks: they run (in the verdict tree, see verdict-tree.ts), then what their runners
  * reported is held to the baseline's tests.

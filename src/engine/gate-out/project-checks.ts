@@ -112,8 +112,7 @@ export async function runOneCheck(
 }
 
 const TREES = {
-  verdict:
-    " in the verdict tree (the baseline's tests as committed, the agent's code; of ignored folders only installed dependencies)",
+  verdict: " in the verdict tree (the baseline's tests as committed, the agent's code)",
   agent: " in the tree the agent left (its own tests)",
   none: "",
 } as const;
