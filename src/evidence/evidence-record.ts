@@ -41,6 +41,7 @@ export const Evidence = z.object({
       durationMs: z.number(),
       tree: z.optional(z.enum(["verdict", "agent"])),
       linked: z.optional(z.array(z.string())),
+      unseen: z.optional(z.array(z.string())),
       counts: z.optional(
         z.object({
           tests: z.number(),
@@ -152,6 +153,7 @@ export function writeEvidence(tx: Transaction, input: EvidenceInput): string {
       durationMs: c.durationMs,
       ...(c.tree ? { tree: c.tree } : {}),
       ...(c.linked && c.linked.length > 0 ? { linked: c.linked } : {}),
+      ...(c.unseen && c.unseen.length > 0 ? { unseen: [...c.unseen] } : {}),
       ...(c.counts ? { counts: c.counts } : {}),
     })),
     ...(input.usage ? { usage: input.usage as Record<string, number> } : {}),

@@ -50,4 +50,6 @@ export interface CheckRun {
   tree?: "verdict" | "agent";
   /** The ignored folders of installed dependencies the verdict tree linked in: the result depended on them. */
   linked?: string[];
+  /** Files of the user's configuration and PATH the run changed, which read empty to the check. */
+  unseen?: readonly string[];
 }

@@ -24,6 +24,8 @@ export interface SandboxPolicy {
   workFolders?: readonly string[];
   /** Replaced by an empty folder. */
   hidden: readonly string[];
+  /** Files that read empty (and cannot be written): what a run changed outside the repository, for a check. */
+  emptied?: readonly string[];
   /** The repository-relative paths it protects, for a sandbox made on another machine (a queue worker). */
   protect?: readonly string[];
   /** The repository-relative folders it freezes, likewise. */
@@ -108,6 +110,8 @@ export function sandboxed(
   }
   for (const path of deeper) wrap.push("--ro-bind", path, path);
   for (const path of new Set(policy.hidden)) if (present(path)) wrap.push("--tmpfs", path);
+  for (const path of new Set(policy.emptied ?? []))
+    if (present(path)) wrap.push("--ro-bind", "/dev/null", path);
   // fd 3 (see runSandboxed): bubblewrap writes its command's exit code there only once that command started.
   wrap.push("--unshare-pid", "--die-with-parent", "--proc", "/proc", "--json-status-fd", "3");
   wrap.push("--", command, ...args);

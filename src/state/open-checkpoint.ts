@@ -28,6 +28,11 @@ export const GitBaseline = z.object({
   settings: z.optional(z.record(z.string(), z.nullable(z.string()))),
   /** git's configuration that can make it run a program (gitConfigFingerprint): never changed by a run. */
   gitConfig: z.optional(z.record(z.string(), z.string())),
+  /**
+   * When it was taken (ms since the epoch): a file of the user's configuration or PATH changed after it was
+   * written during the run, and the checks do not see it (engine/gate-out/changed-outside.ts).
+   */
+  takenAt: z.optional(z.number()),
 });
 export type GitBaseline = z.infer<typeof GitBaseline>;
 

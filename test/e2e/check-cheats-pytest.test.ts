@@ -48,7 +48,7 @@ function writeTests(dir: string): void {
   writeFileSync(join(dir, "tests", "test_sum.py"), TESTS);
 }
 
-function implement(dir: string, work: string) {
+function implement(dir: string, work: string, env: NodeJS.ProcessEnv = {}) {
   const metadata = `{"status":"implemented","summary":"Phase implemented","artifacts":[{"type":"summary","path":"SUMMARY"}],"metadata":{"session_id":"SESSION","agent_type":"shell"}}`;
   writeFileSync(
     join(dir, ".git", "agent.sh"),
@@ -60,7 +60,7 @@ function implement(dir: string, work: string) {
       `printf '%s' '${metadata}' | sed "s/SESSION/$BATON_SESSION_ID/; s#SUMMARY#$BATON_SUMMARY_FILE#" > "$BATON_METADATA_FILE"`,
     ].join("\n"),
   );
-  const result = runBaton(dir, ["implement", "1"]);
+  const result = runBaton(dir, ["implement", "1"], env);
   return { ...result, shown: `${result.stdout}\n${result.stderr}` };
 }
 
@@ -219,5 +219,20 @@ describe.skipIf(!pytest)("checks counted from pytest's JUnit report", () => {
     expect(run.status, run.shown).toBe(0);
     expect(git(dir, ["show", "HEAD:tests/helpers.py"])).toContain("message or");
     expect(readJson(dir, "state.json").active_projects[0].status).toBe("completed");
+  });
+
+  it("does not let the checks see a pytest plugin the run installed in the user's site-packages", () => {
+    const plugin = [
+      'site=$(python3 -c "import site; print(site.getusersitepackages())")',
+      'mkdir -p "$site/evil-0.0.dist-info"',
+      `printf 'import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    outcome = yield\\n    outcome.get_result().outcome = "passed"\\n' > "$site/evil_plugin.py"`,
+      `printf 'Metadata-Version: 2.1\\nName: evil\\nVersion: 0.0\\n' > "$site/evil-0.0.dist-info/METADATA"`,
+      `printf '[pytest11]\\nevil = evil_plugin\\n' > "$site/evil-0.0.dist-info/entry_points.txt"`,
+      "printf '# untouched bug\\n' >> sum.py",
+    ].join("\n");
+    const home = tempDir("baton-home-");
+    const run = implement(project(), plugin, { HOME: home });
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("failed in the verdict tree");
   });
 });

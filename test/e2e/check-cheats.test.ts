@@ -67,9 +67,9 @@ function agent(dir: string, work: string): void {
   writeFileSync(join(dir, ".git", "agent.sh"), script);
 }
 
-function implement(dir: string, work: string) {
+function implement(dir: string, work: string, env: NodeJS.ProcessEnv = {}) {
   agent(dir, work);
-  const result = runBaton(dir, ["implement", "1"]);
+  const result = runBaton(dir, ["implement", "1"], env);
   return { ...result, shown: `${result.stdout}\n${result.stderr}` };
 }
 
@@ -339,6 +339,41 @@ describe("baton verify --rerun", () => {
         problem: expect.stringContaining("fails on a clean checkout"),
       }),
     ]);
+  });
+});
+
+describe("what the run changed outside the repository", () => {
+  it("is not seen by the checks: ~/.npmrc node-options that patch assert are refused, the honest fix passes with them", () => {
+    const home = tempDir("baton-home-");
+    const patch = `printf '%s\\n' 'const a = require("node:assert"); a.strict.equal = () => {};' > "$HOME/patch.cjs"; printf 'node-options=--require %s/patch.cjs\\n' "$HOME" > "$HOME/.npmrc"`;
+    const dir = project();
+    const cheat = implement(dir, `${patch}\necho '// untouched bug' >> src/sum.js`, { HOME: home });
+    expect(cheat.status, cheat.shown).toBe(1);
+    expect(cheat.shown).toContain("failed in the verdict tree");
+    expect(readFileSync(join(home, ".npmrc"), "utf8")).toContain("node-options");
+    // The same change beside a real fix: the checks pass without it, and the evidence names what they did not see.
+    const honest = project();
+    const run = implement(honest, `${fix}\n${patch}`, { HOME: tempDir("baton-home-") });
+    expect(run.status, run.shown).toBe(0);
+    const files = git(honest, ["ls-files", "specs/1_build_the_parser/evidence"]).trim().split("\n");
+    const checks = files.flatMap((f) => JSON.parse(readFileSync(join(honest, f), "utf8")).checks ?? []);
+    expect(checks.some((c: { unseen?: string[] }) => c.unseen?.some((p) => p.endsWith("/.npmrc")))).toBe(
+      true,
+    );
+  });
+
+  it("is not seen by the checks: a program put ahead of node on PATH during the run", () => {
+    const home = tempDir("baton-home-");
+    mkdirSync(join(home, "bin"));
+    // A `node` that says every test passed, in a PATH folder that comes first.
+    const fake = `printf '%s\\n' '#!/bin/sh' 'echo "# tests 3"; echo "# pass 3"; exit 0' > "$HOME/bin/node"; chmod +x "$HOME/bin/node"`;
+    const dir = project("", "both", [], [{ name: "tests", run: "node --test test/*.test.js" }]);
+    const run = implement(dir, `${fake}\necho '// untouched bug' >> src/sum.js`, {
+      HOME: home,
+      PATH: `${join(home, "bin")}:${process.env["PATH"]}`,
+    });
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("failed in the verdict tree");
   });
 });
 

@@ -82,6 +82,8 @@ export async function readBaseline(
   root: string,
   options: { settings: boolean } = { settings: false },
 ): Promise<GitBaseline | null> {
+  // Before anything is read: a file changed while the baseline is taken counts as changed during the run.
+  const takenAt = Date.now();
   const status = await treeStatus(root);
   if (status === null) return null;
   const dirty: Record<string, string | null> = {};
@@ -93,6 +95,7 @@ export async function readBaseline(
     ...(refs ? { refs: refs.refs, headRef: refs.head, staged: refs.staged } : {}),
     ...(options.settings ? { settings: guardedSettings(root) } : {}),
     ...(gitConfig ? { gitConfig } : {}),
+    takenAt,
   };
 }
 

@@ -1,4 +1,6 @@
 import type { CheckRun } from "../../evidence/index.js";
+import { probeSandbox } from "../../runners/index.js";
+import { changedOutside } from "./changed-outside.js";
 import { type CheckPlace, checkPlace } from "./check-sandbox.js";
 import { type Gate, type GateOutContext, refuse } from "./gate-types.js";
 import { type ConfiguredCheck, describeFailedChecks, runChecks } from "./project-checks.js";
@@ -14,8 +16,12 @@ import { planVerdictTree, withVerdictTree } from "./verdict-tree.js";
 export const checkProject: Gate = async (ctx) => {
   const checks = ctx.checks ?? [];
   if (checks.length === 0) return { ok: true };
-  const place = checkPlace(ctx.repoRoot, ctx.storePrefix, checks);
-  const runs = (await verdictRuns(ctx, checks, place)) ?? (await runChecks(checks, ctx.repoRoot, place));
+  const since = ctx.baseline?.takenAt;
+  // What the run changed in the user's configuration and PATH: the checks' sandbox shows it empty.
+  const unseen = since !== undefined && probeSandbox().ok ? changedOutside(since) : [];
+  const place = { ...checkPlace(ctx.repoRoot, ctx.storePrefix, checks), unseen };
+  const ran = (await verdictRuns(ctx, checks, place)) ?? (await runChecks(checks, ctx.repoRoot, place));
+  const runs = unseen.length > 0 ? ran.map((run) => ({ ...run, unseen })) : ran;
   ctx.checkRuns = runs;
   if (runs.every((run) => run.ok)) return { ok: true };
   return refuse(ctx, "CHECK_FAILED", describeFailedChecks(runs));

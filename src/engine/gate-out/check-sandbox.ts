@@ -12,6 +12,11 @@ export interface CheckPlace {
   storePrefix: string;
   /** Every configured holdout folder: as secret from a visible check as from the agent. */
   holdouts: readonly string[];
+  /**
+   * Files of the user's configuration and PATH that changed during the run (changed-outside.ts): each
+   * reads empty to the checks, which start as they would have before the run.
+   */
+  unseen?: readonly string[];
 }
 
 /** The place of checks run for a repository: its holdout folders are those of `checks`. */
@@ -39,5 +44,11 @@ export async function checkSandbox(
   mkdirSync(copies, { recursive: true });
   const secrets = holdoutCheck ? [] : [...place.holdouts, copies];
   const store = specsPaths(join(place.root, place.storePrefix));
-  return sandboxPolicy(place.root, repositoryProtectedPaths(place.root, store), workRoot, secrets);
+  const policy = await sandboxPolicy(
+    place.root,
+    repositoryProtectedPaths(place.root, store),
+    workRoot,
+    secrets,
+  );
+  return { ...policy, emptied: place.unseen ?? [] };
 }
