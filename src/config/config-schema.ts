@@ -107,6 +107,11 @@ export const CheckConfig = z.strictObject({
    * every sandbox, copied to `$BATON_HOLDOUT_DIR` only while the check runs, at an operation's GATE OUT.
    */
   holdout: z.optional(z.string().check(z.minLength(1))),
+  /**
+   * Whether the check may reach the network (default: no — its sandbox has a loopback of its own and
+   * nothing else, so code under test neither fetches nor sends anything, nor reaches a server of this machine).
+   */
+  network: z.optional(z.boolean()),
 });
 export type CheckConfig = z.infer<typeof CheckConfig>;
 
@@ -182,8 +187,10 @@ export interface BatonConfig {
     routing: PhaseRoutingRule[];
   };
   checks: Array<
-    Required<Omit<CheckConfig, "languages" | "report" | "holdout" | "format">> & {
+    Required<Omit<CheckConfig, "languages" | "report" | "holdout" | "format" | "network">> & {
       format: "junit" | "tap" | "jest-json" | "go-json";
+      /** Absent: no network. */
+      network?: boolean;
       languages: string[] | null;
       report: string | null;
       holdout: string | null;

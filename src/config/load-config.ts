@@ -165,6 +165,7 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
       report: check.report ?? null,
       format: check.format ?? "junit",
       holdout: check.holdout === undefined ? null : resolveHome(check.holdout),
+      network: check.network ?? false,
     })),
     research: { sections: file.research?.sections ?? [] },
     lint: { disable: file.lint?.disable ?? [] },

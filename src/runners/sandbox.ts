@@ -26,6 +26,8 @@ export interface SandboxPolicy {
   hidden: readonly string[];
   /** Files that read empty (and cannot be written): what a run changed outside the repository, for a check. */
   emptied?: readonly string[];
+  /** A network of its own with only a loopback: nothing outside reached, not even this machine's servers. */
+  isolateNetwork?: boolean;
   /** The repository-relative paths it protects, for a sandbox made on another machine (a queue worker). */
   protect?: readonly string[];
   /** The repository-relative folders it freezes, likewise. */
@@ -113,6 +115,7 @@ export function sandboxed(
   for (const path of new Set(policy.emptied ?? []))
     if (present(path)) wrap.push("--ro-bind", "/dev/null", path);
   // fd 3 (see runSandboxed): bubblewrap writes its command's exit code there only once that command started.
+  if (policy.isolateNetwork) wrap.push("--unshare-net");
   wrap.push("--unshare-pid", "--die-with-parent", "--proc", "/proc", "--json-status-fd", "3");
   wrap.push("--", command, ...args);
   return { command: binary, args: wrap };

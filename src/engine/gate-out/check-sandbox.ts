@@ -32,13 +32,16 @@ export function checkPlace(
  * The sandbox a check runs in: the check runs the agent's code, so it gets what the agent got — git's
  * history, the task store, Baton's folder and configuration and the hosts' settings read-only, Baton's
  * signing key not there at all — and the holdout folders hidden from every check but its own (which reads
- * its copy under `.baton/`). Null where bubblewrap cannot run here: the check then runs as before.
+ * its copy under `.baton/`), what the run changed in the user's configuration and PATH read empty, and no
+ * network but a loopback of its own unless the check says `network: true`. Null where bubblewrap cannot run
+ * here: the check then runs as before.
  */
 export async function checkSandbox(
   place: CheckPlace,
   workRoot: string,
-  holdoutCheck: boolean,
+  check: { holdout: string | null; network?: boolean },
 ): Promise<SandboxPolicy | null> {
+  const holdoutCheck = check.holdout !== null;
   if (!probeSandbox().ok) return null;
   const copies = batonPaths(place.root).holdoutDir;
   mkdirSync(copies, { recursive: true });
@@ -50,5 +53,5 @@ export async function checkSandbox(
     workRoot,
     secrets,
   );
-  return { ...policy, emptied: place.unseen ?? [] };
+  return { ...policy, emptied: place.unseen ?? [], isolateNetwork: check.network !== true };
 }

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -96,6 +97,30 @@ describe.skipIf(!sandboxed)("a check runs the agent's code in Baton's sandbox", 
       expect(key.fingerprint).toMatch(/^[0-9a-f]{32}$/);
     } finally {
       rmSync(holdout, { recursive: true, force: true });
+    }
+  });
+
+  it("has no network unless the check says it needs one: a server of this machine is out of reach", async () => {
+    dir = mkdtempSync(join(tmpdir(), "baton-checks-"));
+    const server = createServer((socket) => socket.end("hello\n"));
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const { port } = server.address() as AddressInfo;
+    const reach = `node -e "require('net').connect(${port}, '127.0.0.1').on('data', () => process.exit(0)).on('error', (e) => { console.log(e.code); process.exit(1); })"`;
+    try {
+      const config = resolveConfig(dir, null, {
+        checks: [
+          { name: "offline", run: reach },
+          { name: "online", run: reach, network: true },
+        ],
+      });
+      const runs = await runChecks(config.checks, dir, checkPlace(dir, "specs", config.checks));
+      expect(runs.map((r) => [r.name, r.ok])).toEqual([
+        ["offline", false],
+        ["online", true],
+      ]);
+      expect(runs[0]!.tail.join("\n")).toContain("ECONNREFUSED");
+    } finally {
+      server.close();
     }
   });
 });

@@ -40,7 +40,7 @@ export async function runChecks(
 ): Promise<CheckRun[]> {
   const runs: CheckRun[] = [];
   for (const check of checks) {
-    const sandbox = await checkSandbox(place, cwd, check.holdout !== null);
+    const sandbox = await checkSandbox(place, cwd, check);
     runs.push(
       check.holdout === null
         ? await runOneCheck(check, cwd, {}, sandbox, signal)

@@ -100,6 +100,7 @@ export async function rerunChecks(config: BatonConfig, completions: readonly Com
         report: configured?.report ?? null,
         format: configured?.format ?? "junit",
         holdout: configured?.holdout ?? null,
+        network: configured?.network ?? false,
       };
     });
     const place = checkPlace(config.root, storePrefix(config.root, config.specsDir), config.checks);
