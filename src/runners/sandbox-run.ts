@@ -29,7 +29,7 @@ export async function runSandboxed(
     let result: ProcessResult;
     let started: boolean;
     try {
-      const launched = sandboxed(policy, options.command, options.args ?? []);
+      const launched = sandboxed(policy, options.command, options.args ?? [], options.env ?? process.env);
       result = await runProcess({ ...options, ...launched, fd3: status });
       started = readStatus(status).includes('"exit-code"');
     } finally {

@@ -1,14 +1,20 @@
 import { execFileSync } from "node:child_process";
-import { lstatSync, mkdirSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { lstatSync, mkdirSync, readdirSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, isAbsolute, join } from "node:path";
 import { present } from "../shared/present.js";
 
 /**
- * What an agent Baton starts may not touch: the paths it sees read-only (git history, the task store,
- * Baton's own files), the ones it does not see at all (Baton's signing key), and, by construction, no
- * process of its outlives it (its own PID namespace, which the kernel empties when its first process ends).
+ * Where a process Baton starts may write: the work trees it is given, its HOME and the temp folders, and
+ * nothing else of the file system (the rest is bound read-only: `/usr`, `/etc`, an interpreter's
+ * site-packages, `/usr/local/bin` stay as they were, even for root). Within those, what it may not touch: the
+ * paths it sees read-only (git history, the task store, Baton's own files), the ones it does not see at all
+ * (Baton's signing key), and, by construction, no process of its outlives it (its own PID namespace, which
+ * the kernel empties when its first process ends).
  */
 export interface SandboxPolicy {
+  /** The trees it works in (the repository, a phase's worktree, a check's verdict tree): writable. */
+  workTrees?: readonly string[];
   /** Bound read-only over themselves; a path that does not exist is skipped. */
   readOnly: readonly string[];
   /** Writable again although inside a read-only path (a phase's worktree lives in git's own folder). */
@@ -87,9 +93,11 @@ export function sandboxed(
   policy: SandboxPolicy,
   command: string,
   args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
   binary = process.env["BATON_BWRAP"] ?? "bwrap",
 ): { command: string; args: string[] } {
-  const wrap = ["--dev-bind", "/", "/"];
+  const wrap = ["--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev"];
+  for (const path of openPlaces(policy, env)) wrap.push("--bind", path, path);
   for (const dir of policy.workFolders ?? []) mkdirSync(dir, { recursive: true });
   const frozen = [...new Set(policy.frozen ?? [])].filter((path) => present(path));
   const protectedPaths = new Set(policy.readOnly);
@@ -119,6 +127,34 @@ export function sandboxed(
   wrap.push("--unshare-pid", "--die-with-parent", "--proc", "/proc", "--json-status-fd", "3");
   wrap.push("--", command, ...args);
   return { command: binary, args: wrap };
+}
+
+/**
+ * The places a sandboxed process may write, as the kernel names them (a link resolved): its work trees, its
+ * HOME (where its tools keep their state and caches; what a run changes there is not the checks', see
+ * engine/gate-out/changed-outside.ts), the temp folders, and the runtime folder of its session.
+ */
+function openPlaces(policy: SandboxPolicy, env: NodeJS.ProcessEnv): string[] {
+  const named = [
+    ...(policy.workTrees ?? []),
+    env["HOME"] ?? process.env["HOME"],
+    env["TMPDIR"],
+    env["XDG_RUNTIME_DIR"],
+    tmpdir(),
+    "/tmp",
+    "/var/tmp",
+  ];
+  const places = new Set<string>();
+  for (const path of named) {
+    if (!path || !isAbsolute(path)) continue;
+    try {
+      places.add(realpathSync(path));
+    } catch {
+      // Not there: nothing to write in.
+    }
+  }
+  // Shallower first: a bind of a folder inside another must come after it, or the outer one covers it.
+  return [...places].sort((a, b) => a.split("/").length - b.split("/").length);
 }
 
 /**

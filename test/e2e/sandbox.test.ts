@@ -94,6 +94,31 @@ describe("the agent's sandbox", () => {
     expect(evidence(dir).sandbox).toBe("bubblewrap");
   });
 
+  it("may write only its work tree, its HOME and the temp folders: the rest of the file system is read-only, even for root", () => {
+    const dir = oneTaskRepo();
+    const home = tempDir("baton-home-");
+    const said = tempDir("baton-agent-said-");
+    // Outside every place an agent may write, on a file system root can write: a PATH folder and /etc.
+    const outside = [`/usr/local/bin/baton-probe-${process.pid}`, `/etc/baton-probe-${process.pid}`];
+    shellAgent(
+      dir,
+      [
+        ...outside.map((path) => `echo x > ${path} && echo wrote ${path} >> ${said}/said`),
+        `echo x > "$HOME/.baton-probe" && echo wrote-home >> ${said}/said`,
+        `echo x > ${said}/tmp-probe && echo wrote-tmp >> ${said}/said`,
+        "echo x > notes.txt && echo wrote-tree >> " + `${said}/said`,
+      ].join("\n"),
+    );
+    const run = runBaton(dir, ["research", "1", "--json"], { HOME: home });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    for (const path of outside) expect(existsSync(path)).toBe(false);
+    expect(readFileSync(join(said, "said"), "utf8").trim().split("\n")).toEqual([
+      "wrote-home",
+      "wrote-tmp",
+      "wrote-tree",
+    ]);
+  });
+
   it("an agent that makes git run its program (a filter in the user's ~/.gitconfig) is refused before git runs it", async () => {
     const dir = oneTaskRepo();
     const home = tempDir("baton-home-");

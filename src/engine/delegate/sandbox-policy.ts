@@ -101,6 +101,7 @@ export async function sandboxPolicy(
       .map((p) => join(folder, p.slice(folder.length + 1).split("/")[0]!)),
   );
   return {
+    workTrees: roots,
     readOnly,
     writable,
     frozen: roots.flatMap((r) => frozenRelative.map((f) => join(r, f))),
