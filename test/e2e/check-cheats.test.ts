@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FIX, fix, implement, project, TESTS } from "./sum-project.js";
 import { commitAll, git, readJson, tempDir } from "./helpers.js";
+import { FIX, fix, implement, project, TESTS } from "./sum-project.js";
 
 /**
  * A small real Node project whose `sum` has a bug, three `node:test` tests that catch it, and

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { holdoutLogPath } from "../../src/shared/baton-paths.js";
 import { BATON_BIN } from "../support/cli.js";
-import { agent, fix, implement, project } from "./sum-project.js";
 import { git, readJson, tempDir } from "./helpers.js";
+import { agent, fix, implement, project } from "./sum-project.js";
 
 /** Holdout checks, other report formats, and the checks' sandbox for an ordinary user. */
 describe("holdout checks", () => {

@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FIX, fix, implement, project } from "./sum-project.js";
 import { commitAll, git, readJson, runBaton, tempDir } from "./helpers.js";
+import { FIX, fix, implement, project } from "./sum-project.js";
 
 /** The verdict tree holds only what the commit carries; what the run changed outside the repository is not the checks'. */
 describe("baton verify --rerun", () => {
@@ -46,6 +46,47 @@ describe("baton verify --rerun", () => {
         problem: expect.stringContaining("fails on a clean checkout"),
       }),
     ]);
+  });
+});
+
+describe("installed dependencies", () => {
+  /** A project whose sum comes from an installed library (an ignored node_modules) with the bug in it. */
+  function withLibrary(): string {
+    const dir = project();
+    writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
+    writeFileSync(
+      join(dir, "package-lock.json"),
+      '{"lockfileVersion":3,"packages":{"node_modules/sumlib":{"version":"1.0.0"}}}\n',
+    );
+    mkdirSync(join(dir, "node_modules/sumlib"), { recursive: true });
+    writeFileSync(join(dir, "node_modules/sumlib/index.js"), "export const op = (a, b) => a - b;\n");
+    writeFileSync(
+      join(dir, "node_modules/sumlib/package.json"),
+      '{"name":"sumlib","type":"module","main":"index.js"}',
+    );
+    writeFileSync(
+      join(dir, "src/sum.js"),
+      'import { op } from "sumlib";\nexport const sum = (a, b) => op(a, b);\n',
+    );
+    commitAll(dir, "sum from an installed library");
+    return dir;
+  }
+  const patched = "printf '%s' 'export const op = (a, b) => a + b;' > node_modules/sumlib/index.js";
+
+  it("may not change during the run unless what they are installed from does: a patched library reads empty to the checks", () => {
+    const dir = withLibrary();
+    const run = implement(dir, `${patched}\necho '// patched the library' >> src/sum.js`);
+    expect(run.status, run.shown).toBe(1);
+    expect(run.shown).toContain("failed in the verdict tree");
+    expect(readJson(dir, "state.json").active_projects[0].status).not.toBe("completed");
+  });
+
+  it("may change with the lock file: a new version installed as npm would is the agent's declared work", () => {
+    const dir = withLibrary();
+    const install = `${patched}\nsed -i 's/1.0.0/1.0.1/' package-lock.json`;
+    const run = implement(dir, `${install}\necho '// sumlib 1.0.1' >> src/sum.js`);
+    expect(run.status, run.shown).toBe(0);
+    expect(git(dir, ["show", "HEAD:package-lock.json"])).toContain("1.0.1");
   });
 });
 

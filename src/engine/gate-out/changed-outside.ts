@@ -45,7 +45,7 @@ function walk(dir: string, since: number, deep: boolean, found: string[], budget
  * A link made during the run stands for what it leads to: that file, when it changed during the run too (a
  * link to a program installed long before starts nothing new). A mount cannot cover a link itself.
  */
-function changedTarget(link: string, since: number): string | null {
+export function changedTarget(link: string, since: number): string | null {
   try {
     const target = realpathSync(link);
     const stat = statSync(target);

@@ -2,9 +2,10 @@ import type { CheckRun } from "../../evidence/index.js";
 import { probeSandbox } from "../../runners/index.js";
 import { changedOutside } from "./changed-outside.js";
 import { type CheckPlace, checkPlace } from "./check-sandbox.js";
+import { undeclaredDependencyChanges } from "./dependency-changes.js";
 import { type Gate, type GateOutContext, refuse } from "./gate-types.js";
 import { type ConfiguredCheck, describeFailedChecks, runChecks } from "./project-checks.js";
-import { planVerdictTree, withVerdictTree } from "./verdict-tree.js";
+import { planVerdictTree, type VerdictTreePlan, withVerdictTree } from "./verdict-tree.js";
 
 /**
  * The project's own checks (`checks` in baton.config.*), run after everything else about the result verified.
@@ -16,27 +17,38 @@ import { planVerdictTree, withVerdictTree } from "./verdict-tree.js";
 export const checkProject: Gate = async (ctx) => {
   const checks = ctx.checks ?? [];
   if (checks.length === 0) return { ok: true };
-  const since = ctx.baseline?.takenAt;
-  // What the run changed in the user's configuration and PATH: the checks' sandbox shows it empty.
-  const unseen = since !== undefined && probeSandbox().ok ? changedOutside(since) : [];
+  const commit = ctx.baseline?.commit;
+  const where = commit ? { root: ctx.repoRoot, storePrefix: ctx.storePrefix, commit } : null;
+  const plan = where ? await planVerdictTree(where, checks, ctx.plannedChanges ?? "") : null;
+  const unseen = await unseenByChecks(ctx, plan);
   const place = { ...checkPlace(ctx.repoRoot, ctx.storePrefix, checks), unseen };
-  const ran = (await verdictRuns(ctx, checks, place)) ?? (await runChecks(checks, ctx.repoRoot, place));
+  const ran =
+    (plan && (await verdictRuns(ctx, plan, checks, place))) ?? (await runChecks(checks, ctx.repoRoot, place));
   const runs = unseen.length > 0 ? ran.map((run) => ({ ...run, unseen })) : ran;
   ctx.checkRuns = runs;
   if (runs.every((run) => run.ok)) return { ok: true };
   return refuse(ctx, "CHECK_FAILED", describeFailedChecks(runs));
 };
 
-/** The checks in the verdict tree, then (where it differs) in the agent's; null without a baseline commit. */
+/**
+ * What the checks do not see (each file reads empty in their sandbox): what the run changed in the user's
+ * configuration and PATH, and in the dependency folders without changing what they are installed from.
+ */
+async function unseenByChecks(ctx: GateOutContext, plan: VerdictTreePlan | null): Promise<string[]> {
+  const since = ctx.baseline?.takenAt;
+  if (since === undefined || !probeSandbox().ok) return [];
+  const changed = plan ? [...plan.taken, ...plan.held] : [];
+  const dependencies = await undeclaredDependencyChanges(ctx.repoRoot, changed, since);
+  return [...changedOutside(since), ...dependencies];
+}
+
+/** The checks in the verdict tree, then (where it differs) in the agent's; null when git cannot make the tree. */
 async function verdictRuns(
   ctx: GateOutContext,
+  plan: VerdictTreePlan,
   checks: readonly ConfiguredCheck[],
   place: CheckPlace,
 ): Promise<CheckRun[] | null> {
-  const commit = ctx.baseline?.commit;
-  if (!commit) return null;
-  const where = { root: ctx.repoRoot, storePrefix: ctx.storePrefix, commit };
-  const plan = await planVerdictTree(where, checks, ctx.plannedChanges ?? "");
   const verdict = await withVerdictTree(ctx.repoRoot, plan, async (tree, linked) =>
     (await runChecks(checks, tree, place)).map((run): CheckRun => ({ ...run, tree: "verdict", linked })),
   );

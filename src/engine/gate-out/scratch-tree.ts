@@ -39,7 +39,8 @@ function isDependencyFolder(path: string, name: string): boolean {
   return name === "vendor" && (present(join(path, "autoload.php")) || present(join(path, "bundle")));
 }
 
-async function linkDependencyFolders(root: string, tree: string): Promise<string[]> {
+/** The repository's installed dependency folders: ignored, at its top, made by an installer. */
+export async function dependencyFolders(root: string): Promise<string[]> {
   const ignored = await runGit(root, [
     "ls-files",
     "--others",
@@ -49,13 +50,20 @@ async function linkDependencyFolders(root: string, tree: string): Promise<string
     "-z",
   ]);
   if (!ignored.ok) return [];
-  const linked: string[] = [];
+  const folders: string[] = [];
   for (const entry of ignored.stdout.split("\0")) {
     // `--directory` names a wholly ignored folder with its trailing slash; files are left out.
     if (!entry.endsWith("/") || entry.slice(0, -1).includes("/")) continue;
     const name = entry.slice(0, -1);
-    if (name === BATON_DIR || present(join(tree, name)) || !isDependencyFolder(join(root, name), name))
-      continue;
+    if (name !== BATON_DIR && isDependencyFolder(join(root, name), name)) folders.push(name);
+  }
+  return folders;
+}
+
+async function linkDependencyFolders(root: string, tree: string): Promise<string[]> {
+  const linked: string[] = [];
+  for (const name of await dependencyFolders(root)) {
+    if (present(join(tree, name))) continue;
     symlinkSync(join(root, name), join(tree, name));
     linked.push(name);
   }
