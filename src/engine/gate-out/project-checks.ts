@@ -84,8 +84,9 @@ export async function runOneCheck(
     },
     onStderrLine: keep,
   };
-  const result = sandbox
-    ? await runSandboxed(sandbox, { ...options, command: "/bin/sh", args: ["-c", check.run] })
+  const held = sandbox ? { ...sandbox, readOnly: [...sandbox.readOnly, ...reports.held] } : null;
+  const result = held
+    ? await runSandboxed(held, { ...options, command: "/bin/sh", args: ["-c", check.run] })
     : await runProcess({ ...options, command: check.run, shell: true });
   const counts = reports.read(output.join("\n"));
   const tests = reports.tests();

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { TestCounts } from "../../evidence/index.js";
@@ -13,6 +13,8 @@ import { goJsonCounts, jestJsonCounts, type ReportFormat, tapCounts } from "./re
  */
 export interface ReportCapture {
   env: NodeJS.ProcessEnv;
+  /** Files the check's processes load and may not change (bound read-only in its sandbox). */
+  held: string[];
   /** The counts of every report the check left (or of its output, for a format read from it); null when none. */
   read(output: string): TestCounts | null;
   /** Each test its JUnit reports name, with its outcome; null when it left none (or reports in another format). */
@@ -41,13 +43,15 @@ export function captureReports(
   format: ReportFormat = "junit",
 ): ReportCapture {
   const dir = mkdtempSync(join(tmpdir(), "baton-check-report-"));
+  const held = holdAssert(dir);
   const env: NodeJS.ProcessEnv = {
     PYTEST_ADDOPTS: appended(process.env["PYTEST_ADDOPTS"], `--junitxml=${join(dir, "pytest.xml")}`),
+    NODE_OPTIONS: appended(process.env["NODE_OPTIONS"], `--require "${held}"`),
   };
   if (!commands.some((c) => c.includes("--test-reporter"))) {
     // node --test keeps readable output on stdout and writes JUnit beside it.
     env["NODE_OPTIONS"] = appended(
-      process.env["NODE_OPTIONS"],
+      env["NODE_OPTIONS"],
       `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=${join(dir, "node.xml")}`,
     );
   }
@@ -55,6 +59,7 @@ export function captureReports(
     configured === null ? null : isAbsolute(configured) ? configured : join(cwd, configured);
   return {
     env,
+    held: [held],
     read: (output) => {
       if (format !== "junit") {
         const text = configuredPath
@@ -64,20 +69,51 @@ export function captureReports(
           : output;
         return PARSERS[format](text);
       }
-      const files = readdirSync(dir).map((f) => join(dir, f));
+      const files = reportFiles(dir);
       if (configuredPath && present(configuredPath)) files.push(configuredPath);
       const counts = files.map((f) => junitCounts(readFileSync(f, "utf8"))).filter((c) => c !== null);
       return counts.length === 0 ? null : counts.reduce(addCounts);
     },
     tests: () => {
       if (format !== "junit") return null;
-      const files = readdirSync(dir).map((f) => join(dir, f));
+      const files = reportFiles(dir);
       if (configuredPath && present(configuredPath)) files.push(configuredPath);
       const reported = files.map((f) => junitTests(readFileSync(f, "utf8"))).filter((t) => t !== null);
       return reported.length === 0 ? null : reported.flat();
     },
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * node's assertion library as node made it: loaded before any of the check's code (NODE_OPTIONS
+ * `--require`), every property of `node:assert` and `node:assert/strict` made unwritable, so code under test
+ * that replaces `assert.equal` with a function that passes everything fails to (a test suite may still add
+ * assertions of its own). Written beside the check's reports, outside any tree the check runs in.
+ */
+const HOLD_ASSERT = `"use strict";
+const assert = require("node:assert");
+for (const target of [assert, assert.strict]) {
+  for (const key of Reflect.ownKeys(target)) {
+    const held = Object.getOwnPropertyDescriptor(target, key);
+    try {
+      Object.defineProperty(target, key, "value" in held ? { writable: false, configurable: false } : { configurable: false });
+    } catch {}
+  }
+}
+`;
+
+/** The reports the runners wrote in Baton's folder (the assertion hold beside them is not one). */
+function reportFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".xml"))
+    .map((f) => join(dir, f));
+}
+
+function holdAssert(dir: string): string {
+  const file = join(dir, "hold-assert.cjs");
+  writeFileSync(file, HOLD_ASSERT, { mode: 0o444 });
+  return file;
 }
 
 export function addCounts(a: TestCounts, b: TestCounts): TestCounts {
