@@ -12,40 +12,57 @@ import { batonKeyDir } from "../../shared/baton-paths.js";
  * repository; the checks do not see what changed during the run (each such file reads empty to them), so
  * they start as they would have before it. Known by the kernel's change time, which no program can set back.
  */
+// The kernel's change times tick more coarsely than Date.now(): a file written just after the baseline counts.
 const MARGIN_MS = 50;
 // A configuration folder this large is not walked further: the walk costs what it finds.
 const MAX_ENTRIES = 20_000;
 
-function walk(dir: string, since: number, deep: boolean, found: string[], budget: { left: number }): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (--budget.left < 0) return;
-    const path = join(dir, name);
-    let stat: ReturnType<typeof lstatSync>;
+/**
+ * The files under `dir` whose change time is after `since` (ms since the epoch), looking into the folders
+ * `descend` names and at most `maxEntries` entries. A link made during the run stands for what it leads to.
+ */
+export function changedFilesIn(
+  dir: string,
+  since: number,
+  descend: (name: string) => boolean,
+  maxEntries = MAX_ENTRIES,
+): string[] {
+  const found: string[] = [];
+  const after = since - MARGIN_MS;
+  let left = maxEntries;
+  const walk = (folder: string) => {
+    let names: string[];
     try {
-      stat = lstatSync(path);
+      names = readdirSync(folder);
     } catch {
-      continue;
+      return;
     }
-    if (stat.isDirectory()) {
-      if (deep) walk(path, since, deep, found, budget);
-    } else if (stat.ctimeMs > since) {
-      const file = stat.isSymbolicLink() ? changedTarget(path, since) : stat.isFile() ? path : null;
-      if (file) found.push(file);
+    for (const name of names) {
+      if (--left < 0) return;
+      const path = join(folder, name);
+      let stat: ReturnType<typeof lstatSync>;
+      try {
+        stat = lstatSync(path);
+      } catch {
+        continue;
+      }
+      if (stat.isDirectory()) {
+        if (descend(name)) walk(path);
+      } else if (stat.ctimeMs > after) {
+        const file = stat.isSymbolicLink() ? changedTarget(path, after) : stat.isFile() ? path : null;
+        if (file) found.push(file);
+      }
     }
-  }
+  };
+  walk(dir);
+  return found;
 }
 
 /**
  * A link made during the run stands for what it leads to: that file, when it changed during the run too (a
  * link to a program installed long before starts nothing new). A mount cannot cover a link itself.
  */
-export function changedTarget(link: string, since: number): string | null {
+function changedTarget(link: string, since: number): string | null {
   try {
     const target = realpathSync(link);
     const stat = statSync(target);
@@ -81,7 +98,7 @@ export function changedOutside(since: number, env: NodeJS.ProcessEnv = process.e
     }
     if (seen.has(`${real}\0${deep}`)) continue;
     seen.add(`${real}\0${deep}`);
-    walk(real, since - MARGIN_MS, deep, found, { left: MAX_ENTRIES });
+    found.push(...changedFilesIn(real, since, () => deep));
   }
   const keys = batonKeyDir();
   return [...new Set(found)].filter((path) => !path.startsWith(`${keys}/`)).sort();

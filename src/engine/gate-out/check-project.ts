@@ -5,6 +5,7 @@ import { type CheckPlace, checkPlace } from "./check-sandbox.js";
 import { undeclaredDependencyChanges } from "./dependency-changes.js";
 import { type Gate, type GateOutContext, refuse } from "./gate-types.js";
 import { type ConfiguredCheck, describeFailedChecks, runChecks } from "./project-checks.js";
+import { dependencyFolders } from "./scratch-tree.js";
 import { planVerdictTree, type VerdictTreePlan, withVerdictTree } from "./verdict-tree.js";
 
 /**
@@ -20,10 +21,13 @@ export const checkProject: Gate = async (ctx) => {
   const commit = ctx.baseline?.commit;
   const where = commit ? { root: ctx.repoRoot, storePrefix: ctx.storePrefix, commit } : null;
   const plan = where ? await planVerdictTree(where, checks, ctx.plannedChanges ?? "") : null;
-  const unseen = await unseenByChecks(ctx, plan);
+  // Listed once: the verdict tree links them, and what the run changed in them is held to their lock files.
+  const folders = plan ? await dependencyFolders(ctx.repoRoot) : [];
+  const unseen = unseenByChecks(ctx, plan, folders);
   const place = { ...checkPlace(ctx.repoRoot, ctx.storePrefix, checks), unseen };
   const ran =
-    (plan && (await verdictRuns(ctx, plan, checks, place))) ?? (await runChecks(checks, ctx.repoRoot, place));
+    (plan && (await verdictRuns(ctx, { plan, folders }, checks, place))) ??
+    (await runChecks(checks, ctx.repoRoot, place));
   const runs = unseen.length > 0 ? ran.map((run) => ({ ...run, unseen })) : ran;
   ctx.checkRuns = runs;
   if (runs.every((run) => run.ok)) return { ok: true };
@@ -34,26 +38,33 @@ export const checkProject: Gate = async (ctx) => {
  * What the checks do not see (each file reads empty in their sandbox): what the run changed in the user's
  * configuration and PATH, and in the dependency folders without changing what they are installed from.
  */
-async function unseenByChecks(ctx: GateOutContext, plan: VerdictTreePlan | null): Promise<string[]> {
+function unseenByChecks(
+  ctx: GateOutContext,
+  plan: VerdictTreePlan | null,
+  folders: readonly string[],
+): string[] {
   const since = ctx.baseline?.takenAt;
   if (since === undefined || !probeSandbox().ok) return [];
   const changed = plan ? [...plan.taken, ...plan.held] : [];
-  const dependencies = await undeclaredDependencyChanges(ctx.repoRoot, changed, since);
+  const dependencies = undeclaredDependencyChanges(ctx.repoRoot, folders, changed, since);
   return [...changedOutside(since), ...dependencies];
 }
 
 /** The checks in the verdict tree, then (where it differs) in the agent's; null when git cannot make the tree. */
 async function verdictRuns(
   ctx: GateOutContext,
-  plan: VerdictTreePlan,
+  { plan, folders }: { plan: VerdictTreePlan; folders: readonly string[] },
   checks: readonly ConfiguredCheck[],
   place: CheckPlace,
 ): Promise<CheckRun[] | null> {
-  const verdict = await withVerdictTree(ctx.repoRoot, plan, async (tree, linked) =>
-    (await runChecks(checks, tree, place)).map((run): CheckRun => ({ ...run, tree: "verdict", linked })),
+  const runs = await withVerdictTree(
+    ctx.repoRoot,
+    plan,
+    async (tree, linked) =>
+      (await runChecks(checks, tree, place)).map((run): CheckRun => ({ ...run, tree: "verdict", linked })),
+    folders,
   );
-  if (verdict === null) return null;
-  const runs = verdict;
+  if (runs === null) return null;
   // A holdout's files are not the agent's: its verdict run is the whole of it.
   const own = checks.filter((check) => check.holdout === null);
   if (plan.held.length === 0 || own.length === 0 || !runs.every((run) => run.ok)) return runs;

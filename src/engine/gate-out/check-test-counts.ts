@@ -82,7 +82,9 @@ export const checkTestCounts: Gate = async (ctx) => {
     if (now.failed > 0)
       return refusal("CHECK_FAILED", `its runner reported ${now.failed} failed test(s) (${shown(now)})`);
     if (before === null) continue;
-    const refused = run.tree === "agent" ? agentTreeRefusal(now, before) : verdictRefusal(now, before, run);
+    const refused =
+      countRefusal(now, before, run.tree === "agent") ??
+      (run.tree === "agent" ? null : identityRefusal(before, run));
     if (refused) return refusal(refused.code, refused.why);
   }
   return { ok: true };
@@ -91,35 +93,27 @@ export const checkTestCounts: Gate = async (ctx) => {
 type Refusal = { code: GateOutCode; why: string } | null;
 
 /**
- * The agent's own tree (its tests as it left them, run after the verdict tree passed): what it commits may
- * not carry fewer tests than the baseline ran, or skip more.
+ * Fewer tests than the baseline ran, or more skipped or todo: in the verdict tree, and in the agent's own tree
+ * (its tests as it left them, run after the verdict tree passed), whose tests are what the work would commit.
  */
-function agentTreeRefusal(now: TestCounts, before: TestCounts): Refusal {
+function countRefusal(now: TestCounts, before: TestCounts, agentTree: boolean): Refusal {
+  const where = agentTree ? "in the tree the agent left (its own tests) " : "";
+  const counts = `(now ${shown(now)}; baseline ${shown(before)})`;
   if (now.tests < before.tests)
     return {
       code: "TESTS_REDUCED",
-      why: `in the tree the agent left (its own tests) it ran ${now.tests} test(s) where the baseline ran ${before.tests}: the work would commit fewer tests (now ${shown(now)}; baseline ${shown(before)})`,
+      why: `${where}it ran ${now.tests} test(s) where the baseline ran ${before.tests}${agentTree ? ": the work would commit fewer tests" : ""} ${counts}`,
     };
   if (now.skipped + now.todo > before.skipped + before.todo)
     return {
       code: "TESTS_SKIPPED",
-      why: `in the tree the agent left (its own tests) ${now.skipped + now.todo} test(s) are skipped or todo where the baseline had ${before.skipped + before.todo}: the work would commit them skipped (now ${shown(now)}; baseline ${shown(before)})`,
+      why: `${where}${now.skipped + now.todo} test(s) are skipped or todo where the baseline had ${before.skipped + before.todo}${agentTree ? ": the work would commit them skipped" : ""} ${counts}`,
     };
   return null;
 }
 
-/** The verdict tree: every test the baseline ran runs and passes, by identity, none newly skipped. */
-function verdictRefusal(now: TestCounts, before: TestCounts & { ran?: string[] }, run: CheckRun): Refusal {
-  if (now.tests < before.tests)
-    return {
-      code: "TESTS_REDUCED",
-      why: `it ran ${now.tests} test(s) where the baseline ran ${before.tests} (now ${shown(now)}; baseline ${shown(before)})`,
-    };
-  if (now.skipped + now.todo > before.skipped + before.todo)
-    return {
-      code: "TESTS_SKIPPED",
-      why: `${now.skipped + now.todo} test(s) are skipped or todo where the baseline had ${before.skipped + before.todo} (now ${shown(now)}; baseline ${shown(before)})`,
-    };
+/** The verdict tree: every test the baseline ran runs and passes, by identity. */
+function identityRefusal(before: { ran?: string[] }, run: CheckRun): Refusal {
   const missing = missingTests(before.ran, run.testIds?.passed);
   if (missing.length > 0)
     return {

@@ -1,7 +1,6 @@
-import { lstatSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { changedTarget } from "./changed-outside.js";
-import { dependencyFolders } from "./scratch-tree.js";
+import { changedFilesIn } from "./changed-outside.js";
 
 /**
  * The installed dependencies the verdict tree links in (an ignored `node_modules`, a virtualenv, a `vendor`)
@@ -10,7 +9,6 @@ import { dependencyFolders } from "./scratch-tree.js";
  * empty to the checks, as what the run changed in the user's configuration does. Tool caches kept inside
  * them (`.cache`, `.vite`, `__pycache__`) are written by honest test runs and are left as they are.
  */
-const MARGIN_MS = 50;
 const MAX_ENTRIES = 400_000;
 // Beyond this many, the list stops: the checks' sandbox takes one mount per file.
 const MAX_FILES = 2_000;
@@ -54,53 +52,18 @@ function readdirSafe(dir: string): string[] {
   }
 }
 
-/** Files of `folder` (absolute) changed since `since`, tool caches left out; a link made then stands for its target. */
-function changedIn(folder: string, since: number): string[] {
-  const found: string[] = [];
-  const budget = { left: MAX_ENTRIES };
-  const walk = (dir: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (--budget.left < 0) return;
-      const path = join(dir, name);
-      let stat: ReturnType<typeof lstatSync>;
-      try {
-        stat = lstatSync(path);
-      } catch {
-        continue;
-      }
-      if (stat.isDirectory()) {
-        if (!CACHES.has(name)) walk(path);
-      } else if (stat.ctimeMs > since - MARGIN_MS) {
-        const file = stat.isSymbolicLink()
-          ? changedTarget(path, since - MARGIN_MS)
-          : stat.isFile()
-            ? path
-            : null;
-        if (file) found.push(file);
-      }
-    }
-  };
-  walk(folder);
-  return found;
-}
-
 /**
- * The files of the repository's dependency folders the run changed without changing what they are installed
- * from (`changed`: the repository-relative paths that differ from the baseline commit).
+ * The files of the repository's dependency folders (`folders`, as scratch-tree.ts finds them) the run changed
+ * without changing what they are installed from (`changed`: the paths that differ from the baseline commit).
  */
-export async function undeclaredDependencyChanges(
+export function undeclaredDependencyChanges(
   root: string,
+  folders: readonly string[],
   changed: readonly string[],
   since: number,
-): Promise<string[]> {
-  const folders = (await dependencyFolders(root)).filter(
-    (name) => !installSourceChanged(root, name, changed),
-  );
-  return folders.flatMap((name) => changedIn(join(root, name), since)).slice(0, MAX_FILES);
+): string[] {
+  return folders
+    .filter((name) => !installSourceChanged(root, name, changed))
+    .flatMap((name) => changedFilesIn(join(root, name), since, (dir) => !CACHES.has(dir), MAX_ENTRIES))
+    .slice(0, MAX_FILES);
 }

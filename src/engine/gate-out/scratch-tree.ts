@@ -17,6 +17,7 @@ export async function withScratchTree<T>(
   root: string,
   commit: string,
   use: (tree: string, linked: string[]) => Promise<T>,
+  folders?: readonly string[],
 ): Promise<T | null> {
   const tree = join(mkdtempSync(join(tmpdir(), "baton-scratch-")), "tree");
   const added = await runGitWorktree(root, ["add", "--detach", "--quiet", tree, commit]);
@@ -25,7 +26,7 @@ export async function withScratchTree<T>(
     return null;
   }
   try {
-    return await use(tree, await linkDependencyFolders(root, tree));
+    return await use(tree, linkDependencyFolders(root, tree, folders ?? (await dependencyFolders(root))));
   } finally {
     await runGitWorktree(root, ["remove", "--force", tree]);
     rmSync(dirname(tree), { recursive: true, force: true });
@@ -60,9 +61,9 @@ export async function dependencyFolders(root: string): Promise<string[]> {
   return folders;
 }
 
-async function linkDependencyFolders(root: string, tree: string): Promise<string[]> {
+function linkDependencyFolders(root: string, tree: string, folders: readonly string[]): string[] {
   const linked: string[] = [];
-  for (const name of await dependencyFolders(root)) {
+  for (const name of folders) {
     if (present(join(tree, name))) continue;
     symlinkSync(join(root, name), join(tree, name));
     linked.push(name);

@@ -97,21 +97,30 @@ function take(root: string, tree: string, path: string): void {
   else cpSync(from, to, { recursive: true, verbatimSymlinks: true });
 }
 
-/** Runs `use` in the verdict tree `plan` describes, made beside the repository and removed afterwards. */
+/**
+ * Runs `use` in the verdict tree `plan` describes, made beside the repository and removed afterwards, with the
+ * dependency folders `folders` (found when absent) linked in.
+ */
 export async function withVerdictTree<T>(
   root: string,
   plan: VerdictTreePlan,
   use: (tree: string, linked: string[]) => Promise<T>,
+  folders?: readonly string[],
 ): Promise<T | null> {
-  return withScratchTree(root, plan.commit, async (tree, linked) => {
-    for (const path of plan.taken) take(root, tree, path);
-    for (const [path, text] of plan.merged) {
-      const to = join(tree, path);
-      rmSync(to, { force: true });
-      if (text === null) continue;
-      mkdirSync(dirname(to), { recursive: true });
-      writeFileSync(to, text);
-    }
-    return use(tree, linked);
-  });
+  return withScratchTree(
+    root,
+    plan.commit,
+    async (tree, linked) => {
+      for (const path of plan.taken) take(root, tree, path);
+      for (const [path, text] of plan.merged) {
+        const to = join(tree, path);
+        rmSync(to, { force: true });
+        if (text === null) continue;
+        mkdirSync(dirname(to), { recursive: true });
+        writeFileSync(to, text);
+      }
+      return use(tree, linked);
+    },
+    folders,
+  );
 }
