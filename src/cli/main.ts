@@ -47,7 +47,7 @@ function reportError(thrown: unknown): number {
   if (thrown instanceof CommanderError) return thrown.exitCode === 0 ? 0 : 2;
   const error = fileSystemFailure(thrown) ?? thrown;
   if (isBatonError(error)) {
-    process.stderr.write(`baton: ${error.message}\n`);
+    process.stderr.write(`baton: ${error.message}\n  [${error.code}] (docs/errors.md)\n`);
     if (error.hint) process.stderr.write(`  ${error.hint}\n`);
     if (process.env["BATON_DEBUG"]) {
       process.stderr.write(`${error.stack}\n`);

@@ -225,5 +225,9 @@ function formatPlanRun(plan: NonNullable<OperationReport["plan"]>): string[] {
           : `${verdict.code}: ${verdict.message}`;
     lines.push(`${head}: [${marker}]${via} — ${detail}${keptBranch ? ` (branch ${keptBranch})` : ""}`);
   }
+  if (plan.unfinished?.length) {
+    lines.push(`  not complete in ${plan.file} as it now stands (so the task is not completed):`);
+    for (const phase of plan.unfinished) lines.push(`    ${phase}`);
+  }
   return lines;
 }

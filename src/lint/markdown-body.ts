@@ -1,3 +1,4 @@
+import { markdownLines } from "../shared/markdown-lines.js";
 import type { LintFile } from "./rule-types.js";
 
 /** One line of a Markdown body, with what rules need to skip examples. */
@@ -5,7 +6,7 @@ export interface BodyLine {
   text: string;
   /** 1-based line in the file. */
   line: number;
-  /** Inside a ``` or ~~~ fence (the fence lines themselves count as inside). */
+  /** Inside a code block, fenced or indented (the fence lines themselves count as inside). */
   inFence: boolean;
   /** For fenced lines: the last non-blank line before the fence, which says what the block is ("**Wrong**:"). */
   fenceCaption?: string;
@@ -14,32 +15,31 @@ export interface BodyLine {
 // Several rules walk the same bodies; a model's files never change, so each is split once.
 const cache = new WeakMap<LintFile, BodyLine[]>();
 
-/** The body lines (after the frontmatter) of a Markdown file. Shared between callers: do not mutate. */
+/**
+ * The body lines (after the frontmatter) of a Markdown file, code told apart as CommonMark reads it (a
+ * fence indented four spaces, or holding a ```` ``` ```` code span, is not one). Shared between callers:
+ * do not mutate.
+ */
 export function bodyLines(file: LintFile): BodyLine[] {
   const cached = cache.get(file);
   if (cached) return cached;
   const out: BodyLine[] = [];
   cache.set(file, out);
-  let fence: string | null = null;
+  const first = file.bodyStartLine - 1;
+  const body = file.lines.slice(first);
+  const roles = markdownLines(body.join("\n")).roles;
   let lastText = "";
   let caption = "";
-  for (let index = file.bodyStartLine - 1; index < file.lines.length; index++) {
-    const text = file.lines[index] ?? "";
-    const marker =
-      text.includes("```") || text.includes("~~~") ? /^\s*(`{3,}|~{3,})/.exec(text)?.[1] : undefined;
-    if (marker && (fence === null || (marker[0] === fence[0] && marker.length >= fence.length))) {
-      if (fence === null) caption = lastText;
-      out.push({ text, line: index + 1, inFence: true, fenceCaption: caption });
-      fence = fence === null ? marker : null;
-      continue;
+  body.forEach((text, k) => {
+    const line = first + k + 1;
+    if (roles[k] !== "code") {
+      out.push({ text, line, inFence: false });
+      if (text.trim() !== "") lastText = text;
+      return;
     }
-    out.push(
-      fence === null
-        ? { text, line: index + 1, inFence: false }
-        : { text, line: index + 1, inFence: true, fenceCaption: caption },
-    );
-    if (fence === null && text.trim() !== "") lastText = text;
-  }
+    if (roles[k - 1] !== "code") caption = lastText;
+    out.push({ text, line, inFence: true, fenceCaption: caption });
+  });
   return out;
 }
 

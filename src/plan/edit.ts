@@ -1,6 +1,7 @@
 import { EditableLines } from "../shared/editable-lines.js";
+import { isQuoted, markdownLines } from "../shared/markdown-lines.js";
 import { parsePlan } from "./parse.js";
-import { fencedLines, MARKER, readHeading } from "./plan-markdown.js";
+import { MARKER } from "./plan-markdown.js";
 import type { Phase, PhaseId, Plan, PlanStyle } from "./plan-types.js";
 
 /**
@@ -77,23 +78,27 @@ export function setPhaseMarker(text: string, phaseId: PhaseId, marker: string): 
   const lines = new EditableLines(text);
   const index = phase.line - 1;
   const old = lines.content(index);
+  // The heading's state marker is its last `[OLD]` (a name may hold brackets before it); none: append one
+  // before any closing `#`s.
+  const at = phase.marker === null ? -1 : old.lastIndexOf(`[${phase.marker}]`);
   const next =
-    phase.marker === null
-      ? old.replace(/(\s*)$/, ` [${marker}]$1`)
-      : old.replace(/\[[A-Z][A-Z _-]*\](\s*)$/, `[${marker}]$1`);
-  const back = readHeading(next, index);
+    at === -1
+      ? old.replace(/(\s+#+)?(\s*)$/, ` [${marker}]$1$2`)
+      : `${old.slice(0, at)}[${marker}]${old.slice(at + (phase.marker?.length ?? 0) + 2)}`;
+  lines.set(index, next);
+  const edited = lines.text();
+  const back = readPlan(edited).phases.find((p) => p.line === phase.line);
   // A name ending in something marker-like could swallow the edit; refuse rather than write it.
-  if (back?.carried !== false || back.ids[0] !== phaseId || back.marker !== marker) {
+  if (back?.carried !== false || back.id !== phaseId || back.marker !== marker) {
     return { ok: false, reason: `cannot set the marker of Phase ${phaseId} on line ${phase.line}: "${old}"` };
   }
-  lines.set(index, next);
-  return { ok: true, text: lines.text(), changed: true };
+  return { ok: true, text: edited, changed: true };
 }
 
 const OPEN_BOX = /^(\s*- \[) (\] )/;
 
 /**
- * Ticks every open checkbox in the phase body, nested ones too, but none inside fenced code blocks. An
+ * Ticks every open checkbox in the phase body, nested ones too, but none in code, HTML or a quote. An
  * unknown or carried id gives the text back unchanged: setPhaseMarker, called first, reports those.
  */
 export function tickPhaseCheckboxes(text: string, phaseId: PhaseId): string {
@@ -101,11 +106,11 @@ export function tickPhaseCheckboxes(text: string, phaseId: PhaseId): string {
   if (!found.ok) return text;
   const { phase } = found;
   const lines = new EditableLines(text);
-  const fenced = fencedLines(lines.contents());
+  const roles = markdownLines(text).roles;
   let ticked = 0;
   for (let i = phase.line; i < phase.endLine; i++) {
     const content = lines.content(i);
-    if (fenced[i] || !OPEN_BOX.test(content)) continue;
+    if (isQuoted(roles[i]) || !OPEN_BOX.test(content)) continue;
     lines.set(i, content.replace(OPEN_BOX, "$1x$2"));
     ticked++;
   }

@@ -1,3 +1,4 @@
+import { isQuoted, type MarkdownLines, markdownLines } from "../shared/markdown-lines.js";
 import {
   BULLET_DEPENDENCIES,
   type DependencyGroup,
@@ -5,14 +6,7 @@ import {
   parseBulletDependencyGroups,
   parseLineDependencies,
 } from "./dependencies.js";
-import {
-  CHECKBOX,
-  fencedLines,
-  type Heading,
-  normaliseStatus,
-  readHeading,
-  SECTION_HEADING,
-} from "./plan-markdown.js";
+import { CHECKBOX, type Heading, normaliseStatus, readHeading, unreadPhaseHeading } from "./plan-markdown.js";
 import type { ParseResult, Phase, Plan, PlanProblem, PlanStatus, PlanStyle } from "./plan-types.js";
 import { type PhaseDraft, resolveReferences } from "./references.js";
 
@@ -150,26 +144,74 @@ function detectStyle(
   return "task";
 }
 
+/** The plan's own headings: phases, the title and the sections that end a phase's body. */
+interface Outline {
+  title: string | null;
+  headings: Heading[];
+  sectionStarts: number[];
+  unread: PlanProblem[];
+}
+
+function outline(read: MarkdownLines): Outline {
+  const out: Outline = { title: null, headings: [], sectionStarts: [], unread: [] };
+  for (const { index, depth, text } of read.headings) {
+    if (out.title === null && depth === 1) out.title = text;
+    const heading = depth >= 2 && depth <= 4 ? readHeading(depth, text, index) : null;
+    if (heading) out.headings.push(heading);
+    // A level-1 heading is the document's title (`# Phase 3: …` in a file that expands one phase).
+    else if (depth >= 2 && unreadPhaseHeading(text))
+      out.unread.push({
+        line: index + 1,
+        code: "PLAN_UNREADABLE",
+        message: `"${"#".repeat(depth)} ${text}" reads as a phase heading but is not one Baton can read (expected \`### Phase 1: Name [NOT STARTED]\`, at depth 2 to 4); fix the heading so that no phase is left out`,
+      });
+    if (!heading && depth <= 2) out.sectionStarts.push(index);
+  }
+  return out;
+}
+
+const ATX = /^ {0,3}(#{2,4})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
+
 /**
- * Reads a plan of either style. Every problem is collected (with its 1-based line) rather than stopping
- * at the first; on failure `partial` carries what could be read so callers can still show it. Warnings
- * (see ParseResult) come back either way.
+ * Phase headings a code block swallowed because its author's fences do not pair as CommonMark pairs them:
+ * a ```` ``` ```` block holding a line ```` ```lang ```` (which the author meant as a new block, so the one
+ * before had ended) runs on over the phases after it. Read as code they would be left out of the plan and
+ * the task completed without them; they are named instead. A block that quotes a plan template with a
+ * longer outer fence (```` ```` ````) nests its inner blocks as intended and is not one of these.
+ */
+function swallowedPhases(read: MarkdownLines, lines: readonly string[]): PlanProblem[] {
+  const out: PlanProblem[] = [];
+  for (const block of read.fenced) {
+    const char = block.fence[0] === "~" ? "~" : "`";
+    const opener = new RegExp(`^ {0,3}\\${char}{${block.fence.length},}[ \\t]*[^\\s${char}]`);
+    const inner = lines.slice(block.from + 1, block.to).findIndex((line) => opener.test(line));
+    if (inner === -1) continue;
+    for (let i = block.from + 1; i < block.to; i++) {
+      const atx = ATX.exec(lines[i] ?? "");
+      if (!atx || !readHeading(atx[1]?.length ?? 3, atx[2] ?? "", i)) continue;
+      out.push({
+        line: i + 1,
+        code: "PLAN_UNREADABLE",
+        message: `this phase heading is inside the code block that opens at line ${block.from + 1} and, as CommonMark reads it, ${block.to >= lines.length ? "never closes" : `closes at line ${block.to}`}: line ${block.from + inner + 2} opens no new block (a fence closes only with a bare fence indented at most 3 spaces); close the block where you meant it to end, so that no phase is left out`,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads a plan of either style, as CommonMark (shared/markdown-lines.ts): a heading is a phase only when
+ * it is one of the document's own headings, never a line inside code, HTML or a quote. Every problem is
+ * collected (with its 1-based line) rather than stopping at the first; on failure `partial` carries what
+ * could be read so callers can still show it. Warnings (see ParseResult) come back either way.
  */
 export function parsePlan(path: string, text: string): ParseResult {
   const lines = text.split(/\r?\n/);
-  const fenced = fencedLines(lines);
-  const headings: Heading[] = [];
-  const sectionStarts: number[] = [];
-  let title: string | null = null;
-  lines.forEach((line, index) => {
-    if (fenced[index]) return;
-    if (title === null && line.startsWith("# ")) title = line.slice(2).trim();
-    const heading = readHeading(line, index);
-    if (heading) headings.push(heading);
-    else if (SECTION_HEADING.test(line)) sectionStarts.push(index);
-  });
+  const read = markdownLines(text);
+  const fenced = read.roles.map(isQuoted);
+  const { title, headings, sectionStarts, unread } = outline(read);
 
-  const problems: PlanProblem[] = [];
+  const problems: PlanProblem[] = [...unread, ...swallowedPhases(read, lines)];
   const warnings: PlanProblem[] = [];
   const drafts: PhaseDraft[] = [];
   headings.forEach((heading, k) => {
@@ -180,7 +222,7 @@ export function parsePlan(path: string, text: string): ParseResult {
     else drafts.push(readPhase(lines, fenced, heading, end, problems));
   });
   const phases = drafts.map((d) => d.phase);
-  if (phases.length === 0) {
+  if (phases.length === 0 && unread.length === 0) {
     problems.push({
       line: 1,
       message: "no phases: expected headings like `### Phase 1: Name [NOT STARTED]`",

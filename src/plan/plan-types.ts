@@ -39,7 +39,7 @@ export interface Phase {
   line: number;
   /** Last line of the phase body (1-based, inclusive). */
   endLine: number;
-  depth: 2 | 3 | 4;
+  depth: number;
   /** Marker text inside the brackets, as written; null on legacy headings without one. */
   marker: string | null;
   status: PhaseStatus | null;
@@ -78,6 +78,8 @@ export interface Plan {
 export interface PlanProblem {
   line: number;
   message: string;
+  /** A heading meant as a phase that cannot be read: the plan would run short (PLAN_UNREADABLE). */
+  code?: "PLAN_UNREADABLE";
 }
 
 /**

@@ -18,6 +18,7 @@ export type ErrorCode =
   | "LOCK_TIMEOUT"
   | "ARCHIVE_CONFLICT"
   | "PLAN_INVALID"
+  | "PLAN_UNREADABLE"
   | "STORE_CHANGED"
   | "BUDGET_EXCEEDED"
   | "SANDBOX_UNAVAILABLE"
@@ -67,10 +68,15 @@ export class FileFormatError extends BatonError {
 /** A plan that cannot drive execution; every problem names its line, and nothing has run. */
 export class PlanFormatError extends BatonError {
   readonly file: string;
-  readonly problems: { line: number; message: string }[];
-  constructor(file: string, problems: { line: number; message: string }[], options: BatonErrorOptions = {}) {
+  readonly problems: { line: number; message: string; code?: string }[];
+  constructor(
+    file: string,
+    problems: { line: number; message: string; code?: string }[],
+    options: BatonErrorOptions = {},
+  ) {
+    // A heading meant as a phase that cannot be read is named apart: run anyway, the plan would run short.
     super(
-      "PLAN_INVALID",
+      problems.some((p) => p.code === "PLAN_UNREADABLE") ? "PLAN_UNREADABLE" : "PLAN_INVALID",
       `${file} cannot be run:\n${problems.map((p) => `  ${file}:${p.line}: ${p.message}`).join("\n")}`,
       options,
     );

@@ -264,6 +264,9 @@ describe("TODO.md segmentation on odd layouts", () => {
         } else {
           const fragment = FRAGMENTS[Math.floor(random() * FRAGMENTS.length)]!;
           if (/^#{1,2} /.test(fragment)) inTasks = fragment === "## Tasks";
+          // A rule right under text would make that text a heading (CommonMark's setext form): real
+          // files put a blank line before their separators.
+          if (fragment === "---") lines.push("");
           lines.push(fragment);
         }
       }
@@ -390,5 +393,29 @@ describe("TODO.md as people keep it", () => {
     const mixedDoc = parseTodo("TODO.md", mixed);
     setEntryStatus(findEntry(mixedDoc, 81)!, "researched");
     expect(renderTodo(mixedDoc)).toBe(mixed.replace("[NOT STARTED]", "[RESEARCHED]"));
+  });
+});
+
+describe("TODO.md read as CommonMark", () => {
+  const entryText = (n: number, description: string[] = []) =>
+    [`### ${n}. Task ${n}`, "- **Status**: [NOT STARTED]", "", ...description, ""].join("\n");
+
+  it("reads the entries after a line that opens with a code span of four backticks", () => {
+    const text = `# TODO\n\n## Tasks\n\n${entryText(2, ["```` ```mermaid ```` diagrams in the docs."])}\n${entryText(1)}`;
+    expect([...entries(parseTodo("TODO.md", text))].map((e) => e.number)).toEqual([2, 1]);
+  });
+
+  it("keeps a heading inside an entry's code block, however indented or long its fence, in the entry", () => {
+    const quoted = ["~~~~markdown", "### 9. Not a task", "~~~", "## Not a section", "~~~~"];
+    const indented = ["- a step", "", "  ```", "  ### 8. Not a task either", "  ```"];
+    const text = `## Tasks\n\n${entryText(2, quoted)}\n${entryText(1, indented)}`;
+    const doc = parseTodo("TODO.md", text);
+    expect([...entries(doc)].map((e) => e.number)).toEqual([2, 1]);
+    expect(renderTodo(doc)).toBe(text);
+  });
+
+  it("ends a fence opened in a list item with the item, so the next entry is read", () => {
+    const text = `## Tasks\n\n${entryText(2, ["- step", "", "  ```bash", "  make"])}\n${entryText(1)}`;
+    expect([...entries(parseTodo("TODO.md", text))].map((e) => e.number)).toEqual([2, 1]);
   });
 });

@@ -1,3 +1,4 @@
+import { markdownLines } from "../shared/markdown-lines.js";
 import type { Irregularity } from "./irregularity.js";
 
 /** How TODO.md is cut into segments: the line patterns, the frontmatter block, and the entry headings. */
@@ -13,7 +14,13 @@ const TASK_SECTION =
   /^#{1,2}[ \t]+(?:(?:active[ \t]+)?tasks|(?:critical|high|medium|low)[ \t]+priority)[ \t]*:?[ \t]*$/i;
 const TASK_SECTION_ANYWHERE =
   /^#{1,2}[ \t]+(?:(?:active[ \t]+)?tasks|(?:critical|high|medium|low)[ \t]+priority)[ \t]*:?[ \t]*\r?$/im;
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+/**
+ * What can make a line that starts with `#` anything but a heading of the document, or a heading out of a
+ * line that does not start with one: a fence, an HTML block, an indented `#`. A file without any of them
+ * (most TODO.md files) has exactly its column-0 ATX lines as headings, and is read without the lexer.
+ */
+const NOT_PLAIN = /^ {0,3}(?:`{3,}|~{3,}|<)|^ {1,3}#/m;
+const ATX_HEADING = /^#{1,6}(?:[ \t]|$)/;
 /**
  * A field line: `- **Name**: value`, and the spellings real files also use: `- **Name:** value`, a `*`
  * bullet, or no bullet at all (` **Status**: …`, written by an older tool). Group 1 is the prefix up to
@@ -63,32 +70,39 @@ export interface Cut {
   entry: { number: number; title: string } | null;
 }
 
+/** Start offsets and texts of the document's own headings from `body` on, read as CommonMark. */
+function* headingLines(text: string, body: number): Generator<{ start: number; line: string }> {
+  const rest = text.slice(body);
+  if (!NOT_PLAIN.test(rest)) {
+    for (const at of linesFrom(text, body))
+      if (at.line.charCodeAt(0) === 35 && ATX_HEADING.test(at.line)) yield at;
+    return;
+  }
+  const headings = markdownLines(rest).headings;
+  let next = 0;
+  let index = 0;
+  for (const at of linesFrom(text, body)) {
+    const heading = headings[next];
+    if (heading === undefined) return;
+    if (heading.index === index++) {
+      next++;
+      // The heading as its `#`s and CommonMark text say, whatever its indentation or closing `#`s.
+      yield { start: at.start, line: `${"#".repeat(heading.depth)} ${heading.text}` };
+    }
+  }
+}
+
 /**
  * Where segments start: an entry heading inside a tasks section starts an entry, and inside an entry
- * any H1-H3 heading ends it. Lines inside fenced code blocks are never headings. Without any tasks
- * section heading the whole file is one (a minimal TODO.md of bare entries).
+ * any H1-H3 heading ends it. Only the document's own headings count (never a line in code, HTML or a
+ * quote). Without any tasks section heading the whole file is one (a minimal TODO.md of bare entries).
  */
 export function segmentCuts(text: string, body: number): Cut[] {
   const cuts: Cut[] = [];
   const wholeFile = !TASK_SECTION_ANYWHERE.test(text.slice(body));
   let inTasks = wholeFile;
   let inEntry = false;
-  let fence: string | null = null;
-  for (const { start, line } of linesFrom(text, body)) {
-    const c = line.charCodeAt(0);
-    // Only lines that start with "#", "`", "~" or a space can change anything: skip the rest cheaply.
-    if (c !== 35 && c !== 96 && c !== 126 && c !== 32) continue;
-    const opening = FENCE_OPEN.exec(line)?.[1];
-    if (fence !== null) {
-      if (opening && opening[0] === fence[0] && opening.length >= fence.length && line.trim() === opening)
-        fence = null;
-      continue;
-    }
-    if (opening) {
-      fence = opening;
-      continue;
-    }
-    if (c !== 35) continue;
+  for (const { start, line } of headingLines(text, body)) {
     if (!wholeFile && TOP_SECTION_HEADING.test(line)) inTasks = TASK_SECTION.test(line);
     const heading = inTasks ? ENTRY_HEADING.exec(line) : null;
     if (heading) {

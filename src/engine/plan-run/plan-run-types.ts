@@ -134,6 +134,8 @@ export interface PlanRunReport {
   summaries: VerifiedArtifact[];
   completionSummaries: string[];
   usage: RunUsage | undefined;
+  /** Phases of the plan file as it stands after the run that no verified barrier completed (outcome partial). */
+  unfinished?: string[];
 }
 
 /** How a phase's verdict was recorded: its marker, its commit (or why git refused it), a kept branch. */

@@ -18,8 +18,9 @@ import { latestPlanFile, type TaskEntry, taskTypeOf } from "../../state/index.js
 /** Markers that say a phase needs no run: done, or set aside on purpose by whoever wrote the plan. */
 const SETTLED = new Set(["complete", "skipped", "superseded", "not_applicable", "deferred"]);
 
+/** Settled by its marker; a phase carried from an earlier version without one (`Same as v005`) is not. */
 export function isSettled(phase: Phase): boolean {
-  return phase.carried || (phase.status !== null && SETTLED.has(phase.status));
+  return phase.status !== null && SETTLED.has(phase.status);
 }
 
 /** A plan checked end to end before anything runs: parsed, layered into waves, every phase routed. */
@@ -41,6 +42,15 @@ type PlanProblem = { line: number; message: string };
 /** An unfinished phase defined twice, and a cycle or a missing dependency: a plan that cannot run. */
 function structureProblems(plan: Plan, waves: ReturnType<typeof computeWaves>): PlanProblem[] {
   const problems: PlanProblem[] = [];
+  // A carried phase has no body here to run: left as it is, the task would complete without it.
+  const unfinished = plan.phases.filter((p) => p.carried && !isSettled(p));
+  for (const line of new Set(unfinished.map((p) => p.line))) {
+    const ids = unfinished.filter((p) => p.line === line).map((p) => p.id);
+    problems.push({
+      line,
+      message: `Phase${ids.length > 1 ? "s" : ""} ${ids.join(", ")} ${ids.length > 1 ? "are" : "is"} carried from an earlier plan version without ${ids.length > 1 ? "their bodies" : "its body"} and not marked complete; write ${ids.length > 1 ? "them" : "it"} out in this plan (or mark ${ids.length > 1 ? "them" : "it"} [COMPLETED] if done) before running`,
+    });
+  }
   for (const id of plan.duplicates) {
     const copies = plan.phases.filter((p) => p.id === id && !p.carried);
     if (copies.some((p) => !isSettled(p))) {

@@ -53,6 +53,16 @@ export function renderRunSummary(
     }
     lines.push("");
   });
+  if (report.unfinished?.length) {
+    lines.push(
+      "## Not Complete",
+      "",
+      "The plan file as it stands after the run holds phases no verified barrier completed:",
+      "",
+      ...report.unfinished.map((u) => `- ${u}`),
+      "",
+    );
+  }
   const linked = report.summaries.map((s) => `- [${s.summary ?? s.path}](${s.path})`);
   if (linked.length > 0) lines.push("## Phase Summaries", "", ...linked, "");
   if (report.completionSummaries.length > 0) {
@@ -76,6 +86,7 @@ export function runMetadata(
     metadata: { session_id: sessionId, agent_type: "baton-plan-run" },
     partial_progress: { phases_completed: complete, phases_total: total },
   };
+  if (report.unfinished?.length) meta.work_remaining = report.unfinished;
   if (report.outcome === "done") {
     meta.completion_data = {
       completion_summary:

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { planStatusMarker, setPlanStatus } from "../../plan/index.js";
+import { parsePlan, planStatusMarker, setPlanStatus } from "../../plan/index.js";
 import { mutateStore } from "../../state/index.js";
 import { PhaseRuns } from "./phase-runs.js";
 import {
@@ -12,7 +12,8 @@ import {
   type PlanRunState,
   phaseTransition,
 } from "./phase-transition.js";
-import type { PlanRunInput, PlanRunReport } from "./plan-run-types.js";
+import type { PhaseReport, PlanRunInput, PlanRunReport } from "./plan-run-types.js";
+import { isSettled } from "./prepare-plan.js";
 
 export type { PhaseReport, PlanProgressEvent, PlanRunInput, PlanRunReport } from "./plan-run-types.js";
 
@@ -80,6 +81,31 @@ function drivePlan(input: PlanRunInput, phases: PhaseRuns, start: PlanRunState):
 }
 
 /**
+ * The phases of the plan file as it now stands that this run did not see completed: each must have been
+ * settled before the run or completed by a verified barrier in it, and be marked so in the file. A phase
+ * added to the plan during the run, a heading read differently now, or a marker that says otherwise keeps
+ * the task from completing (an empty list: the plan is done).
+ */
+function unfinishedInFile(planPath: string, reports: readonly PhaseReport[]): string[] {
+  let text: string;
+  try {
+    text = readFileSync(planPath, "utf8");
+  } catch {
+    return ["(the plan file cannot be read)"];
+  }
+  const parsed = parsePlan(planPath, text);
+  if (!parsed.ok) return parsed.problems.map((p) => `line ${p.line}: ${p.message}`);
+  const verified = new Set(
+    reports.filter((r) => r.state === "settled" || r.record?.verdict.kind === "complete").map((r) => r.id),
+  );
+  return parsed.plan.phases
+    .filter((phase) => !isSettled(phase) || (!phase.carried && !verified.has(phase.id)))
+    .map(
+      (phase) => `Phase ${phase.id}${phase.name ? `: ${phase.name}` : ""} [${phase.marker ?? "no marker"}]`,
+    );
+}
+
+/**
  * Runs a plan's phases through the scheduler: waves behind hard barriers, up to `concurrency` agents
  * at once, each call verified by the hard barrier and each verdict recorded (marker, checkboxes,
  * commit) before the next wave starts.
@@ -100,10 +126,13 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
     maxIterations: input.maxIterations,
     orderedRecords: input.isolate === "worktree",
   });
-  const outcome = await drivePlan(input, phases, start);
+  const ran = await drivePlan(input, phases, start);
+  const report = phases.report();
+  const unfinished = ran === "done" ? unfinishedInFile(prepared.planPath, report.phases) : [];
+  const outcome: PlanRunOutcome = unfinished.length > 0 ? "partial" : ran;
   await writePlanStatus(
     input,
     outcome === "done" ? "complete" : outcome === "partial" ? "partial" : "blocked",
   );
-  return { outcome, waves: prepared.waves, ...phases.report() };
+  return { outcome, waves: prepared.waves, ...report, ...(unfinished.length > 0 ? { unfinished } : {}) };
 }

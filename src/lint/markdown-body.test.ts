@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { bodyLines } from "./markdown-body.js";
+import type { LintFile } from "./rule-types.js";
+
+function file(body: string[]): LintFile {
+  const lines = ["---", "name: a", "---", ...body];
+  return {
+    path: ".claude/agents/a.md",
+    kind: "agent",
+    text: lines.join("\n"),
+    lines,
+    frontmatter: null,
+    bodyStartLine: 4,
+    executable: false,
+  } as LintFile;
+}
+
+const fenced = (body: string[]) =>
+  bodyLines(file(body))
+    .filter((l) => l.inFence)
+    .map((l) => l.line);
+
+describe("an agent file's body read as CommonMark", () => {
+  it("knows a code span of four backticks from a fence, so the instructions after it are read", () => {
+    expect(
+      fenced(["```` ```bash ```` blocks are run as written.", "", "Update specs/state.json directly."]),
+    ).toEqual([]);
+  });
+
+  it("counts a fence in a list item only up to the item's end, and a quote as text", () => {
+    const body = [
+      "- run:",
+      "",
+      "  ```bash",
+      "  make",
+      "",
+      "Then write specs/TODO.md.",
+      "",
+      "> quoted instruction",
+    ];
+    expect(fenced(body)).toEqual([6, 7]);
+  });
+
+  it("gives a code block the caption before it", () => {
+    const lines = bodyLines(file(["**Wrong**:", "", "```", "jq . specs/state.json", "```"]));
+    expect(lines.find((l) => l.text.startsWith("jq"))?.fenceCaption).toBe("**Wrong**:");
+  });
+});
