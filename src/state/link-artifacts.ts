@@ -46,6 +46,7 @@ export function linkArtifacts(tx: Transaction, task: TaskEntry, links: readonly 
     if (existing === -1) artifacts.push(record);
     else artifacts[existing] = record;
   }
+  advanceArtifactNumber(task, links);
   task.last_updated = tx.timestamp;
   const entry = requireTodoEntry(tx, task);
   for (const type of new Set(links.map((l) => normalizeArtifactType(l.type)))) {
@@ -54,6 +55,20 @@ export function linkArtifacts(tx: Transaction, task: TaskEntry, links: readonly 
     const ofType = artifacts.map(recordOf).filter((a) => normalizeArtifactType(a.type) === type);
     writeLinkLine(tx, entry, todo.label, todo.after, ofType);
   }
+}
+
+/**
+ * A task that counts its artifacts (`next_artifact_number`, one two-digit sequence over reports, plans and
+ * summaries: `02_plan.md`) moves past each number it links, so the next operation does not reuse one.
+ */
+function advanceArtifactNumber(task: TaskEntry, links: readonly ArtifactLink[]): void {
+  const counter = task["next_artifact_number"];
+  if (typeof counter !== "number") return;
+  const numbers = links.flatMap((link) => {
+    const match = /^(\d{2,})_/.exec(basename(link.path));
+    return match ? [Number(match[1])] : [];
+  });
+  task["next_artifact_number"] = Math.max(counter, ...numbers.map((n) => n + 1));
 }
 
 /**

@@ -24,7 +24,7 @@ export function publishedKey(root: string): BatonFile[] {
 
 /**
  * Baton's files in an operation's commit: state.json and TODO.md as Baton last wrote them (the seal's
- * copies) for this task's entries only, errors.json and the run's evidence as they are under the lock.
+ * copies) and errors.json, each for this task's entries only, and the run's evidence as it is under the lock.
  */
 export async function storeFiles(
   ctx: StoreContext,
@@ -33,7 +33,6 @@ export async function storeFiles(
 ): Promise<BatonFile[]> {
   return [
     ...(await taskOnlyStoreFiles(ctx, taskNumber)),
-    { path: ctx.paths.errors },
     ...(evidence && present(evidence) ? [{ path: evidence }] : []),
     ...publishedKey(ctx.config.root),
   ];
@@ -52,7 +51,7 @@ function commitSubject(
 
 /**
  * COMMIT of an operation's recorded result: the task folder and state files with the session trailer,
- * and errors.json, so that an error written by an earlier failed run is not left uncommitted for ever.
+ * and this task's errors.json entries, so that an error an earlier failed run of it wrote is committed.
  * A failed commit fails the run: it is recorded in errors.json and the checkpoint stays open with the
  * result recorded, for `baton recover` to commit once git works again.
  */

@@ -22,7 +22,13 @@ export type CommitResult =
 /** One of Baton's own files in a commit: `content` is Baton's last write of it (the store's seal); without it, read now under the lock Baton holds. */
 export interface BatonFile {
   path: string;
+  /** What the commit carries (absent: the file as it is under the lock). */
   content?: string | null | undefined;
+  /**
+   * What Baton last wrote there, when the commit carries only part of it (this task's entries): the work
+   * tree is held to this, not to `content`, when Baton says what differs. Defaults to `content`.
+   */
+  written?: string | null | undefined;
 }
 
 export interface CommitRequest {
@@ -112,7 +118,8 @@ async function batonEntries(
     const blob = await hash(path, content);
     if (blob === null) return { ok: false, reason: `git hash-object failed for ${path}` };
     entries[path] = { mode: "100644", blob };
-    if (file.content != null && onDisk !== file.content) changed.push(path);
+    const written = file.written === undefined ? file.content : file.written;
+    if (written != null && onDisk !== written) changed.push(path);
   }
   return { ok: true, entries, changed };
 }

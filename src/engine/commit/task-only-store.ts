@@ -35,10 +35,57 @@ export async function taskOnlyStoreFiles(ctx: StoreContext, taskNumber: number):
     todo !== null && headTodo !== null
       ? (composeTodo(ctx.paths.todo, headTodo, todo, taskNumber, next) ?? todo)
       : todo;
+  const errors = readOrNull(ctx.paths.errors);
+  const [headErrors = null] = await headVersions(root, [ctx.paths.errors]);
+  const composedErrors =
+    errors === null
+      ? null
+      : ((await composeErrors(ctx.paths.errors, headErrors, errors, taskNumber)) ?? errors);
   return [
-    { path: ctx.paths.state, content: composedState },
-    { path: ctx.paths.todo, content: composedTodo },
+    { path: ctx.paths.state, content: composedState, written: state },
+    { path: ctx.paths.todo, content: composedTodo, written: todo },
+    { path: ctx.paths.errors, content: composedErrors, written: errors },
   ];
+}
+
+type ErrorShape = { id?: unknown; context?: { task?: unknown } | null };
+
+/**
+ * HEAD's errors.json with this task's entries as written now (and those of no task): another task's error,
+ * from a run that failed, waits for that task's own commit instead of riding under this session.
+ */
+async function composeErrors(
+  path: string,
+  headText: string | null,
+  nowText: string,
+  task: number,
+): Promise<string | null> {
+  try {
+    const ours = (e: ErrorShape) => e?.context?.task == null || Number(e.context.task) === task;
+    // Without a HEAD version (the first error ever), the file as written less other tasks' entries.
+    const doc = parseJsonDocument<{ errors?: unknown }>(path, headText ?? nowText);
+    const head =
+      headText === null && Array.isArray(doc.value.errors)
+        ? { ...doc.value, errors: (doc.value.errors as ErrorShape[]).filter(ours) }
+        : doc.value;
+    const now = JSON.parse(nowText) as { errors?: unknown };
+    if (!Array.isArray(head.errors) || !Array.isArray(now.errors)) return null;
+    const nowById = new Map((now.errors as ErrorShape[]).map((e) => [e?.id, e]));
+    const kept = (head.errors as ErrorShape[]).map((e) =>
+      ours(e) && nowById.has(e?.id) ? nowById.get(e?.id) : e,
+    );
+    const known = new Set(kept.map((e) => e?.id));
+    const added = (now.errors as ErrorShape[]).filter((e) => ours(e) && !known.has(e?.id));
+    if (
+      headText !== null &&
+      added.length === 0 &&
+      kept.every((e, i) => e === (head.errors as ErrorShape[])[i])
+    )
+      return headText;
+    return await renderJsonDocument(doc, { ...head, errors: [...kept, ...added] }, false);
+  } catch {
+    return null;
+  }
 }
 
 function readOrNull(path: string): string | null {
@@ -81,9 +128,12 @@ async function composeState(
     if (mine && at !== -1) list[at] = mine;
     else if (mine) list.splice(Math.min(nowList.indexOf(mine), list.length), 0, mine);
     else if (at !== -1) list.splice(at, 1);
-    const numbers = list.map((e) => e?.project_number).filter((n): n is number => typeof n === "number");
+    // HEAD's next number, moved past this task's only when this commit adds it at or beyond that number:
+    // never "one above the highest task", which a repository whose numbers wrap (82 beside 998) is not.
     const headNext = typeof head.value.next_project_number === "number" ? head.value.next_project_number : 1;
-    const next = Math.max(headNext, ...numbers.map((n) => n + 1));
+    const added = mine !== undefined && at === -1 && typeof mine.project_number === "number";
+    const next =
+      added && (mine.project_number as number) >= headNext ? (mine.project_number as number) + 1 : headNext;
     const value = { ...head.value, next_project_number: next, active_projects: list };
     return { text: await renderJsonDocument(head, value, false), next };
   } catch {

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import {
+  GOOD_RESEARCH,
+  git,
+  ok,
+  okJson,
+  read,
+  readJson,
+  repo,
+  runBaton,
+  scriptFile,
+  write,
+} from "./helpers.js";
+
+/**
+ * A repository whose numbers wrap (ProofChecker: tasks 998 and 992 active, next number 82) and whose tasks
+ * count their artifacts (`next_artifact_number`): set up as a person would have it, committed.
+ */
+function wrappedRepo(): string {
+  const dir = repo();
+  ok(dir, ["task", "add", "Old work", "-l", "general"]);
+  ok(dir, ["task", "add", "Older work", "-l", "general"]);
+  const state = JSON.parse(read(dir, "state.json"));
+  state.next_project_number = 82;
+  state.active_projects[0].project_number = 998;
+  state.active_projects[1].project_number = 992;
+  for (const entry of state.active_projects) entry.next_artifact_number = 1;
+  write(dir, "state.json", `${JSON.stringify(state, null, 2)}\n`);
+  write(
+    dir,
+    "TODO.md",
+    read(dir, "TODO.md")
+      .replace(/next_project_number: \d+/, "next_project_number: 82")
+      .replace("### 1. Old work", "### 998. Old work")
+      .replace("### 2. Older work", "### 992. Older work"),
+  );
+  ok(dir, ["adopt"]);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "wrapped numbering"]);
+  return dir;
+}
+
+const headFile = (dir: string, rel: string) => git(dir, ["show", `HEAD:specs/${rel}`]);
+
+describe("Baton's commits carry exactly the bytes Baton wrote, in the repository's own numbering", () => {
+  it("keeps a wrapped next number, advances next_artifact_number, and leaves HEAD's store equal to the work tree's", () => {
+    const dir = wrappedRepo();
+    expect(okJson(dir, ["task", "add", "New work", "-l", "general"]).number).toBe(82);
+    const steps = [
+      { write: "{task_folder}/reports/01_research.md", content: GOOD_RESEARCH[0]!.content },
+      {
+        writeMetadata: {
+          status: "researched",
+          summary: "found it",
+          artifacts: [{ type: "research", path: "{task_folder}/reports/01_research.md" }],
+          metadata: { session_id: "{session_id}", agent_type: "scripted" },
+        },
+      },
+    ];
+    const state = readJson(dir, "state.json");
+    state.active_projects.find(
+      (t: { project_number: number }) => t.project_number === 82,
+    ).next_artifact_number = 1;
+    write(dir, "state.json", `${JSON.stringify(state, null, 2)}\n`);
+    ok(dir, ["adopt"]);
+    const result = runBaton(dir, ["research", "82", "--script", scriptFile(dir, ".git/agent", steps)]);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).not.toContain("left out");
+    const committed = JSON.parse(headFile(dir, "state.json"));
+    expect(committed.next_project_number).toBe(83);
+    expect(
+      committed.active_projects.find((t: { project_number: number }) => t.project_number === 82),
+    ).toMatchObject({
+      status: "researched",
+      next_artifact_number: 2,
+    });
+    expect(headFile(dir, "state.json")).toBe(read(dir, "state.json"));
+    expect(headFile(dir, "TODO.md")).toBe(read(dir, "TODO.md"));
+    expect(git(dir, ["status", "--porcelain", "--", "specs"])).toBe("");
+  });
+
+  it("commits only this task's errors.json entries, and says nothing was left out after another task failed", () => {
+    const dir = wrappedRepo();
+    const failing = scriptFile(dir, ".git/failing", [
+      { output: "TASK_ERROR: build_error - the proof does not check" },
+      { exit: 1 },
+    ]);
+    runBaton(dir, ["research", "998", "--script", failing]);
+    const errors = readJson(dir, "errors.json").errors as { context: { task: number } }[];
+    expect(errors.some((e) => e.context.task === 998)).toBe(true);
+    const result = runBaton(dir, [
+      "research",
+      "992",
+      "--script",
+      scriptFile(dir, ".git/agent", GOOD_RESEARCH),
+    ]);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).not.toContain("left out");
+    const committed = JSON.parse(headFile(dir, "errors.json")) as { errors: { context: { task: number } }[] };
+    expect(committed.errors.filter((e) => e.context.task === 998)).toEqual([]);
+    // Task 998's error waits in the work tree for its own commit.
+    expect(git(dir, ["status", "--porcelain", "--", "specs/errors.json"])).not.toBe("");
+  });
+});
