@@ -1,7 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commitAll, fails, ok, okJson, read, repo } from "./helpers.js";
+import { generatePlan, phaseScriptSteps } from "../../src/testing/generate-plan.js";
+import {
+  commitAll,
+  fails,
+  GOOD_RESEARCH,
+  git,
+  ok,
+  okJson,
+  read,
+  repo,
+  runBaton,
+  scriptFile,
+} from "./helpers.js";
 
 /**
  * A repository kept the way ModelChecker keeps its own (generated here, never copied): `task_type` in
@@ -94,6 +106,69 @@ describe("conventions learned from the repository, with zero config", () => {
     expect(JSON.parse(read(dir, "state.json")).active_projects[0]).toMatchObject({ language: "python" });
     expect(read(dir, "TODO.md")).toContain("- **Type**: python\n");
     expect(ok(dir, ["doctor"]).stdout).toContain("(set in the config)");
+  });
+});
+
+describe("every task type the repository routes runs every operation", () => {
+  const planned = (taskNumber: number) => [
+    {
+      write: "{artifact_path}",
+      content: generatePlan({
+        style: "task",
+        taskNumber,
+        title: "Port",
+        phases: [
+          { id: "1", name: "Port the parser" },
+          { id: "2", name: "Port the commands", dependencies: ["1"] },
+        ],
+      }),
+    },
+    {
+      writeMetadata: {
+        status: "planned",
+        summary: "two phases",
+        artifacts: [{ type: "plan", path: "{artifact_path}" }],
+        metadata: { session_id: "{session_id}", agent_type: "scripted" },
+      },
+    },
+  ];
+
+  it("research, plan and implement a python task (the repository's agent) and a z3 task (no agent: general)", () => {
+    const dir = modelCheckerLike({ commands: [] });
+    const research = [
+      { write: "{artifact_path}", content: GOOD_RESEARCH[0]!.content },
+      {
+        ...GOOD_RESEARCH[1],
+        writeMetadata: {
+          ...GOOD_RESEARCH[1]!.writeMetadata,
+          artifacts: [{ type: "research", path: "{artifact_path}" }],
+        },
+      },
+    ];
+    const phases = scriptFile(dir, ".git/phases", []);
+    writeFileSync(
+      phases,
+      JSON.stringify({
+        phases: { "*": { steps: phaseScriptSteps({ file: "src/task-{task_number}-{phase_id}.py" }) } },
+      }),
+    );
+    for (const [task, agent] of [
+      [11, "python-implementation-agent"],
+      [12, "baton-implementer"],
+    ] as const) {
+      if (task === 11)
+        ok(dir, ["research", String(task), "--script", scriptFile(dir, ".git/research", research)]);
+      ok(dir, ["plan", String(task), "--script", scriptFile(dir, ".git/plan", planned(task))]);
+      const dry = ok(dir, ["implement", String(task), "--dry-run"]).stdout;
+      expect(dry).toMatch(new RegExp(`Phase 1 Port the parser → ${agent}`));
+      const result = runBaton(dir, ["implement", String(task), "--script", phases]);
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toContain(`implement done → completed`);
+      expect(result.stdout).toContain(`via ${agent}`);
+      // Each commit carried exactly the store Baton wrote: HEAD's equals the work tree's.
+      expect(git(dir, ["show", "HEAD:specs/state.json"])).toBe(read(dir, "state.json"));
+      expect(git(dir, ["show", "HEAD:specs/TODO.md"])).toBe(read(dir, "TODO.md"));
+    }
   });
 });
 

@@ -79,7 +79,7 @@ describe("preparePlan", () => {
     expect(run).toThrow(/implementation-001\.md:\d+: dependency cycle: Phase 1 → Phase 2 → Phase 1/);
   });
 
-  it("refuses an unfinished phase defined twice, and a route to an unknown language", () => {
+  it("refuses an unfinished phase defined twice, and routes a type no table names as research and plan do", () => {
     const twice = plan(
       [
         { id: "1", name: "A" },
@@ -91,6 +91,9 @@ describe("preparePlan", () => {
     const routed = setup(plan([{ id: "1", name: "A" }]), {
       phases: { routing: [{ pattern: "npm", language: "cobol" }] },
     });
-    expect(routed).toThrow(/routes to language "cobol".*not configured/);
+    // No table names cobol and the repository has no cobol-implementation-agent: the general route runs it.
+    const prepared = routed()!;
+    expect(prepared.routes.get("1")?.language).toBe("cobol");
+    expect(prepared.routes.get("1")?.reason).toContain("config: general → implement");
   });
 });

@@ -91,17 +91,17 @@ function routePhases(
       rules: config.phases.routing,
       fallbackLanguage: taskTypeOf(task) ?? config.defaultLanguage,
     });
-    const language = overrides.language ?? routed.language;
-    if (!config.languages.includes(language)) {
-      problems.push({
-        line: phase.line,
-        message: `Phase ${phase.id} routes to language "${language}" (${routed.reason}), which is not configured; known: ${config.languages.join(", ")}`,
-      });
-      continue;
-    }
+    // Every type the repository routes runs, as research and plan route it: one no table names goes to the
+    // repository's own `<type>-implementation-agent`, else the general route (agents/routing.ts). Only an
+    // override must name a type Baton or the repository knows.
     routes.set(
       phase.id,
-      resolveRoute(config, catalog, { operation: "implement", language, agentOverride: overrides.agent }),
+      resolveRoute(config, catalog, {
+        operation: "implement",
+        language: routed.language,
+        languageOverride: overrides.language,
+        agentOverride: overrides.agent,
+      }),
     );
     routeReasons.set(phase.id, overrides.language ? "--language" : routed.reason);
   }
