@@ -31,6 +31,18 @@ await build({
   },
 });
 
+// marked on its own, loaded by shared/markdown-lines.ts only when a document needs it (see there).
+await build({
+  entryPoints: { "vendor/marked": "node_modules/marked/lib/marked.esm.js" },
+  outExtension: { ".js": ".cjs" },
+  outdir: "dist",
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  logLevel: "warning",
+});
+
 // opencode's plugin is not bundled: `baton init --host opencode` copies its source into .opencode/plugin/.
 mkdirSync(new URL("../dist/hosts/opencode", import.meta.url), { recursive: true });
 copyFileSync(

@@ -47,8 +47,10 @@ function reportError(thrown: unknown): number {
   if (thrown instanceof CommanderError) return thrown.exitCode === 0 ? 0 : 2;
   const error = fileSystemFailure(thrown) ?? thrown;
   if (isBatonError(error)) {
-    process.stderr.write(`baton: ${error.message}\n  [${error.code}] (docs/errors.md)\n`);
+    process.stderr.write(`baton: ${error.message}\n`);
     if (error.hint) process.stderr.write(`  ${error.hint}\n`);
+    // The stable code a person looks up in docs/errors.md, unless the message already leads with it.
+    if (!error.message.startsWith(error.code)) process.stderr.write(`  [${error.code}] (docs/errors.md)\n`);
     if (process.env["BATON_DEBUG"]) {
       process.stderr.write(`${error.stack}\n`);
       if (error.cause instanceof Error) process.stderr.write(`caused by: ${error.cause.stack}\n`);

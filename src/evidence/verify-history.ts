@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { BatonConfig } from "../config/index.js";
-import { batonPaths, INIT_MANIFEST } from "../shared/baton-paths.js";
+import { batonPaths, CONFIG_FILE_NAMES, INIT_MANIFEST, REPO_KEYS_DIR } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
 import { storePrefix } from "../state/index.js";
-import { EVIDENCE_DIR } from "./evidence-record.js";
 import { judgeCompletion } from "./judge-completion.js";
 import { type KeyTrust, keyTrust } from "./key-trust.js";
 import { stateHistory } from "./state-history.js";
@@ -57,8 +56,12 @@ async function git(root: string, args: string[]): Promise<{ ok: boolean; out: st
   return { ok: result.ok, out: result.stdout };
 }
 
-/** The first commit that brought Baton in: its manifest, its config, or its first evidence file. */
-async function adoptionCommit(root: string, prefix: string): Promise<string | null> {
+/**
+ * The first commit that brought Baton in, by what only Baton writes: `baton init`'s manifest, a Baton
+ * configuration file (any name it reads), or the public key Baton publishes with its first signed evidence.
+ * Never a folder name: a repository's own `specs/<task>/evidence/*.json` from before Baton is not Baton's.
+ */
+async function adoptionCommit(root: string): Promise<string | null> {
   const added = await git(root, [
     "log",
     "--reverse",
@@ -66,9 +69,8 @@ async function adoptionCommit(root: string, prefix: string): Promise<string | nu
     "--format=%H",
     "--",
     INIT_MANIFEST,
-    "baton.config.json",
-    "baton.config.jsonc",
-    `${prefix}/*/${EVIDENCE_DIR}/*.json`,
+    ...CONFIG_FILE_NAMES,
+    `${REPO_KEYS_DIR}/*.pub`,
   ]);
   return added.ok ? (added.out.split("\n").find((l) => l.trim() !== "") ?? null) : null;
 }
@@ -130,7 +132,7 @@ export async function verifyHistory(
   const root = config.root;
   const prefix = storePrefix(root, config.specsDir);
   const statePath = `${prefix}/state.json`;
-  const from = options.since ?? (await adoptionCommit(root, prefix));
+  const from = options.since ?? (await adoptionCommit(root));
   const after = from === null ? new Set<string>() : await afterSet(root, from, options.since === undefined);
   const boundary = await shallowBoundary(root);
   const history = await stateHistory(root, statePath, {

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import {
   BATON_DIR,
   batonPaths,
+  CONFIG_FILE_NAMES,
   LOOP_GUARD_FILE,
   MARKER_FILE,
   storeInternalPaths,
@@ -20,7 +21,7 @@ export interface Project {
   specsDir: string;
 }
 
-const CONFIG_FILES = ["baton.config.json", "baton.config.yaml", "baton.config.yml"];
+const CONFIG_FILES = CONFIG_FILE_NAMES;
 
 /** Claude Code sets CLAUDE_PROJECT_DIR for command hooks; HTTP hooks only have the input's `cwd`. */
 export function resolveProject(cwd: string, projectDir: string | undefined): Project {

@@ -1,4 +1,23 @@
-import { Lexer, type Token, type Tokens } from "marked";
+import { fileURLToPath } from "node:url";
+import type { Lexer as LexerClass, Token, Tokens } from "marked";
+import { present } from "./present.js";
+
+/**
+ * marked, loaded the first time a document needs it (a plain TODO.md never does): the build keeps it in a
+ * file of its own, `dist/vendor/marked.cjs`, so the commands and hooks that read only plain documents do not
+ * pay for loading it (about 11 ms a start). From the sources (the unit tests) it is the package itself.
+ */
+let lexer: typeof LexerClass | undefined;
+function markedLexer(): typeof LexerClass {
+  if (lexer) return lexer;
+  const vendored = ["../vendor/marked.cjs", "./vendor/marked.cjs"]
+    .map((rel) => fileURLToPath(new URL(rel, import.meta.url)))
+    .find((path) => present(path));
+  // Not a string literal: the bundler must not inline marked here.
+  const name = vendored ?? "marked";
+  lexer = (require(name) as typeof import("marked")).Lexer;
+  return lexer;
+}
 
 /**
  * What a line of a Markdown document is, as CommonMark reads it (marked's block lexer), so that callers
@@ -98,7 +117,7 @@ export function markdownLines(text: string): MarkdownLines {
   const found: Found = { headings: [], fenced: [] };
   // marked reads `\r\n` as `\n` itself; done here so that its raw text and ours count the same lines.
   const normal = text.includes("\r") ? text.replace(/\r\n/g, "\n") : text;
-  const tokens = new Lexer({ gfm: true }).blockTokens(normal, []);
+  const tokens = new (markedLexer())({ gfm: true }).blockTokens(normal, []);
   walk(tokens, 0, roles, true, found);
   return { roles, ...found };
 }

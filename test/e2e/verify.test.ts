@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -101,6 +101,27 @@ describe("baton verify", () => {
     );
     expect(text).not.toContain("task 1 → researched");
     expect(ok(dir, ["verify", "--all"]).stdout).toMatch(/\n {2}task 1 → researched in [0-9a-f]{10}/);
+  });
+
+  it("takes Baton's own record as the adoption point: not the repository's own evidence folders, and a YAML config", () => {
+    const dir = repo();
+    for (const title of ["Old work", "New work"]) ok(dir, ["task", "add", title, "-l", "general"]);
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "tasks"]);
+    // The repository's own evidence (ModelChecker keeps such files from before Baton): not Baton's.
+    mkdirSync(join(dir, "specs/1_old_work/evidence"), { recursive: true });
+    writeFileSync(join(dir, "specs/1_old_work/evidence/test-run.json"), '{ "passed": 12 }\n');
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "their evidence"]);
+    forgeCompletion(dir, 1, "researched", "none");
+    writeFileSync(join(dir, "baton.config.yaml"), "defaultLanguage: general\n");
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "adopt baton"]);
+    expect(okJson(dir, ["verify", "--json"]).beforeAdoption).toEqual([expect.objectContaining({ task: 1 })]);
+    forgeCompletion(dir, 2, "researched", "none");
+    const report = okJsonAllowingFailure(dir);
+    expect(report.phantoms.map((p: { task: number }) => p.task)).toEqual([2]);
+    expect(report.beforeAdoption.map((p: { task: number }) => p.task)).toEqual([1]);
   });
 
   it("keeps what it read of each commit, and a new or rewritten history is read again", () => {
