@@ -50,7 +50,7 @@ export class PlanBoard {
           }
           return `Wave ${event.wave + 1}/${event.total}: Phase ${event.phases.join(", ") || "(nothing to run)"}`;
         }
-        return `Wave ${event.wave + 1}/${event.total} done`;
+        return `Wave ${event.wave + 1}/${event.total} ${event.event === "stopped" ? "stopped" : "done"}`;
       case "phase_started": {
         const line = this.line(event.id, event.wave, now);
         Object.assign(line, {

@@ -1,7 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { phaseScriptSteps } from "../../src/testing/generate-plan.js";
+import { BATON_BIN } from "../support/cli.js";
 import { git, ok, readJson, repo, runBaton } from "./helpers.js";
 
 const FOLDER = "specs/1_draw_the_diagrams";
@@ -114,5 +116,35 @@ describe("implement runs the plan CommonMark reads, and completes a task only wh
     expect(result.stdout + result.stderr).toContain("Phase 3: Added during the run");
     expect(taskStatus(dir)).not.toBe("completed");
     expect(planText(dir)).not.toContain("- **Status**: [COMPLETED]");
+  });
+});
+
+describe("Ctrl-C during implement", () => {
+  it("exits 130, says the wave stopped (never done), and leaves the plan as it was when nothing completed", async () => {
+    const text = [...header, ...phase(1, "Slow"), ...phase(2, "Next")].join("\n");
+    const dir = plannedTask(text);
+    const steps = [
+      { write: "{task_folder}/notes/started-{phase_id}.md", content: "started\n" },
+      { sleepMs: 20_000 },
+    ];
+    const agent = script(dir, { "1": { steps } });
+    const child = spawn(process.execPath, [BATON_BIN, "implement", "1", "--script", agent], {
+      cwd: dir,
+      env: { ...process.env, CI: "1" },
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const started = join(dir, FOLDER, "notes", "started-1.md");
+    for (let i = 0; i < 600 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(started), out).toBe(true);
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(out).toContain("Wave 1/2 stopped");
+    expect(out).not.toMatch(/Wave \d\/2 done/);
+    expect(planText(dir)).toContain("- **Status**: [NOT STARTED]");
+    expect(planText(dir)).not.toContain("[BLOCKED]");
+    expect(taskStatus(dir)).not.toBe("completed");
   });
 });

@@ -86,6 +86,8 @@ async function runOperation(
     progress?.stop();
     print(report, opts, () => formatOperation(report));
     if (!report.result.ok || report.budget) process.exitCode = 1;
+    // Stopped by Ctrl-C or SIGTERM: the shell's code for an interrupted command, whatever was recorded.
+    if (abort.signal.aborted) process.exitCode = 130;
   } finally {
     progress?.stop();
     for (const remove of off) remove();

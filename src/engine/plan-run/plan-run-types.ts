@@ -93,7 +93,14 @@ export type PlanEffect =
   | { type: "plan_finished"; outcome: PlanRunOutcome };
 
 export type PlanProgressEvent =
-  | { type: "wave"; wave: number; total: number; phases: PhaseId[]; event: "started" | "finished" }
+  /** `stopped`: the run was stopped (Ctrl-C, a budget) before the wave's phases all ran. */
+  | {
+      type: "wave";
+      wave: number;
+      total: number;
+      phases: PhaseId[];
+      event: "started" | "finished" | "stopped";
+    }
   | { type: "phase_started"; id: PhaseId; name: string; wave: number; iteration: number; agent: string }
   | { type: "phase_recorded"; id: PhaseId; name: string; wave: number; record: PhaseRecord }
   | { type: "phase_runner"; id: PhaseId; event: RunnerEvent };

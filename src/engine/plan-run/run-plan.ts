@@ -29,6 +29,18 @@ async function writePlanStatus(
   });
 }
 
+/** The plan's Status line as it was when the run was prepared (a plan without one stays without). */
+async function restorePlanStatus(input: PlanRunInput) {
+  const { run } = input;
+  const { planPath, plan } = run.plan;
+  const before = plan.status?.marker.split(/\s+-\s+/)[0]?.trim();
+  if (before === undefined || !/^[A-Z][A-Z _-]*$/.test(before)) return;
+  await mutateStore(run.ctx, { command: `baton implement ${run.taskNumber}` }, (tx) => {
+    const edited = setPlanStatus(readFileSync(planPath, "utf8"), before);
+    if (edited.changed) tx.writeFile(planPath, edited.text);
+  });
+}
+
 const failedBy = (error: unknown): Extract<PhaseOutcome, { kind: "failed" }> => ({
   kind: "failed",
   code: "PHASE_ERROR",
@@ -70,7 +82,7 @@ function drivePlan(input: PlanRunInput, phases: PhaseRuns, start: PlanRunState):
       const begin = effect.type === "wave_started";
       journal.append({ step: "WAVE", phase: begin ? "begin" : "end", detail: { wave: effect.wave + 1 } });
       const waveIds = begin ? effect.phases : (prepared.waves[effect.wave] ?? []);
-      const event = begin ? "started" : "finished";
+      const event = begin ? "started" : state.stopping ? "stopped" : "finished";
       emit({ type: "wave", wave: effect.wave, total: prepared.waves.length, phases: waveIds, event });
     };
     if (signal.aborted) state = { ...state, stopping: true };
@@ -130,9 +142,13 @@ export async function runPlan(input: PlanRunInput): Promise<PlanRunReport> {
   const report = phases.report();
   const unfinished = ran === "done" ? unfinishedInFile(prepared.planPath, report.phases) : [];
   const outcome: PlanRunOutcome = unfinished.length > 0 ? "partial" : ran;
-  await writePlanStatus(
-    input,
-    outcome === "done" ? "complete" : outcome === "partial" ? "partial" : "blocked",
-  );
+  // Stopped (Ctrl-C, SIGTERM) before anything was done: nothing blocks the plan, so its status goes back to
+  // what it said before the run; with phases done it is partial.
+  if (input.signal.aborted && outcome === "failed") await restorePlanStatus(input);
+  else
+    await writePlanStatus(
+      input,
+      outcome === "done" ? "complete" : outcome === "partial" || input.signal.aborted ? "partial" : "blocked",
+    );
   return { outcome, waves: prepared.waves, ...report, ...(unfinished.length > 0 ? { unfinished } : {}) };
 }
