@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "./load-config.js";
 
@@ -9,7 +9,10 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function repo(files: Record<string, string>): string {
   dir = mkdtempSync(join(tmpdir(), "baton-config-"));
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), content);
+  }
   return dir;
 }
 
@@ -86,5 +89,18 @@ describe("configuration", () => {
     await expect(loadConfig(repo({ "baton.config.json": "{}", "baton.config.yaml": "{}" }))).rejects.toThrow(
       /both/,
     );
+  });
+});
+
+describe("the runner when the config names none", () => {
+  it("is opencode in a repository that keeps only opencode's tree, Claude Code otherwise, the config's when named", async () => {
+    expect((await loadConfig(repo({ ".opencode/agent/x.md": "x\n" }))).runner.type).toBe("opencode");
+    expect((await loadConfig(repo({ "opencode.jsonc": "{}\n" }))).runner.type).toBe("opencode");
+    expect((await loadConfig(repo({ "opencode.json": "{}\n", ".claude/settings.json": "{}\n" }))).runner.type).toBe(
+      "claude",
+    );
+    expect((await loadConfig(repo({}))).runner.type).toBe("claude");
+    const named = repo({ ".opencode/agent/x.md": "x\n", "baton.config.json": '{"runner": {"type": "codex"}}' });
+    expect((await loadConfig(named)).runner.type).toBe("codex");
   });
 });

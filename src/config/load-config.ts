@@ -124,6 +124,15 @@ function artifactNaming(
     : { artifactNaming: "v1", artifactNamingFrom: "default" };
 }
 
+/**
+ * The runner when the config names none: opencode in a repository that keeps only opencode's tree (an
+ * `.opencode/` folder or `opencode.json[c]`, no `.claude/`), Claude Code otherwise.
+ */
+function learnRunner(root: string): BatonConfig["runner"] {
+  const opencode = [".opencode", "opencode.json", "opencode.jsonc"].some((name) => present(join(root, name)));
+  return opencode && !present(join(root, ".claude")) ? { type: "opencode" } : { type: "claude" };
+}
+
 export function resolveConfig(root: string, source: string | null, file: BatonConfigFile): BatonConfig {
   const languages = file.languages ?? DEFAULT_LANGUAGES;
   const defaultLanguage = file.defaultLanguage ?? "general";
@@ -146,7 +155,7 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
     slug: { maxLength: file.slug?.maxLength ?? 50, separator: file.slug?.separator ?? "_" },
     newTaskPosition: file.newTaskPosition ?? "top",
     lockTimeoutMs: file.lockTimeoutMs ?? 30_000,
-    runner: file.runner ?? { type: "claude" },
+    runner: file.runner ?? learnRunner(root),
     timeoutsMs: {
       research: file.timeoutsMs?.research ?? 3_600_000,
       plan: file.timeoutsMs?.plan ?? 1_800_000,
