@@ -82,9 +82,29 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    process.exitCode = reportError(error);
+    // Under --json a failure is JSON too, on stdout where the answer would have been (the text stays on stderr).
+    const code = reportError(error);
+    if (argv.includes("--json") && !(error instanceof CommanderError)) printJsonError(error);
+    process.exitCode = code;
   }
   for (const notice of takeNotices()) process.stderr.write(`baton: note: ${notice}\n`);
+}
+
+function printJsonError(thrown: unknown): void {
+  const error = fileSystemFailure(thrown) ?? thrown;
+  const body = isBatonError(error)
+    ? {
+        code: error.code,
+        message: error.message,
+        retryable: error.retryable,
+        ...(error.hint ? { hint: error.hint } : {}),
+      }
+    : {
+        code: "UNEXPECTED",
+        message: error instanceof Error ? error.message : String(error),
+        retryable: false,
+      };
+  process.stdout.write(`${JSON.stringify({ ok: false, error: body }, null, 2)}\n`);
 }
 
 /** process.exit drops whatever a pipe has not taken yet; wait for both streams to drain first. */

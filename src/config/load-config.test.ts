@@ -96,11 +96,14 @@ describe("the runner when the config names none", () => {
   it("is opencode in a repository that keeps only opencode's tree, Claude Code otherwise, the config's when named", async () => {
     expect((await loadConfig(repo({ ".opencode/agent/x.md": "x\n" }))).runner.type).toBe("opencode");
     expect((await loadConfig(repo({ "opencode.jsonc": "{}\n" }))).runner.type).toBe("opencode");
-    expect((await loadConfig(repo({ "opencode.json": "{}\n", ".claude/settings.json": "{}\n" }))).runner.type).toBe(
-      "claude",
-    );
+    expect(
+      (await loadConfig(repo({ "opencode.json": "{}\n", ".claude/settings.json": "{}\n" }))).runner.type,
+    ).toBe("claude");
     expect((await loadConfig(repo({}))).runner.type).toBe("claude");
-    const named = repo({ ".opencode/agent/x.md": "x\n", "baton.config.json": '{"runner": {"type": "codex"}}' });
+    const named = repo({
+      ".opencode/agent/x.md": "x\n",
+      "baton.config.json": '{"runner": {"type": "codex"}}',
+    });
     expect((await loadConfig(named)).runner.type).toBe("codex");
   });
 });

@@ -1,9 +1,12 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   expectSpecsUnchanged,
   generatedRepo,
   ok,
   okJson,
+  oneTaskRepo,
   repo,
   runAll,
   runBaton,
@@ -237,5 +240,21 @@ describe("errors", () => {
     expect(runBaton(empty, ["errors"]).status).toBe(3);
     ok(empty, ["task", "add", "First task"]);
     expect(ok(empty, ["errors"]).stdout).toBe("No matching errors (0 in errors.json).\n");
+  });
+});
+
+describe("a failure under --json", () => {
+  it("is JSON on stdout with its stable code, for a missing task, a bad flag value and a broken store alike", () => {
+    const dir = oneTaskRepo();
+    const missing = runBaton(dir, ["task", "show", "999", "--json"]);
+    expect(missing.status).not.toBe(0);
+    expect(JSON.parse(missing.stdout)).toMatchObject({ ok: false, error: { code: "TASK_NOT_FOUND" } });
+    const status = runBaton(dir, ["task", "status", "1", "no-such-status", "--json"]);
+    expect(status.status).not.toBe(0);
+    expect(JSON.parse(status.stdout).error.code).toMatch(/^[A-Z_]+$/);
+    writeFileSync(join(dir, "specs", "state.json"), "{ not json");
+    const broken = runBaton(dir, ["task", "list", "--json"]);
+    expect(broken.status).not.toBe(0);
+    expect(JSON.parse(broken.stdout).error).toMatchObject({ code: expect.stringMatching(/^[A-Z_]+$/) });
   });
 });
