@@ -32,3 +32,20 @@ describe("frontmatter/missing-required", () => {
     ).toEqual([]);
   });
 });
+
+describe("documentation kept in an agent folder", () => {
+  it("is no agent to Claude Code, and a warning (not an error) for opencode, which loads it", async () => {
+    const findings = await check({
+      ".claude/agents/README.md": "# Our agents\n\nWhat each one does.\n",
+      ".opencode/agent/README.md": "# Our agents\n",
+      ".opencode/agent/subagents/a.md": "---\ndescription: d\n---\nBody\n",
+    });
+    expect(findings.map((f) => [f.file, f.severity, f.message])).toEqual([
+      [
+        ".opencode/agent/README.md",
+        "warning",
+        'opencode loads this documentation as an agent named "README" (every .md under its agent folder is one), so the model is offered it',
+      ],
+    ]);
+  });
+});

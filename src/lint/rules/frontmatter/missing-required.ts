@@ -3,6 +3,9 @@ import { fileName } from "../../parse/classify.js";
 import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { definitionFiles, kindLabel } from "./definitions.js";
 
+const DOCUMENTATION = /^(readme|changelog|contributing|license|notes|index)(\.[\w-]+)?\.md$/i;
+const isDocumentation = (path: string) => DOCUMENTATION.test(path.slice(path.lastIndexOf("/") + 1));
+
 const REQUIRED: Record<string, string[]> = { agent: ["name", "description"], skill: ["name", "description"] };
 // opencode names an agent by its path; without a description a sub-agent is listed to the model blank.
 const OPENCODE_REQUIRED: Record<string, string[]> = {
@@ -31,6 +34,23 @@ export const missingRequired: Rule = {
           : opencode
             ? "opencode lists it to the model with no description, so the model cannot tell when to use it"
             : "Claude Code skips this agent";
+      if (!fm && isDocumentation(file.path)) {
+        // A folder's README is documentation: Claude Code skips a file without frontmatter, which is right
+        // for it; opencode loads every `.md` there as an agent, so it would offer the README to the model.
+        if (opencode && file.kind === "agent")
+          findings.push({
+            ...finding(
+              this,
+              file.path,
+              1,
+              1,
+              `opencode loads this documentation as an agent named "${fileName(file.path, file.kind)}" (every .md under its agent folder is one), so the model is offered it`,
+              "Move it out of the agent folder (e.g. to .opencode/docs/), or give it frontmatter if it is meant as an agent.",
+            ),
+            severity: "warning",
+          });
+        continue;
+      }
       if (!fm) {
         findings.push(
           finding(

@@ -14,7 +14,9 @@ export interface Reference {
 // Values with braces, `$`, `<…>` or `*` are templates ("{agent-name}", "${target}"), not names.
 const NAME = /^[A-Za-z][\w.-]*$/;
 
-const SUBAGENT_TYPE = /["']?\bsubagent_type["']?\s*[:=]\s*(["']?)([^"'\s,)}\]]+)\1/g;
+// An unquoted name stops before the full stop or colon that ends the sentence it is in.
+const SUBAGENT_TYPE =
+  /["']?\bsubagent_type["']?\s*[:=]\s*(?:(["'])([^"'\s,)}\]]+)\1|()([^"'\s,)}\]]*[^"'\s,)}\].:;]))/g;
 const THE_AGENT = /\bthe\s+`([^`\s]+)`\s+(?:sub-?)?agent\b/gi;
 const SKILL_CALL = /\bSkill\(\s*["']?([^)"'\s]+)["']?\s*\)/g;
 // `skill: "x"` as a Skill tool input, alone on its line: mid-sentence prose ("required skill: Lean") is
@@ -55,7 +57,8 @@ export function agentReferences(model: LintModel): Reference[] {
       if (isNegativeLine(body)) continue;
       if (call) {
         for (const match of text.matchAll(SUBAGENT_TYPE)) {
-          push(out, file, match[2], line, match.index + match[0].indexOf(match[2] ?? ""), "subagent_type");
+          const name = match[2] ?? match[4];
+          push(out, file, name, line, match.index + match[0].indexOf(name ?? ""), "subagent_type");
         }
       }
       if (prose) {

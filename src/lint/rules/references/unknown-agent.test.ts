@@ -59,3 +59,18 @@ describe("references/unknown-agent", () => {
     expect(findings.map((f) => f.message.split(" (")[0])).toEqual(["agent `lean`"]);
   });
 });
+
+describe("the folder an unknown agent's hint names", () => {
+  it("is the one the repository keeps its agents in", async () => {
+    const findings = await unknownAgent.check(
+      modelFromTexts({
+        ".opencode/agent/subagents/python-research-agent.md": "---\ndescription: d\n---\nBody\n",
+        ".opencode/command/research.md":
+          "---\ndescription: r\n---\nUse the task tool with subagent_type: z3-research-agent.\n",
+      }),
+    );
+    expect(findings.map((f) => f.hint)).toEqual([
+      expect.stringContaining("Create .opencode/agent/subagents/z3-research-agent.md"),
+    ]);
+  });
+});

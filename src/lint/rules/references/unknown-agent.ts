@@ -1,4 +1,4 @@
-import { type Finding, finding, type Rule } from "../../rule-types.js";
+import { type Finding, finding, type NamedDefinition, type Rule } from "../../rule-types.js";
 import { closest } from "../../suggest.js";
 import { agentReferences } from "./reference-scan.js";
 
@@ -37,7 +37,11 @@ export const unknownAgent: Rule = {
           ref.line,
           ref.column,
           `agent \`${ref.name}\` (${ref.via}) does not exist; the Agent call fails with "Agent type '${ref.name}' not found"`,
-          hint(ref.name, known, model.trees[0] ?? ".claude"),
+          hint(
+            ref.name,
+            known,
+            agentFolder(model.agents, ref.file.path.split("/")[0] ?? model.trees[0] ?? ".claude"),
+          ),
         ),
       );
     }
@@ -45,10 +49,26 @@ export const unknownAgent: Rule = {
   },
 };
 
-function hint(name: string, known: Set<string>, tree: string): string {
+/**
+ * Where the repository keeps its agents in `tree`, as its own agent files say (`.opencode/agent/subagents`):
+ * the folder most of them are in; `<tree>/agents` when it has none.
+ */
+function agentFolder(agents: readonly NamedDefinition[], tree: string): string {
+  const counts = new Map<string, number>();
+  for (const agent of agents) {
+    const path = agent.file.path;
+    if (!path.startsWith(`${tree}/`)) continue;
+    const folder = path.slice(0, path.lastIndexOf("/"));
+    counts.set(folder, (counts.get(folder) ?? 0) + 1);
+  }
+  const [top] = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return top?.[0] ?? `${tree}/agents`;
+}
+
+function hint(name: string, known: Set<string>, folder: string): string {
   const near = closest(name, known);
-  if (near) return `Did you mean \`${near}\`? Otherwise create ${tree}/agents/${name}.md.`;
+  if (near) return `Did you mean \`${near}\`? Otherwise create ${folder}/${name}.md.`;
   const custom = [...known].filter((k) => !BUILT_IN.has(k)).sort();
   const listed = custom.length > 8 ? `${custom.slice(0, 8).join(", ")}, …` : custom.join(", ");
-  return `Create ${tree}/agents/${name}.md, or route to an existing agent${listed ? ` (${listed})` : ""}.`;
+  return `Create ${folder}/${name}.md, or route to an existing agent${listed ? ` (${listed})` : ""}.`;
 }
