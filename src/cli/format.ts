@@ -30,17 +30,42 @@ function formatFinding(f: Finding): string {
   return `  ${f.severity === "error" ? "error  " : "warning"} ${f.code}: ${f.message}\n          fix: ${f.fix}${f.fixable ? "" : " (manual)"}`;
 }
 
+/** Findings of one code and severity beyond this many are shown as a count and the first few. */
+const SHOWN_PER_CODE = 3;
+
+/**
+ * The findings, those of one code together: a repository with 95 tasks of one irregularity gets one
+ * block naming the count and three of them, not 95 lines that hide every other finding.
+ */
+function formatFindings(findings: readonly Finding[]): string[] {
+  const groups = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const key = `${f.severity} ${f.code}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return [...groups.values()].flatMap((group) => {
+    if (group.length <= SHOWN_PER_CODE) return group.map(formatFinding);
+    const [first] = group;
+    return [
+      `  ${first?.severity === "error" ? "error  " : "warning"} ${first?.code}: ${group.length} findings, the first ${SHOWN_PER_CODE}:`,
+      ...group.slice(0, SHOWN_PER_CODE).map((f) => `    - ${f.message}`),
+      `    … and ${group.length - SHOWN_PER_CODE} more (\`baton doctor --json\` lists every one)`,
+      `          fix: ${first?.fix}${first?.fixable ? "" : " (manual)"}`,
+    ];
+  });
+}
+
 export function formatDoctor(result: DoctorResult, fixing: boolean): string {
   const learned = formatConventions(result.conventions);
   const tail = learned.length > 0 ? ["", ...learned] : [];
   if (result.findings.length === 0)
     return ["All invariants hold: state.json and TODO.md agree.", ...tail].join("\n");
   const lines: string[] = [];
-  lines.push(`Found ${result.findings.length} problem(s):`, ...result.findings.map(formatFinding));
+  lines.push(`Found ${result.findings.length} problem(s):`, ...formatFindings(result.findings));
   if (fixing) {
     lines.push("", `Fixed ${result.fixed.length}:`, ...result.fixed.map((f) => `  ${f.code}: ${f.message}`));
     if (result.remaining.length > 0)
-      lines.push("", `Still present (${result.remaining.length}):`, ...result.remaining.map(formatFinding));
+      lines.push("", `Still present (${result.remaining.length}):`, ...formatFindings(result.remaining));
   } else if (result.findings.some((f) => f.fixable)) {
     lines.push(
       "",

@@ -11,6 +11,7 @@ import {
   ok,
   okJson,
   read,
+  repo,
   runBaton,
   snapshotSpecs,
   specs,
@@ -256,5 +257,19 @@ describe("doctor", () => {
     ]);
     expect(result.json.healthy).toBe(true);
     expect(result.status).toBe(0);
+  });
+});
+
+describe("doctor's text on a repository with many findings of one kind", () => {
+  it("shows each kind once, with its count and the first three, so no other finding is buried", () => {
+    const dir = repo();
+    for (let n = 1; n <= 6; n++) ok(dir, ["task", "add", `Task ${n}`, "-l", "general"]);
+    for (let n = 1; n <= 6; n++) write(dir, `${n}_task_${n}/.return-meta.json`, '{"status": "researched"}\n');
+    const text = runBaton(dir, ["doctor"]).stdout;
+    expect(text).toContain("Found 6 problem(s):");
+    expect(text).toContain("LEFTOVER_RETURN_META: 6 findings, the first 3:");
+    expect(text.match(/is a leftover agent return-metadata file/g)).toHaveLength(3);
+    expect(text).toContain("… and 3 more (`baton doctor --json` lists every one)");
+    expect(okJson(dir, ["doctor", "--json"]).findings).toHaveLength(6);
   });
 });
