@@ -18,11 +18,11 @@ main { padding:1rem 1.2rem; display:grid; gap:1rem; grid-template-columns:minmax
 section > h2 { font-size:.95rem; margin:.2rem 0 .5rem; }
 .panel { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:.7rem .9rem; min-width:0; }
 .scroll { overflow-x:auto; max-width:100%; }
-.board { display:grid; grid-auto-flow:column; grid-auto-columns:minmax(190px,1fr); gap:.7rem; overflow-x:auto; }
+.board { display:grid; grid-template-columns:repeat(auto-fill, minmax(190px, 1fr)); gap:.7rem; }
 .column { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:.5rem; min-height:4rem; }
 .column h3 { font-size:.8rem; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); margin:.1rem .2rem .5rem; }
 .column ul { list-style:none; margin:0; padding:0; display:grid; gap:.35rem; }
-.card { border:1px solid var(--line); border-radius:6px; padding:.35rem .5rem; background:var(--bg); }
+.card { border:1px solid var(--line); border-radius:6px; padding:.35rem .5rem; background:var(--bg); min-width:0; overflow-wrap:anywhere; }
 .card a { color:var(--fg); text-decoration:none; } .card .n { color:var(--muted); margin-right:.3rem; }
 .card .lang { float:right; font-size:.75rem; color:var(--muted); }
 .more { color:var(--muted); font-size:.8rem; padding:.2rem; }

@@ -7,8 +7,8 @@ import { eventsPath, parseEventLines, readFrom } from "../shared/event-stream.js
 import { monotonicMs } from "../shared/time.js";
 import { specsPaths } from "../state/index.js";
 import { readStatus, type StatusView } from "../status/index.js";
-import { readBoard, readTaskPage } from "./data.js";
-import { renderBoard, renderNotFound, renderTask } from "./render.js";
+import { readArtifact, readBoard, readTaskPage } from "./data.js";
+import { renderArtifact, renderBoard, renderNotFound, renderTask } from "./render.js";
 
 /** Handles one request, or says it is not the dashboard's (false), so the hook routes can answer it. */
 export type RouteHandler = (
@@ -141,8 +141,14 @@ class LiveDashboard {
   private async get(request: IncomingMessage, response: ServerResponse, path: string): Promise<boolean> {
     const { config, name } = this;
     const task = /^\/task\/(\d+)\/?$/.exec(path);
+    const artifact = /^\/task\/(\d+)\/artifact\/(\d+)$/.exec(path);
     if (path === "/") sendHtml(response, 200, renderBoard(name, await readBoard(config), this.status()));
-    else if (task) {
+    else if (artifact) {
+      const found = await readArtifact(config, Number(artifact[1]), Number(artifact[2]));
+      if (!found)
+        sendHtml(response, 404, renderNotFound(name, `Task ${artifact[1]} has no artifact ${artifact[2]}.`));
+      else sendHtml(response, 200, renderArtifact(name, found));
+    } else if (task) {
       const page = await readTaskPage(config, Number(task[1]));
       if (!page) sendHtml(response, 404, renderNotFound(name, `Task ${task[1]} is not an active task.`));
       else sendHtml(response, 200, renderTask(name, page, this.status()));

@@ -93,8 +93,23 @@ export async function readBoard(config: BatonConfig): Promise<Board> {
 export interface ArtifactPage {
   path: string;
   type: string;
-  /** The file's text (first 256 KiB), or null when it is missing. */
-  text: string | null;
+  /** The file's size in bytes, or null when it is missing. */
+  bytes: number | null;
+  /**
+   * Its opening, cut at a paragraph near PREVIEW_CHARS: the task page shows every artifact this short (a
+   * task with long reports made a page of half a megabyte); its own page (`readArtifact`) shows it whole.
+   */
+  preview: string | null;
+  /** Whether `preview` is the whole text. */
+  whole: boolean;
+}
+
+const PREVIEW_CHARS = 1200;
+
+function previewOf(text: string): { preview: string; whole: boolean } {
+  if (text.length <= PREVIEW_CHARS) return { preview: text, whole: true };
+  const cut = text.lastIndexOf("\n\n", PREVIEW_CHARS);
+  return { preview: text.slice(0, cut > PREVIEW_CHARS / 3 ? cut : PREVIEW_CHARS), whole: false };
 }
 
 export interface PlanPage {
@@ -166,6 +181,26 @@ function readEvidence(folder: string, root: string): Array<{ file: string; value
   });
 }
 
+/** One artifact of a task in full (its first 256 KiB), by its place in the task's list; null if none. */
+export async function readArtifact(
+  config: BatonConfig,
+  number: number,
+  index: number,
+): Promise<{ task: number; path: string; type: string; text: string | null } | null> {
+  const ctx = storeContext(config);
+  const snapshot = await readSettledStore(ctx);
+  const entry = snapshot.state.tasks.find((t) => t.project_number === number);
+  if (!entry) return null;
+  const artifact = taskView(entry, todoIndex(snapshot.todo).get(number), true).artifacts[index];
+  if (!artifact) return null;
+  return {
+    task: number,
+    path: artifact.path,
+    type: artifact.type,
+    text: readInside(config.root, artifact.path),
+  };
+}
+
 /** Everything the task page shows, or null for a number that is not an active task. */
 export async function readTaskPage(config: BatonConfig, number: number): Promise<TaskPage | null> {
   const ctx = storeContext(config);
@@ -181,11 +216,17 @@ export async function readTaskPage(config: BatonConfig, number: number): Promise
   return {
     task,
     folder: relative(config.root, folder),
-    artifacts: task.artifacts.map((a) => ({
-      path: a.path,
-      type: a.type,
-      text: readInside(config.root, a.path),
-    })),
+    artifacts: task.artifacts.map((a) => {
+      const text = readInside(config.root, a.path);
+      const shown = text === null ? null : previewOf(text);
+      return {
+        path: a.path,
+        type: a.type,
+        bytes: text === null ? null : Buffer.byteLength(text),
+        preview: shown?.preview ?? null,
+        whole: shown?.whole ?? true,
+      };
+    }),
     plan: readPlan(config, folder, entry.artifacts ?? []),
     evidence: readEvidence(folder, config.root),
     errors,

@@ -121,10 +121,16 @@ export function renderTask(repoName: string, page: TaskPage, status: StatusView)
         `<button data-action="/api/recover/${t.number}" data-confirm="Recover task ${t.number}'s dead ${esc(r.operation)} run? A result that verifies is recorded, anything else is rolled back.">Recover this dead run</button>`,
     )
     .join("");
-  const artifacts = page.artifacts.map(
-    (a) =>
-      `<section class="panel"><h2>${esc(a.type)} — <code>${esc(a.path)}</code></h2>${a.text === null ? '<p class="bad">missing on disk</p>' : `<div class="markdown">${a.path.endsWith(".md") ? renderMarkdown(a.text) : `<pre>${esc(a.text)}</pre>`}</div>`}</section>`,
-  );
+  const artifacts = page.artifacts.map((a, k) => {
+    const link = `/task/${t.number}/artifact/${k}`;
+    const size =
+      a.bytes === null ? "" : ` · ${a.bytes < 1024 ? `${a.bytes} B` : `${Math.round(a.bytes / 1024)} KB`}`;
+    const body =
+      a.preview === null
+        ? '<p class="bad">missing on disk</p>'
+        : `<div class="markdown preview">${markdownOrText(a.path, a.preview)}</div>${a.whole ? "" : `<p><a href="${link}">Read it in full${size}</a></p>`}`;
+    return `<section class="panel"><h2>${esc(a.type)} — <a href="${link}"><code>${esc(a.path)}</code></a><small>${size}</small></h2>${body}</section>`;
+  });
   const sessions = page.events.map(
     (e) =>
       `<tr><td>${esc(e.ts.replace("T", " ").slice(0, 19))}</td><td><code>${esc(e.session ?? e.hostSession ?? "")}</code></td><td>${esc(e.kind)}${e.phase ? ` (phase ${esc(e.phase)})` : ""}${e.kind === "gate" || e.kind === "hook" ? ` ${esc(e.code ?? "")}` : ""}</td><td class="${outcomeClass(e.outcome)}">${esc(e.outcome ?? "")}${e.code && e.kind !== "gate" && e.kind !== "hook" ? ` [${esc(e.code)}]` : ""}</td><td>${e.costUsd !== undefined ? usd(e.costUsd) : ""}</td></tr>${whyRow(e.message, 5)}`,
@@ -146,6 +152,19 @@ ${artifacts.join("\n")}
 <section class="panel"><h2>Evidence</h2>${evidence.length > 0 ? evidence.join("") : '<p class="empty">No evidence yet.</p>'}</section>
 <section class="panel"><h2>Errors</h2>${table(["time", "type", "message"], errors, "No errors recorded for this task.")}</section>`;
   return pageWith(`${repoName} — task ${t.number}`, body, t.number, t.status);
+}
+
+function markdownOrText(path: string, text: string): string {
+  return path.endsWith(".md") ? renderMarkdown(text) : `<pre>${esc(text)}</pre>`;
+}
+
+/** One artifact, whole, on a page of its own (the task page shows each one's opening). */
+export function renderArtifact(
+  repoName: string,
+  artifact: { task: number; path: string; type: string; text: string | null },
+): string {
+  const body = `<p class="back"><a href="/task/${artifact.task}">← Back to task ${artifact.task}</a></p><section class="panel"><h2>${esc(artifact.type)} — <code>${esc(artifact.path)}</code></h2>${artifact.text === null ? '<p class="bad">missing on disk</p>' : `<div class="markdown">${markdownOrText(artifact.path, artifact.text)}</div>`}</section>`;
+  return pageWith(`${repoName} — task ${artifact.task} — ${artifact.path}`, body, artifact.task, "");
 }
 
 /** What a person plans by: dependencies and relatives (as links), priority, effort, dates. */

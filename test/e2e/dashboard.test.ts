@@ -170,6 +170,12 @@ describe.skipIf(!CHROMIUM)("baton ui in Chromium", () => {
       "--effort",
       "3 hours",
     ]);
+    // A title as agents write them: one unbroken identifier longer than any card.
+    ok(dir, [
+      "task",
+      "add",
+      `Fix ${"Metalogic.Bimodal.StagedConstruction.DovetailedTimelineQuotBFMCS".repeat(2)}`,
+    ]);
     // What long real output looks like: unbroken paths, session ids and error text in every table.
     const long = `GATE_OUT refused: ${"specs/123_a_very_long_task_folder_name/reports/".repeat(4)}01_research.md is ${"x".repeat(180)}`;
     const lines: string[] = [];
@@ -227,7 +233,16 @@ describe.skipIf(!CHROMIUM)("baton ui in Chromium", () => {
                     b.top < a.bottom - 1,
                 ),
               );
+              // Every column of the board in view (none behind a sideways scroll), no card wider than itself.
+              const hiddenColumns = [...document.querySelectorAll<HTMLElement>(".column")]
+                .filter((c) => c.getBoundingClientRect().right > window.innerWidth + 1)
+                .map((c) => c.dataset["status"]);
+              const wideCards = [...document.querySelectorAll<HTMLElement>(".card")]
+                .filter((c) => c.scrollWidth > c.clientWidth + 1)
+                .map((c) => c.dataset["task"]);
               return {
+                hiddenColumns,
+                wideCards,
                 overflowing,
                 overlaps,
                 pageWidth: document.documentElement.scrollWidth,
@@ -235,6 +250,8 @@ describe.skipIf(!CHROMIUM)("baton ui in Chromium", () => {
               };
             });
             expect(layout.overflowing, `${name} at ${width}px`).toEqual([]);
+            expect(layout.hiddenColumns, `${name} at ${width}px`).toEqual([]);
+            expect(layout.wideCards, `${name} at ${width}px`).toEqual([]);
             expect(layout.overlaps, `${name} at ${width}px`).toBe(false);
             expect(layout.pageWidth, `${name} at ${width}px`).toBeLessThanOrEqual(layout.innerWidth);
             await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });

@@ -1,6 +1,6 @@
 import { hostOf } from "../../file-host.js";
 import { fileName } from "../../parse/classify.js";
-import { type Finding, finding, type Rule } from "../../rule-types.js";
+import { type Finding, finding, type LintFile, type Rule } from "../../rule-types.js";
 import { definitionFiles, kindLabel } from "./definitions.js";
 
 const DOCUMENTATION = /^(readme|changelog|contributing|license|notes|index)(\.[\w-]+)?\.md$/i;
@@ -17,6 +17,27 @@ const OPENCODE_REQUIRED: Record<string, string[]> = {
  * An agent without `name` and `description` is not loaded at all; a skill without them is listed to the
  * model without a usable description, so it is never picked. (Commands: see missing-description.)
  */
+/**
+ * A folder's README is documentation: Claude Code skips a file without frontmatter, which is right for it;
+ * opencode loads every `.md` there as an agent, so it would offer the README to the model.
+ */
+function documentationFinding(
+  rule: Pick<Rule, "id" | "severity">,
+  file: LintFile,
+  opencode: boolean,
+): Finding[] {
+  if (!opencode || file.kind !== "agent") return [];
+  const found = finding(
+    rule,
+    file.path,
+    1,
+    1,
+    `opencode loads this documentation as an agent named "${fileName(file.path, file.kind)}" (every .md under its agent folder is one), so the model is offered it`,
+    "Move it out of the agent folder (e.g. to .opencode/docs/), or give it frontmatter if it is meant as an agent.",
+  );
+  return [{ ...found, severity: "warning" }];
+}
+
 export const missingRequired: Rule = {
   id: "frontmatter/missing-required",
   severity: "error",
@@ -35,20 +56,7 @@ export const missingRequired: Rule = {
             ? "opencode lists it to the model with no description, so the model cannot tell when to use it"
             : "Claude Code skips this agent";
       if (!fm && isDocumentation(file.path)) {
-        // A folder's README is documentation: Claude Code skips a file without frontmatter, which is right
-        // for it; opencode loads every `.md` there as an agent, so it would offer the README to the model.
-        if (opencode && file.kind === "agent")
-          findings.push({
-            ...finding(
-              this,
-              file.path,
-              1,
-              1,
-              `opencode loads this documentation as an agent named "${fileName(file.path, file.kind)}" (every .md under its agent folder is one), so the model is offered it`,
-              "Move it out of the agent folder (e.g. to .opencode/docs/), or give it frontmatter if it is meant as an agent.",
-            ),
-            severity: "warning",
-          });
+        findings.push(...documentationFinding(this, file, opencode));
         continue;
       }
       if (!fm) {
