@@ -4,7 +4,7 @@
 // a scratch repository and Baton must: list every task of state.json, run doctor without a crash, and add
 // a task without changing any other task's entry in either file. Failures are grouped by kind; the exit
 // code is 1 when any version failed. The mirror is only read (git cat-file), never written.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -227,6 +227,37 @@ for (const [kind, group] of [...byKind].sort((a, b) => b[1].count - a[1].count))
 if (irregularCounts.size > 0) {
   const kinds = [...irregularCounts].map(([code, n]) => `${code} in ${n}`).join(", ");
   console.log(`  read around (irregular entries, versions): ${kinds}`);
+}
+// Every version of every plan file: read with the phases its headings name (scripts/compat/plan-history.mjs).
+const { checkPlanHistory } = await import("./compat/plan-history.mjs");
+const plans = await checkPlanHistory(lib, gitDir(source));
+console.log(
+  `  plans: ${plans.plans} versions, ${plans.phases} phases read, ${plans.short.length} read short, ${plans.phantom.length} with a phantom phase, ${plans.unreadable} refused by name (PLAN_UNREADABLE)`,
+);
+for (const example of [...plans.short, ...plans.phantom].slice(0, 5)) console.log(`      ${example}`);
+if (plans.short.length + plans.phantom.length > 0) failed++;
+// baton verify on the repository as it is: its real history judged from Baton's adoption point on.
+if (!existsSync(join(source, ".git")))
+  console.log("  verify: skipped (a bare git folder: give a clone to check its history)");
+else {
+  const run = spawnSync(process.execPath, [join(DIST, "cli", "main.js"), "verify", "--json"], {
+    cwd: source,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  let report = null;
+  try {
+    report = JSON.parse(run.stdout);
+  } catch {
+    // reported below
+  }
+  const phantoms = report?.phantoms?.length ?? null;
+  console.log(
+    report === null
+      ? `  verify: no report (exit ${run.status}): ${run.stderr.split("\n")[0]}`
+      : `  verify: exit ${run.status}, ${phantoms} phantom(s), ${report.verified?.length ?? 0} verified, ${report.beforeAdoption?.length ?? 0} before adoption`,
+  );
+  if (run.status !== 0 || phantoms !== 0) failed++;
 }
 const jsonOut = option("--json");
 if (jsonOut)
