@@ -259,6 +259,16 @@ else {
   );
   if (run.status !== 0 || phantoms !== 0) failed++;
 }
+// A task of each of the repository's own types through research → plan → implement (scripted agents).
+if (existsSync(join(source, ".git")) && existsSync(join(source, STATE))) {
+  const { checkLifecycle } = await import("./compat/lifecycle.mjs");
+  for (const result of await checkLifecycle(DIST, source)) {
+    console.log(
+      `  lifecycle: ${result.type} (task ${result.task ?? "-"}): ${result.ran?.join(" → ") ?? ""} ${result.error ? `FAILED: ${result.error}` : "ok, HEAD's store equal to the work tree's"}`,
+    );
+    if (result.error) failed++;
+  }
+}
 const jsonOut = option("--json");
 if (jsonOut)
   writeFileSync(

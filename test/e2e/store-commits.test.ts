@@ -102,3 +102,31 @@ describe("Baton's commits carry exactly the bytes Baton wrote, in the repository
     expect(git(dir, ["status", "--porcelain", "--", "specs/errors.json"])).not.toBe("");
   });
 });
+
+describe("a task folder that exists before the first run", () => {
+  it("is the task's when what it holds is committed (a spec the original system wrote), foreign when not", () => {
+    const dir = repo();
+    ok(dir, ["task", "add", "Spec first", "-l", "general"]);
+    ok(dir, ["task", "add", "Notes first", "-l", "general"]);
+    write(
+      dir,
+      "1_spec_first/reports/01_spec.md",
+      "# Spec\n\nWhat the task is for, written when it was made.\n",
+    );
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "tasks with a spec"]);
+    const agent = scriptFile(dir, ".git/agent", GOOD_RESEARCH);
+    const researched = runBaton(dir, ["research", "1", "--script", agent]);
+    expect(researched.status, researched.stdout + researched.stderr).toBe(0);
+    expect(git(dir, ["show", "--name-only", "--format=", "HEAD"])).not.toContain("01_spec.md");
+    // Someone's uncommitted notes in a folder no run made: the run does not start, nothing is written.
+    write(dir, "2_notes_first/notes.md", "my notes\n");
+    const before = read(dir, "state.json");
+    const refused = runBaton(dir, ["research", "2", "--script", agent]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain(
+      "holds files Baton did not write for task 2 (notes.md)",
+    );
+    expect(read(dir, "state.json")).toBe(before);
+  });
+});

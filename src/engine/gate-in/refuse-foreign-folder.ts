@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
+import { runGit } from "../../shared/git.js";
 import { listErrors } from "../../state/index.js";
 import { isControlFile } from "../delegate/postflight-marker.js";
 import type { GateInStep } from "./gate-in-step.js";
@@ -28,20 +29,46 @@ function filesUnder(dir: string): string[] {
 }
 
 /**
+ * Of `files` (relative to `folder`), those git does not hold as committed: untracked, ignored or changed.
+ * A file committed as it is (the original system writes a task's spec into its folder when it creates the
+ * task) is history, never the agent's work, and makes no folder foreign. Outside git, all of them.
+ */
+async function notCommitted(root: string, folder: string, files: string[]): Promise<string[]> {
+  if (files.length === 0) return files;
+  const status = await runGit(root, [
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=all",
+    "--ignored=matching",
+    "--",
+    `:(literal)${relative(root, folder) || "."}`,
+  ]);
+  if (!status.ok) return files;
+  const open = new Set(
+    status.stdout
+      .split("\0")
+      .filter((entry) => entry.length > 3)
+      .map((entry) => relative(folder, join(root, entry.slice(3)))),
+  );
+  return files.filter((file) => open.has(file));
+}
+
+/**
  * A task nobody has worked on yet (not started, no session, no linked artifact) whose folder already holds
- * files: the folder is someone else's (another tool's, a person's notes, a name that happens to match), and
+ * files git does not hold as committed: the folder is someone else's (another tool's, a person's notes, a name that happens to match), and
  * adopting it would hand its files to the agent and put them under this task. The run does not start;
  * nothing is written. A task a person moved on (a plan written by hand, the status set to planned) owns its
  * folder; and whatever a folder holds, a commit only ever carries what the agent changed.
  */
-export const refuseForeignFolder: GateInStep = ({ run }) => {
+export const refuseForeignFolder: GateInStep = async ({ run }) => {
   const { task } = run;
   const worked =
     task.status !== "not_started" ||
     (typeof task.session_id === "string" && task.session_id !== "") ||
     (Array.isArray(task.artifacts) && task.artifacts.length > 0);
   if (worked) return { ok: true };
-  const files = filesUnder(run.folder);
+  const files = await notCommitted(run.config.root, run.folder, filesUnder(run.folder));
   if (files.length === 0) return { ok: true };
   if (rolledBackBefore(run)) return { ok: true };
   const folder = relative(run.config.root, run.folder) || ".";
