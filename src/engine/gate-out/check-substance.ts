@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parsePlan, planWaves } from "../../plan/index.js";
+import { markdownLines } from "../../shared/markdown-lines.js";
 import {
   type Gate,
   type GateOutContext,
@@ -75,12 +76,20 @@ function checkPlan(ctx: GateOutContext, artifact: VerifiedArtifact, text: string
   return ok;
 }
 
-/** Markdown headings (`## Findings`, `**Findings**` on a line of its own), lower-cased. */
+const sectionName = (text: string) => text.replace(/[*_`]/g, "").trim().replace(/:$/, "").toLowerCase();
+
+/**
+ * The report's sections, read as CommonMark: its own headings (`## Findings`, a setext heading) and a line
+ * that is only bold text (`**Findings**`) — never a line inside a code block, HTML or a quote, where a
+ * heading is an example, not a section.
+ */
 function headings(text: string): Set<string> {
-  const found = new Set<string>();
-  for (const match of text.matchAll(/^(?:#{1,6}\s+(.+?)\s*#*|\*\*(.+?)\*\*:?)\s*$/gm)) {
-    found.add((match[1] ?? match[2] ?? "").trim().replace(/:$/, "").toLowerCase());
-  }
+  const read = markdownLines(text);
+  const found = new Set(read.headings.map((h) => sectionName(h.text)));
+  text.split(/\r?\n/).forEach((line, i) => {
+    const bold = read.roles[i] === "text" ? /^ {0,3}\*\*(.+?)\*\*:?\s*$/.exec(line) : null;
+    if (bold) found.add(sectionName(bold[1] ?? ""));
+  });
   return found;
 }
 

@@ -217,6 +217,12 @@ describe("GATE OUT: substance of research and plans", () => {
     expect(refused.message).toContain('"Summary"');
     report(`# Research Report\n\n**Summary**\n\nShort.\n\n## Findings\n\n${FINDINGS}\n`);
     expect((await runGateOut(input)).ok).toBe(true);
+    // A section inside a code block is an example of one, not the report's (read as CommonMark).
+    report(`# Research Report\n\n\`\`\`markdown\n## Summary\n\`\`\`\n\n## Findings\n\n${FINDINGS}\n`);
+    expect(await refusal()).toMatchObject({ code: "REPORT_SECTIONS_MISSING" });
+    // One indented up to three spaces, or closed with `#`s, is a heading all the same.
+    report(`# Research Report\n\n   ## Summary ##\n\nShort.\n\n## Findings\n\n${FINDINGS}\n`);
+    expect((await runGateOut(input)).ok).toBe(true);
   });
 
   it("refuses a near copy of an earlier artifact of the task, or of the agent's template", async () => {
