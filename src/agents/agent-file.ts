@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import * as z from "zod/mini";
 import { parseFrontmatter } from "../shared/frontmatter.js";
 import { ConfigError, formatIssues } from "../shared/index.js";
+import { markdownLines } from "../shared/markdown-lines.js";
 
 /** Claude Code's agent file: YAML frontmatter (name, description, tools, model) and the system prompt. */
 export const AgentFrontmatter = z.looseObject({
@@ -140,11 +141,14 @@ export function readRepoAgents(root: string, readers: readonly AgentFileReader[]
   return files;
 }
 
-/** The Markdown templates an agent's instructions hold (fenced `markdown`/`md` blocks of some length). */
+/**
+ * The Markdown templates an agent's instructions hold: fenced `markdown`/`md` blocks of some length, read as
+ * CommonMark (a ````` ```` ````` block holding ```` ``` ```` examples is one template, whole).
+ */
 export function agentTemplates(agent: AgentDefinition): Array<{ source: string; text: string }> {
-  const out: Array<{ source: string; text: string }> = [];
-  for (const match of agent.systemPrompt.matchAll(/^```(?:markdown|md)\s*\n([\s\S]*?)^```/gm)) {
-    if (match[1]!.split(/\s+/).length >= 30) out.push({ source: agent.source, text: match[1]! });
-  }
-  return out;
+  return markdownLines(agent.systemPrompt)
+    .fenced.filter(
+      (block) => (block.lang === "markdown" || block.lang === "md") && block.text.split(/\s+/).length >= 30,
+    )
+    .map((block) => ({ source: agent.source, text: block.text }));
 }

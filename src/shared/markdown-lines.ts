@@ -48,6 +48,10 @@ export interface FencedBlock {
   from: number;
   to: number;
   fence: string;
+  /** The info string's first word (`markdown`, `bash`), or "". */
+  lang: string;
+  /** The block's content, as CommonMark gives it (indentation of the fence taken off). */
+  text: string;
 }
 
 export interface MarkdownLines {
@@ -102,7 +106,10 @@ function walk(tokens: readonly Token[], start: number, roles: LineRole[], top: b
     } else if (token.type === "code" || token.type === "html" || token.type === "blockquote") {
       mark(roles, span.from, span.to, token.type === "code" ? "code" : "quoted");
       const fence = token.type === "code" ? /^ {0,3}(`{3,}|~{3,})/.exec(token.raw)?.[1] : undefined;
-      if (top && out && fence) out.fenced.push({ ...span, fence });
+      if (top && out && fence) {
+        const code = token as Tokens.Code;
+        out.fenced.push({ ...span, fence, lang: (code.lang ?? "").split(/\s/)[0] ?? "", text: code.text });
+      }
     } else if (token.type === "list") {
       readList(token as Tokens.List, line, roles);
     }
