@@ -43,16 +43,24 @@ export interface MarkdownHeading {
   text: string;
 }
 
-/** A fenced code block: its lines (0-based, `to` excluded) and its opening fence (```` ``` ````, `~~~~`). */
-export interface FencedBlock {
+/** A code block: its lines (0-based, `to` excluded), its fence and language, and what it holds. */
+export interface CodeBlock {
   from: number;
   to: number;
+  /** Its opening fence (```` ``` ````, `~~~~`), or "" for an indented block. */
   fence: string;
   /** The info string's first word (`markdown`, `bash`), or "". */
   lang: string;
   /** The block's content, as CommonMark gives it (indentation of the fence taken off). */
   text: string;
+  /** Whether its last line is its closing fence (a fence left open runs to the end of its container). */
+  closed: boolean;
+  /** Whether it is the document's own (not inside a list item). */
+  top: boolean;
 }
+
+/** A fenced code block of the document's own. */
+export type FencedBlock = CodeBlock;
 
 export interface MarkdownLines {
   /** One per line of the text split at `\n` (a `\r` before it is part of that line). */
@@ -60,6 +68,8 @@ export interface MarkdownLines {
   headings: MarkdownHeading[];
   /** The document's own fenced code blocks (top level), in order. */
   fenced: FencedBlock[];
+  /** Every code block, fenced or indented, top level or in a list item, in order. */
+  codeBlocks: CodeBlock[];
 }
 
 const newlines = (text: string) => {
@@ -78,53 +88,65 @@ function mark(roles: LineRole[], from: number, to: number, role: LineRole) {
   for (let i = from; i < to && i < roles.length; i++) roles[i] = role;
 }
 
-/** A list's items and what they hold, all quoted except their text (a checkbox stays a checkbox). */
-function readList(list: Tokens.List, start: number, roles: LineRole[]) {
+interface Found {
+  roles: LineRole[];
+  headings: MarkdownHeading[];
+  codeBlocks: CodeBlock[];
+}
+
+/** A list's items and what they hold: their text stays text (a checkbox stays a checkbox). */
+function readList(list: Tokens.List, start: number, out: Found) {
   let line = start;
   for (const item of list.items) {
     // An item's tokens are its content with the marker and indentation taken off, line for line.
-    walk(item.tokens, line, roles, false);
+    walk(item.tokens, line, out, false);
     line += newlines(item.raw);
   }
 }
 
-interface Found {
-  headings: MarkdownHeading[];
-  fenced: FencedBlock[];
+function codeBlock(token: Tokens.Code, span: { from: number; to: number }, top: boolean): CodeBlock {
+  const fence = /^ {0,3}(`{3,}|~{3,})/.exec(token.raw)?.[1] ?? "";
+  const last = token.raw.replace(/\n$/, "").split("\n").at(-1) ?? "";
+  const closer = /^\s*(`{3,}|~{3,})\s*$/.exec(last)?.[1];
+  const closed =
+    fence !== "" &&
+    span.to - span.from > 1 &&
+    closer !== undefined &&
+    closer[0] === fence[0] &&
+    closer.length >= fence.length;
+  const lang = (token.lang ?? "").split(/\s/)[0] ?? "";
+  return { ...span, fence, lang, text: token.text, closed, top };
 }
 
-function walk(tokens: readonly Token[], start: number, roles: LineRole[], top: boolean, out?: Found) {
+function walk(tokens: readonly Token[], start: number, out: Found, top: boolean) {
   let line = start;
   for (const token of tokens) {
     const span = spanOf(token.raw, line);
     if (token.type === "heading") {
       const heading = token as Tokens.Heading;
-      if (top && out) {
-        roles[line] = "heading";
+      if (top) {
+        out.roles[line] = "heading";
         out.headings.push({ index: line, depth: heading.depth, text: heading.text });
-      } else mark(roles, span.from, span.to, "quoted");
-    } else if (token.type === "code" || token.type === "html" || token.type === "blockquote") {
-      mark(roles, span.from, span.to, token.type === "code" ? "code" : "quoted");
-      const fence = token.type === "code" ? /^ {0,3}(`{3,}|~{3,})/.exec(token.raw)?.[1] : undefined;
-      if (top && out && fence) {
-        const code = token as Tokens.Code;
-        out.fenced.push({ ...span, fence, lang: (code.lang ?? "").split(/\s/)[0] ?? "", text: code.text });
-      }
+      } else mark(out.roles, span.from, span.to, "quoted");
+    } else if (token.type === "code") {
+      mark(out.roles, span.from, span.to, "code");
+      out.codeBlocks.push(codeBlock(token as Tokens.Code, span, top));
+    } else if (token.type === "html" || token.type === "blockquote") {
+      mark(out.roles, span.from, span.to, "quoted");
     } else if (token.type === "list") {
-      readList(token as Tokens.List, line, roles);
+      readList(token as Tokens.List, line, out);
     }
     line += newlines(token.raw);
   }
 }
 
-/** Reads `text` as CommonMark: each line's role and the document's own headings, in order. */
+/** Reads `text` as CommonMark: each line's role, the document's own headings and every code block. */
 export function markdownLines(text: string): MarkdownLines {
   const count = newlines(text) + 1;
-  const roles: LineRole[] = new Array(count).fill("text");
-  const found: Found = { headings: [], fenced: [] };
+  const found: Found = { roles: new Array(count).fill("text"), headings: [], codeBlocks: [] };
   // marked reads `\r\n` as `\n` itself; done here so that its raw text and ours count the same lines.
   const normal = text.includes("\r") ? text.replace(/\r\n/g, "\n") : text;
-  const tokens = new (markedLexer())({ gfm: true }).blockTokens(normal, []);
-  walk(tokens, 0, roles, true, found);
-  return { roles, ...found };
+  walk(new (markedLexer())({ gfm: true }).blockTokens(normal, []), 0, found, true);
+  const fenced = found.codeBlocks.filter((block) => block.top && block.fence !== "");
+  return { ...found, fenced };
 }

@@ -4,6 +4,7 @@
  * usually an explanation ("the original wrote state with jq > state.json"). So every line carries whether
  * it is code, and which fence it belongs to.
  */
+import { markdownLines } from "../../../shared/markdown-lines.js";
 import type { FileKind, Finding, LintFile, LintModel } from "../../rule-types.js";
 
 export interface TextLine {
@@ -21,7 +22,6 @@ export interface TextLine {
 }
 
 const SCRIPT = /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|rb|pl)$/;
-const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w+-]*)/;
 
 export function isScriptFile(path: string): boolean {
   return SCRIPT.test(path);
@@ -37,26 +37,32 @@ export function textLines(file: LintFile): TextLine[] {
     });
     return out;
   }
-  let open: { char: string; length: number; lang: string; block: number } | null = null;
-  let blocks = 0;
-  for (let i = Math.max(0, file.bodyStartLine - 1); i < file.lines.length; i++) {
+  // Read as CommonMark: a fence indented four spaces, or a ```` ``` ```` code span, opens nothing; a fence in a
+  // list item ends with the item; an indented block is code too.
+  const first = Math.max(0, file.bodyStartLine - 1);
+  const read = markdownLines(file.lines.slice(first).join("\n"));
+  const blockOf = new Map<number, { block: number; lang: string; fence: boolean }>();
+  read.codeBlocks.forEach((b, block) => {
+    for (let k = b.from; k < b.to; k++) {
+      const fence = b.fence !== "" && (k === b.from || (b.closed && k === b.to - 1));
+      blockOf.set(k, { block, lang: b.lang, fence });
+    }
+  });
+  for (let i = first; i < file.lines.length; i++) {
     const text = file.lines[i] ?? "";
-    const fence = FENCE.exec(text);
-    if (open) {
-      // A closing fence uses the opening character, at least as many of them, and no info string.
-      if (fence?.[2]?.[0] === open.char && (fence[2]?.length ?? 0) >= open.length && fence[3] === "") {
-        out.push({ line: i + 1, text, code: false, lang: open.lang, block: open.block, fence: true });
-        open = null;
-      } else out.push({ line: i + 1, text, code: true, lang: open.lang, block: open.block, fence: false });
-    } else if (fence) {
-      open = {
-        char: fence[2]?.[0] ?? "`",
-        length: fence[2]?.length ?? 3,
-        lang: fence[3] ?? "",
-        block: blocks++,
-      };
-      out.push({ line: i + 1, text, code: false, lang: open.lang, block: open.block, fence: true });
-    } else out.push({ line: i + 1, text, code: false, lang: "", block: -1, fence: false });
+    const inBlock = blockOf.get(i - first);
+    out.push(
+      inBlock
+        ? {
+            line: i + 1,
+            text,
+            code: !inBlock.fence,
+            lang: inBlock.lang,
+            block: inBlock.block,
+            fence: inBlock.fence,
+          }
+        : { line: i + 1, text, code: false, lang: "", block: -1, fence: false },
+    );
   }
   return out;
 }
