@@ -15,6 +15,7 @@ export { type CheckRun, checksFor, runChecks } from "./gate-out/project-checks.j
 export { type Rerun, rerunChecks } from "./gate-out/rerun-checks.js";
 export { ReturnMetadata } from "./gate-out/return-metadata.js";
 export type { PhaseVerdict } from "./plan-run/phase-transition.js";
+export { routePhases } from "./plan-run/prepare-plan.js";
 export type { PhaseRecord } from "./plan-run/record-phase.js";
 export type { PhaseReport, PlanProgressEvent, PlanRunReport } from "./plan-run/run-plan.js";
 export { type RecoveryAction, recoverOpenRuns } from "./recovery/recover-checkpoint.js";

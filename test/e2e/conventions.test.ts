@@ -161,6 +161,9 @@ describe("every task type the repository routes runs every operation", () => {
       ok(dir, ["plan", String(task), "--script", scriptFile(dir, ".git/plan", planned(task))]);
       const dry = ok(dir, ["implement", String(task), "--dry-run"]).stdout;
       expect(dry).toMatch(new RegExp(`Phase 1 Port the parser → ${agent}`));
+      expect(ok(dir, ["plan", "show", String(task)]).stdout).toMatch(
+        new RegExp(`1\\. Port the parser \\[NOT STARTED\\] .* → ${agent} \\(task language`),
+      );
       const result = runBaton(dir, ["implement", String(task), "--script", phases]);
       expect(result.status, result.stdout + result.stderr).toBe(0);
       expect(result.stdout).toContain(`implement done → completed`);

@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
+import { loadAgentCatalog } from "../../agents/index.js";
 import { type BatonConfig, loadConfig } from "../../config/index.js";
+import { routePhases } from "../../engine/index.js";
+import { agentFileReaders } from "../../hosts/index.js";
 import {
   type DependencyReading,
   type Phase,
@@ -32,6 +35,8 @@ export interface PlanShowView {
   problems: PlanProblem[];
   /** Read one defined way and never failing the plan: duplicate ids, references to earlier versions. */
   warnings: PlanProblem[];
+  /** For a task's plan: the agent each phase still to run goes to, and why (`implement` routes the same way). */
+  agents: Record<PhaseId, { agent: string; reason: string }>;
 }
 
 /** `baton plan show <task-or-file>`: a task number shows its latest plan; anything else is a plan file. */
@@ -65,7 +70,27 @@ export async function planShow(options: RepoOptions & { target: string }): Promi
     wavesError: waves.ok ? null : waves,
     problems: parsed.ok ? [] : parsed.problems,
     warnings: parsed.warnings,
+    agents: await phaseAgents(config, task, plan.phases, text.split(/\r?\n/)),
   };
+}
+
+/** Where `implement` would send each phase of a task's plan still to run (nothing for a loose plan file). */
+async function phaseAgents(
+  config: BatonConfig,
+  task: number | null,
+  phases: Phase[],
+  lines: string[],
+): Promise<PlanShowView["agents"]> {
+  if (task === null) return {};
+  const entry = (await readSettledStore(storeContext(config))).state.tasks.find(
+    (t) => t.project_number === task,
+  );
+  if (!entry) return {};
+  const catalog = loadAgentCatalog(config.root, agentFileReaders());
+  const { routes, routeReasons } = routePhases(config, catalog, entry, { phases, lines }, {});
+  return Object.fromEntries(
+    [...routes].map(([id, route]) => [id, { agent: route.agent.name, reason: routeReasons.get(id) ?? "" }]),
+  );
 }
 
 async function latestPlanOf(config: BatonConfig, number: number): Promise<{ path: string; task: number }> {
@@ -98,8 +123,9 @@ export function formatPlanShow(view: PlanShowView): string {
       continue;
     }
     const deps = p.dependencies.length === 0 ? "none" : p.dependencies.join(", ");
+    const routed = view.agents[p.id];
     out.push(
-      `  ${p.id}. ${p.name} [${p.marker ?? "no marker"}]  depends on: ${deps}  checkboxes: ${p.checkboxes.done}/${p.checkboxes.total}`,
+      `  ${p.id}. ${p.name} [${p.marker ?? "no marker"}]  depends on: ${deps}  checkboxes: ${p.checkboxes.done}/${p.checkboxes.total}${routed ? `  → ${routed.agent} (${routed.reason})` : ""}`,
     );
   }
   if (view.waves) {

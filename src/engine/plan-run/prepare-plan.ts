@@ -74,7 +74,7 @@ function structureProblems(plan: Plan, waves: ReturnType<typeof computeWaves>): 
 }
 
 /** Every phase still to run, routed: its language (by the routing tiers, or --language) and its agent. */
-function routePhases(
+export function routePhases(
   config: BatonConfig,
   catalog: AgentCatalog,
   task: TaskEntry,
