@@ -4,11 +4,15 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "./load-config.js";
 
-let dir: string;
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+let dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  dirs = [];
+});
 
 function repo(files: Record<string, string>): string {
-  dir = mkdtempSync(join(tmpdir(), "baton-config-"));
+  const dir = mkdtempSync(join(tmpdir(), "baton-config-"));
+  dirs.push(dir);
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), content);
@@ -18,7 +22,8 @@ function repo(files: Record<string, string>): string {
 
 describe("configuration", () => {
   it("defaults to the original layout", async () => {
-    const config = await loadConfig(repo({}));
+    const dir = repo({});
+    const config = await loadConfig(dir);
     expect(config.specsDir).toBe(join(dir, "specs"));
     expect(config.artifactNaming).toBe("v1");
     expect(config.routing["lean"]!.research).toBe("lean-research-agent");
@@ -27,15 +32,14 @@ describe("configuration", () => {
   });
 
   it("reads JSON and merges routing per operation", async () => {
-    const config = await loadConfig(
-      repo({
-        "baton.config.json": JSON.stringify({
-          specsDir: "work/specs",
-          artifactNaming: "v2",
-          routing: { lean: { implement: "my-lean-agent" } },
-        }),
+    const dir = repo({
+      "baton.config.json": JSON.stringify({
+        specsDir: "work/specs",
+        artifactNaming: "v2",
+        routing: { lean: { implement: "my-lean-agent" } },
       }),
-    );
+    });
+    const config = await loadConfig(dir);
     expect(config.specsDir).toBe(join(dir, "work/specs"));
     expect(config.artifactNaming).toBe("v2");
     expect(config.routing["lean"]).toMatchObject({
