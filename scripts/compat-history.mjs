@@ -137,6 +137,17 @@ function otherEntriesChanged(before, after, added) {
 const scratch = mkdtempSync(join(tmpdir(), "baton-history-"));
 execFileSync("git", ["init", "-q", scratch]);
 
+/** Versions whose committed state.json is not JSON: Baton's STATE_PARSE names file and line, no failure. */
+let brokenJson = 0;
+function parsesAsJson(text) {
+  try {
+    JSON.parse(text ?? "");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Irregularity codes Baton read around in this version (reported per kind, not as failures). */
 let irregularKinds = new Set();
 
@@ -160,7 +171,9 @@ async function checkVersion(version) {
     if (missing.length > 0)
       failures.push(["list: tasks missing", `${missing.length} missing: ${missing.slice(0, 5)}`]);
   } catch (error) {
-    failures.push([`list: ${error.code ?? "crash"}`, firstLine(error)]);
+    // A version whose state.json is not JSON at all (a bad merge committed) is refused by name, as it must be.
+    if (error.code === "STATE_PARSE" && !parsesAsJson(version.state)) brokenJson++;
+    else failures.push([`list: ${error.code ?? "crash"}`, firstLine(error)]);
   }
   try {
     lib.runDoctorChecks(ctx);
@@ -224,6 +237,10 @@ for (const [kind, group] of [...byKind].sort((a, b) => b[1].count - a[1].count))
   console.log(`  ${kind}: ${group.count}`);
   for (const example of group.examples) console.log(`      ${example}`);
 }
+if (brokenJson > 0)
+  console.log(
+    `  refused by name: ${brokenJson} version(s) whose state.json is not JSON (STATE_PARSE, file:line)`,
+  );
 if (irregularCounts.size > 0) {
   const kinds = [...irregularCounts].map(([code, n]) => `${code} in ${n}`).join(", ");
   console.log(`  read around (irregular entries, versions): ${kinds}`);
