@@ -5,7 +5,7 @@ import { explainInput, isStopHookInput, isToolHookInput } from "./input.js";
 import { appendHookLog, type HookLogEntry } from "./log.js";
 import { postToolUse, postToolUseFailure } from "./post-tool-use.js";
 import { preToolUse } from "./pre-tool-use.js";
-import { type Project, resolveProject } from "./project.js";
+import { batonRepositoryOf, isInside, type Project, resolveProject } from "./project.js";
 import { sessionEnd, sessionStart } from "./resident.js";
 import { stop } from "./stop.js";
 import { subagentStart, subagentStop } from "./subagent-stop.js";
@@ -80,8 +80,11 @@ async function decide(
       entry.problem = `hook input is not JSON: ${messageOf(error)}`;
     }
   }
+  // Where the call is logged: the project Claude Code names, else a Baton repository the input's `cwd` is
+  // in; never a folder the input merely names (the server's own folder then).
   const cwd = (value as { cwd?: unknown } | null)?.cwd;
-  if (!env.projectDir && typeof cwd === "string" && cwd !== "") call.root = cwd;
+  const claimed = !env.projectDir && typeof cwd === "string" && cwd !== "" ? batonRepositoryOf(cwd) : null;
+  if (claimed) call.root = claimed;
   if (!event || value === undefined) return;
   const handler = HANDLERS[event];
   const valid = handler.kind === "tool" ? isToolHookInput(value) : isStopHookInput(value);
@@ -98,8 +101,17 @@ async function decide(
     entry.problem = `a ${input.hook_event_name} input was sent to the ${event} hook (check the hook settings)`;
     return;
   }
+  if (!env.projectDir && !claimed) {
+    entry.problem = `the input's cwd (${JSON.stringify(input.cwd)}) is in no Baton repository: nothing checked, nothing written there`;
+    return;
+  }
   const project = resolveProject(input.cwd, env.projectDir);
   call.root = project.root;
+  if (!isInside(project.root, input.cwd)) {
+    // A relative path would be read against a folder outside the project: read it against the project.
+    entry.problem = `the input's cwd (${JSON.stringify(input.cwd)}) is outside the project ${project.root}; read as the project's root`;
+    input.cwd = project.root;
+  }
   call.decision =
     handler.kind === "tool" ? await handler.run(input, project) : await handler.run(input, project, env);
 }

@@ -44,3 +44,32 @@ describe("baton serve", () => {
     expect(await health.json()).toMatchObject({ ok: true });
   });
 });
+
+describe("a hook input's cwd is data, not a place to write", () => {
+  it("never writes into a folder the input names that is no Baton repository, and logs the call at home", async () => {
+    const { mkdtempSync, existsSync, mkdirSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const elsewhere = mkdtempSync(join(tmpdir(), "baton-not-a-repo-"));
+    try {
+      mkdirSync(join(elsewhere, ".git"));
+      const before = hookLog(repo.dir).length;
+      const inputs = [
+        toolInput(elsewhere, "Write", { file_path: join(elsewhere, "x.txt") }),
+        { ...toolInput(elsewhere, "Bash", { command: "ls" }), tool_input: 7 },
+        { cwd: join(elsewhere, "deeper"), hook_event_name: "PreToolUse" },
+      ];
+      for (const input of inputs) await postHook("/hooks/pre-tool-use", JSON.stringify(input));
+      await postHook("/hooks/Stop", JSON.stringify(stopInput(elsewhere)));
+      expect(existsSync(join(elsewhere, ".baton"))).toBe(false);
+      expect(existsSync(join(elsewhere, "deeper"))).toBe(false);
+      const logged = hookLog(repo.dir).slice(before);
+      expect(logged).toHaveLength(4);
+      expect(logged[0]).toMatchObject({
+        decision: "allow",
+        problem: expect.stringContaining("in no Baton repository"),
+      });
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});

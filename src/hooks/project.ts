@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import {
   BATON_DIR,
   batonPaths,
   CONFIG_FILE_NAMES,
+  INIT_MANIFEST,
   LOOP_GUARD_FILE,
   MARKER_FILE,
   storeInternalPaths,
@@ -27,6 +28,28 @@ const CONFIG_FILES = CONFIG_FILE_NAMES;
 export function resolveProject(cwd: string, projectDir: string | undefined): Project {
   const root = projectDir ? resolve(projectDir) : findRoot(cwd);
   return { root, specsDir: readSpecsDir(root) };
+}
+
+/**
+ * The Baton repository a hook input's `cwd` is in: the nearest folder up from it that Baton was set up in
+ * (`baton init`'s manifest, a Baton config, or a task store); null when there is none. The input is
+ * data anyone can send: a folder named by it is never where Baton writes unless it is such a repository.
+ */
+export function batonRepositoryOf(cwd: string): string | null {
+  let dir = resolve(cwd);
+  for (;;) {
+    const marks = [INIT_MANIFEST, ...CONFIG_FILES, join("specs", "state.json")];
+    if (marks.some((name) => present(join(dir, name)))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+/** Whether `path` is `root` or inside it (both resolved as given). */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(resolve(root), resolve(path));
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 /** The nearest folder with a baton config, `specs/` or `.git`: the model may have `cd`-ed below the root. */

@@ -24,7 +24,7 @@ export function findTaskFolder(
   slug: string,
   base = tx.paths.dir,
 ): string | null {
-  for (const name of [`${number}_${slug}`, `${String(number).padStart(3, "0")}_${slug}`]) {
+  for (const name of [taskFolderName(number, slug, "v1"), taskFolderName(number, slug, "v2")]) {
     const path = join(base, name);
     if (present(path)) return path;
   }

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { present } from "../shared/present.js";
-import { taskFolderName } from "./paths.js";
+import { recordedPath, taskFolderName } from "./paths.js";
 import type { TaskEntry } from "./store-schema.js";
 
 /** Where each kind of artifact lives inside a task folder (format reference 8.2, 8.3). */
@@ -40,7 +40,7 @@ function listNames(dir: string): string[] {
 /** The task's folder: the existing one whichever convention made it, else the configured convention's. */
 export function taskFolderPath(specsDir: string, task: TaskEntry, naming: "v1" | "v2"): string {
   for (const name of [
-    `${task.project_number}_${task.project_name}`,
+    taskFolderName(task.project_number, task.project_name, "v1"),
     taskFolderName(task.project_number, task.project_name, "v2"),
   ]) {
     if (present(join(specsDir, name))) return join(specsDir, name);
@@ -111,7 +111,7 @@ export function latestPlanFile(root: string, folder: string, artifacts: readonly
       : [],
   );
   const last = plans.at(-1);
-  if (last !== undefined) return isAbsolute(last) ? last : join(root, last);
+  if (last !== undefined) return recordedPath(root, last, "the task's plan artifact");
   let names: string[];
   try {
     names = readdirSync(join(folder, ARTIFACT_DIRS.plan));

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   GOOD_RESEARCH,
@@ -128,5 +130,42 @@ describe("a task folder that exists before the first run", () => {
       "holds files Baton did not write for task 2 (notes.md)",
     );
     expect(read(dir, "state.json")).toBe(before);
+  });
+});
+
+describe("repository data is never a path out of the repository", () => {
+  it("refuses a project_name that leads out of the store, and a plan artifact recorded outside, naming the field", () => {
+    const dir = repo();
+    ok(dir, ["task", "add", "Escape", "-l", "general"]);
+    ok(dir, ["task", "add", "Outside plan", "-l", "general"]);
+    const outside = join(dir, "..", `outside-${Date.now()}`);
+    const state = readJson(dir, "state.json");
+    state.active_projects[1].project_name = "../../outside";
+    state.active_projects[0].status = "planned";
+    state.active_projects[0].artifacts = [{ type: "plan", path: "../outside-plan.md" }];
+    write(dir, "state.json", `${JSON.stringify(state, null, 2)}\n`);
+    ok(dir, ["adopt"]);
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "hostile names"]);
+    const research = runBaton(dir, [
+      "research",
+      "1",
+      "--script",
+      scriptFile(dir, ".git/agent", GOOD_RESEARCH),
+    ]);
+    expect(research.status).not.toBe(0);
+    expect(research.stderr).toContain('task 1: project_name "../../outside" is not a folder name');
+    expect(existsSync(outside)).toBe(false);
+    expect(existsSync(join(dir, "..", "..", "outside"))).toBe(false);
+    writeFileSync(join(dir, "..", "outside-plan.md"), "# Plan\n\n### Phase 1: A [NOT STARTED]\n");
+    const implement = runBaton(dir, [
+      "implement",
+      "2",
+      "--script",
+      scriptFile(dir, ".git/agent2", GOOD_RESEARCH),
+    ]);
+    expect(implement.status).not.toBe(0);
+    expect(implement.stderr).toContain('the path "../outside-plan.md" leads out of the repository');
+    expect(readFileSync(join(dir, "..", "outside-plan.md"), "utf8")).toContain("[NOT STARTED]");
   });
 });
