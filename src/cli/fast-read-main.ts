@@ -1,3 +1,4 @@
+import { inert } from "../shared/terminal-text.js";
 import { fastRead } from "./fast-read.js";
 
 /**
@@ -10,4 +11,4 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 const answer = await fastRead(process.argv.slice(2), process.cwd());
 if (answer === null) await import("./main.js");
-else process.stdout.write(`${answer}\n`);
+else process.stdout.write(`${inert(answer)}\n`);

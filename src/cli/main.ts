@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { exitCodeOf, fileSystemFailure, isBatonError } from "../shared/index.js";
 import { takeNotices } from "../shared/notices.js";
 import { packageVersion } from "../shared/package.js";
+import { inert } from "../shared/terminal-text.js";
 import { GROUPS } from "./help.js";
 import { defineBatch } from "./program/batch.js";
 import { defineMaintenance } from "./program/maintenance.js";
@@ -47,8 +48,8 @@ function reportError(thrown: unknown): number {
   if (thrown instanceof CommanderError) return thrown.exitCode === 0 ? 0 : 2;
   const error = fileSystemFailure(thrown) ?? thrown;
   if (isBatonError(error)) {
-    process.stderr.write(`baton: ${error.message}\n`);
-    if (error.hint) process.stderr.write(`  ${error.hint}\n`);
+    process.stderr.write(`baton: ${inert(error.message)}\n`);
+    if (error.hint) process.stderr.write(`  ${inert(error.hint)}\n`);
     // The stable code a person looks up in docs/errors.md, unless the message already leads with it.
     if (!error.message.startsWith(error.code)) process.stderr.write(`  [${error.code}] (docs/errors.md)\n`);
     if (process.env["BATON_DEBUG"]) {
@@ -58,7 +59,7 @@ function reportError(thrown: unknown): number {
     return exitCodeOf(error);
   }
   process.stderr.write(
-    `baton: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`,
+    `baton: unexpected failure: ${inert(error instanceof Error ? error.message : String(error))}\n`,
   );
   if (process.env["BATON_DEBUG"] && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   else process.stderr.write("  Re-run with BATON_DEBUG=1 for the stack trace.\n");
@@ -87,7 +88,7 @@ export async function main(argv: string[]): Promise<void> {
     if (argv.includes("--json") && !(error instanceof CommanderError)) printJsonError(error);
     process.exitCode = code;
   }
-  for (const notice of takeNotices()) process.stderr.write(`baton: note: ${notice}\n`);
+  for (const notice of takeNotices()) process.stderr.write(`baton: note: ${inert(notice)}\n`);
 }
 
 function printJsonError(thrown: unknown): void {

@@ -1,4 +1,5 @@
 import type { DryRunPlan, OperationReport, ProgressEvent, RecoveryAction } from "../engine/index.js";
+import { inert } from "../shared/terminal-text.js";
 import { monotonicMs } from "../shared/time.js";
 import { PlanBoard } from "./plan-progress.js";
 
@@ -99,14 +100,14 @@ class ProgressReporter {
     const step = this.step && !this.planActive ? ` · ${this.step}` : "";
     const status = `${spinner} ${this.checkpoint} ${elapsed(this.started)}${step}`;
     this.erase();
-    const lines = [...block, status];
+    const lines = [...block, status].map(inert);
     this.stream.write(lines.join("\n"));
     this.drawn = lines.length;
   }
 
   private line(text: string): void {
     if (this.tty) this.erase();
-    this.stream.write(`${text}\n`);
+    this.stream.write(`${inert(text)}\n`);
   }
 }
 

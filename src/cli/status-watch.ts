@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { UsageError } from "../shared/index.js";
+import { inert } from "../shared/terminal-text.js";
 import type { StatusView } from "../status/index.js";
 
 /**
@@ -28,7 +29,7 @@ export async function watchStatus(
     while (!stopped.signal.aborted) {
       const view = await read();
       if (tty) {
-        const text = format(view, process.stdout.columns || 80);
+        const text = inert(format(view, process.stdout.columns || 80));
         // Home, clear, the view: one write, so a redraw never shows half a view.
         process.stdout.write(`\u001b[H\u001b[2J${text}\n`);
       } else {
@@ -36,7 +37,7 @@ export async function watchStatus(
         const key = JSON.stringify({ ...rest, running: rest.running.map(({ elapsedMs: _e, ...r }) => r) });
         if (key !== last) {
           process.stdout.write(
-            options.json ? `${JSON.stringify(view)}\n` : `--- ${view.at}\n${format(view)}\n`,
+            options.json ? `${JSON.stringify(view)}\n` : `--- ${view.at}\n${inert(format(view))}\n`,
           );
           last = key;
         }

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { inert } from "../../shared/terminal-text.js";
 import { collect, described, print, repoOf } from "./io.js";
 
 export function defineBatch(program: Command): void {
@@ -79,7 +80,7 @@ function defineWorker(program: Command): void {
         ];
         try {
           const report = await worker({ ...opts, repo: opts.repo ?? repoOf(cmd) }, abort.signal, (line) =>
-            process.stderr.write(`${line}\n`),
+            process.stderr.write(`${inert(line)}\n`),
           );
           print(
             report,

@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { Command } from "commander";
 import { present } from "../../shared/present.js";
+import { inert } from "../../shared/terminal-text.js";
 import { examplesText, GROUPS, type HelpGroup } from "../help.js";
 
 /**
@@ -13,7 +14,8 @@ export interface Output {
 }
 
 export function print(data: unknown, options: Output, human: () => string): void {
-  process.stdout.write(options.json ? `${JSON.stringify(data, null, 2)}\n` : `${human()}\n`);
+  // JSON escapes control characters itself; the text a person reads gets them shown, not obeyed.
+  process.stdout.write(options.json ? `${JSON.stringify(data, null, 2)}\n` : `${inert(human())}\n`);
 }
 
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
