@@ -14,8 +14,13 @@ afterAll(async () => {
   repo.cleanup();
 });
 
-async function postHook(path: string, body: string) {
-  const response = await fetch(`${server.url}${path}`, { method: "POST", body });
+/** As Claude Code sends a hook: JSON, addressed to 127.0.0.1, no Origin. */
+async function postHook(path: string, body: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", ...headers },
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -71,5 +76,44 @@ describe("a hook input's cwd is data, not a place to write", () => {
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the hook server answers only its host", () => {
+  it("refuses a web page's request (Origin), a rebinding host name (Host) and a body that is not JSON", async () => {
+    const write = JSON.stringify(
+      toolInput(join(repo.dir, "src"), "Write", { file_path: join(repo.dir, "specs/TODO.md") }),
+    );
+    const before = hookLog(repo.dir).length;
+    const fromPage = await postHook("/hooks/pre-tool-use", write, { origin: "http://evil.example" });
+    expect(fromPage.status).toBe(403);
+    expect(String(fromPage.body["error"])).toContain("no web page");
+    // fetch may not set Host; node's own client can, as a browser does for a rebinding name.
+    const { request } = await import("node:http");
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: server.port,
+          path: "/hooks/pre-tool-use",
+          method: "POST",
+          headers: { host: `rebind.example:${server.port}`, "content-type": "application/json" },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end(write);
+    });
+    expect(rebound).toBe(403);
+    const plain = await postHook("/hooks/pre-tool-use", write, { "content-type": "text/plain" });
+    expect(plain.status).toBe(403);
+    // None of them was decided or logged; Claude Code's own request is.
+    expect(hookLog(repo.dir)).toHaveLength(before);
+    expect((await postHook("/hooks/pre-tool-use", write)).body).toMatchObject({
+      hookSpecificOutput: { permissionDecision: "deny" },
+    });
   });
 });

@@ -61,6 +61,24 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/**
+ * Why a hook request cannot be Claude Code's (or Baton's forwarder's), or null: every web page the user
+ * opens can reach 127.0.0.1. A browser names the page's origin (`Origin`) on a cross-site POST and cannot
+ * send `application/json` to another origin without a preflight this server never answers; a page reached
+ * through a rebinding host name carries that name in `Host`. Claude Code sends none of these.
+ */
+function notFromHost(request: IncomingMessage): string | null {
+  const host = (request.headers.host ?? "").replace(/:\d+$/, "");
+  if (host !== "127.0.0.1" && host !== "localhost" && host !== "[::1]")
+    return `hooks answer only requests addressed to 127.0.0.1 or localhost, not ${JSON.stringify(request.headers.host ?? "")}`;
+  if (request.headers.origin !== undefined)
+    return `hooks answer no web page (this request came from ${JSON.stringify(request.headers.origin)})`;
+  const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json")
+    return `a hook input is application/json, not ${JSON.stringify(type ?? "")}`;
+  return null;
+}
+
 /** One request: health, another route's page, or a hook event's decision. */
 async function answer(
   options: HookServerOptions,
@@ -93,6 +111,8 @@ async function answer(
       events: Object.keys(HOOK_EVENTS),
     });
   }
+  const refused = notFromHost(request);
+  if (refused) return send(403, { error: refused });
   let body = "";
   try {
     body = await readBody(request);
