@@ -1,12 +1,13 @@
 import { statSync } from "node:fs";
 import type { BatonConfig } from "../config/index.js";
 import { type BatonEvent, eventsPath, parseEventLines, readFrom } from "../shared/event-stream.js";
-import { binScript } from "../shared/package.js";
-import { runProcess } from "../shared/process.js";
-import { Stopwatch } from "../shared/time.js";
 import type { Operation } from "../state/index.js";
 import { readSettledStore, storeContext, taskTypeOf } from "../state/index.js";
+import { runLocally } from "./local-run.js";
 import { type BatchTask, nextOperation, type RunTarget, schedule, type Waiting } from "./schedule.js";
+import { claimTask, type TaskClaim } from "./task-claim.js";
+
+export { runLocally } from "./local-run.js";
 
 /**
  * `baton run` on one machine: each selected task's next operation, up to `concurrency` at once, each
@@ -93,14 +94,6 @@ export function selectTasks(
   );
 }
 
-function operationArgs(request: BatchRequest, operation: Operation, cap: number | undefined): string[] {
-  const args = ["--json", ...request.operationArgs];
-  if (operation === "implement" && !request.operationArgs.includes("--isolate"))
-    args.push("--isolate", "worktree");
-  if (cap !== undefined) args.push("--max-cost", cap.toFixed(6));
-  return args;
-}
-
 /** Runs one operation on one task and says how it ended: a local process, or a job on the queue. */
 export type RunOne = (task: number, operation: Operation, cap: number | undefined) => Promise<BatchRun>;
 
@@ -142,6 +135,8 @@ class Batch {
   private stopped: BatchReport["stopped"] = "done";
   private waiting: Waiting[] = [];
   private finished: number[] = [];
+  /** Tasks another `baton run` holds, with its pid: left to it. */
+  private readonly elsewhere = new Map<number, number>();
 
   constructor(
     private readonly request: BatchRequest,
@@ -155,21 +150,46 @@ class Batch {
       if (request.signal.aborted) this.stopped = "signal";
       const plan = schedule(await readTasks(request.config), {
         selected: this.selected,
-        running: new Set(this.running.keys()),
+        running: new Set([...this.running.keys(), ...this.elsewhere.keys()]),
         failed: this.failed,
         until: request.until,
         slots: this.stopped === "done" ? request.concurrency - this.running.size : 0,
       });
       this.waiting = plan.waiting.filter((w) => !this.running.has(w.number));
       this.finished = plan.finished.sort((a, b) => a - b);
-      for (const { number, operation } of plan.start) {
-        const cap = this.costCap(number);
-        if (cap === null) break;
-        this.start(number, operation, cap);
-      }
+      const started = await this.startClaimed(plan.start);
+      if (started === "budget") this.stopped = "budget";
       if (this.running.size === 0) return;
       await Promise.race(this.running.values());
     }
+  }
+
+  /**
+   * Starts what the schedule allows, each task only under its claim (task-claim.ts) and only when its status
+   * is still the one the schedule read: another `baton run` may have moved it since.
+   */
+  private async startClaimed(start: ReadonlyArray<{ number: number; operation: Operation }>) {
+    const { config } = this.request;
+    for (const { number, operation } of start) {
+      const claim = claimTask(config.root, number);
+      if ("heldBy" in claim) {
+        this.elsewhere.set(number, claim.heldBy);
+        continue;
+      }
+      const now = (await readTasks(config)).find((t) => t.number === number);
+      if (!now || nextOperation(now.status) !== operation) {
+        claim.release();
+        continue;
+      }
+      const cap = this.costCap(number);
+      if (cap === null) {
+        claim.release();
+        return "budget";
+      }
+      this.elsewhere.delete(number);
+      this.start(number, operation, cap, claim);
+    }
+    return "ok";
   }
 
   /** The next run's share of what `--max-cost` leaves; null: nothing is left, the batch stops starting runs. */
@@ -188,7 +208,7 @@ class Batch {
     return cap;
   }
 
-  private start(number: number, operation: Operation, cap: number | undefined): void {
+  private start(number: number, operation: Operation, cap: number | undefined, claim: TaskClaim): void {
     const done = this.execute(number, operation, cap).then((run) => {
       this.spent += run.costUsd ?? 0;
       this.caps.delete(number);
@@ -199,7 +219,10 @@ class Batch {
     });
     this.running.set(
       number,
-      done.finally(() => this.running.delete(number)),
+      done.finally(() => {
+        claim.release();
+        this.running.delete(number);
+      }),
     );
   }
 
@@ -210,6 +233,8 @@ class Batch {
       const reason = stopped === "budget" ? "not started: --max-cost is spent" : "not started: stopped";
       waiting = waiting.map((w) => (w.reason === "no free slot" ? { ...w, reason } : w));
     }
+    for (const [n, pid] of this.elsewhere)
+      waiting.push({ number: n, reason: `run by another baton run (pid ${pid})` });
     for (const n of this.failed) {
       const last = runs.filter((r) => r.task === n).at(-1);
       waiting.push({
@@ -228,52 +253,4 @@ function streamSize(root: string): number {
   } catch {
     return 0;
   }
-}
-
-/** One operation as its own `baton <operation> N --json` process, whose report says how it ended. */
-export async function runLocally(
-  request: BatchRequest,
-  number: number,
-  operation: Operation,
-  cap: number | undefined,
-): Promise<BatchRun> {
-  const started = new Stopwatch();
-  const result = await runProcess({
-    command: process.execPath,
-    args: [binScript(), operation, String(number), ...operationArgs(request, operation, cap)],
-    cwd: request.config.root,
-    timeoutMs: 0,
-    signal: request.signal,
-    // A stopped run records its failure and kills its agent before it exits: give it the time.
-    killGraceMs: 20_000,
-    onParentStop: "owner",
-    tailBytes: 4 * 1024 * 1024,
-    onSpawn: (pid) => request.onProgress?.({ type: "started", task: number, operation, pid }),
-  });
-  const run: BatchRun = { task: number, operation, ok: false, durationMs: started.elapsedMs() };
-  try {
-    const report = JSON.parse(result.stdout) as {
-      sessionId: string;
-      status: string;
-      result: { ok: boolean; code?: string; message?: string };
-      usage?: { costUsd?: number };
-      budget?: { message: string };
-    };
-    run.ok = report.result.ok && !report.budget;
-    run.session = report.sessionId;
-    run.status = report.status;
-    if (!report.result.ok) {
-      run.code = report.result.code;
-      run.message = report.result.message;
-    } else if (report.budget) {
-      run.code = "BUDGET_EXCEEDED";
-      run.message = report.budget.message;
-    }
-    if (report.usage?.costUsd !== undefined) run.costUsd = report.usage.costUsd;
-  } catch {
-    const said = (result.stderr || result.stdout).trim().split("\n").slice(-3).join(" ");
-    run.code = /BUDGET_EXCEEDED/.test(said) ? "BUDGET_EXCEEDED" : result.ok ? "NO_REPORT" : "RUN_FAILED";
-    run.message = said || ("message" in result ? result.message : "no report");
-  }
-  return run;
 }

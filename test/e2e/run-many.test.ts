@@ -110,3 +110,29 @@ describe("baton run on one machine", () => {
     expect(fails(dir, ["run", "--all-ready", "--until", "merged"], 2).stderr).toContain("--until must be");
   });
 });
+
+describe("two baton run at once on one repository", () => {
+  it("never run one task twice: each task researched once, the other run leaves a claimed task alone", async () => {
+    const { dir, script } = tasksRepo(3, wholeWayScript({ sleepMs: 1500 }));
+    const args = [
+      "run",
+      "--all-ready",
+      "--until",
+      "researched",
+      "--concurrency",
+      "3",
+      "--script",
+      script,
+      "--json",
+    ];
+    const [a, b] = await Promise.all([runBatonAsync(dir, args), runBatonAsync(dir, args)]);
+    for (const result of [a, b]) expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(statusOf(dir)).toEqual({ 1: "researched", 2: "researched", 3: "researched" });
+    for (let n = 1; n <= 3; n++)
+      expect(subjects(dir).filter((s) => s === `task ${n}: complete research`)).toHaveLength(1);
+    const reports = [JSON.parse(a.stdout), JSON.parse(b.stdout)];
+    const ran = reports.flatMap((r) => r.runs.map((run: { task: number }) => run.task)).sort();
+    expect(ran).toEqual([1, 2, 3]);
+    expect(reports.flatMap((r) => r.runs.filter((run: { ok: boolean }) => !run.ok))).toEqual([]);
+  }, 120_000);
+});
