@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { commitChanges } from "../../evidence/index.js";
 import { runGit, runGitWaitingForLock } from "../../shared/git.js";
 import { staleIndexLock } from "../gate-in/work-tree-baseline.js";
@@ -38,11 +39,16 @@ export async function commitEntries(
     const result = await commitOnce(root, entries, message, evidence);
     if (!("moved" in result) || !result.moved) return result;
     if (attempt >= HEAD_MOVE_ATTEMPTS) return { ok: false, reason: `${result.reason}, ${attempt} times` };
+    // Out of step with whoever commits: a person committing in a loop does not starve Baton's commit.
+    await sleep(10 + Math.floor(Math.random() * 40 * attempt));
   }
 }
 
-/** A person's commit can land between Baton's read of HEAD and its own; after this many, Baton gives up. */
-const HEAD_MOVE_ATTEMPTS = 5;
+/**
+ * A person's commit can land between Baton's read of HEAD and its own (update-ref only moves HEAD from the
+ * commit Baton built on, so theirs is never lost); Baton builds again on the new HEAD, up to this many times.
+ */
+const HEAD_MOVE_ATTEMPTS = 20;
 
 async function commitOnce(
   root: string,

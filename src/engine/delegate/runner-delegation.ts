@@ -129,7 +129,8 @@ export class HeadlessDelegation implements Delegation {
 
   async check(run: Run, agentOutput: string, artifactPath: string): Promise<GateOutVerdict> {
     if (run.plan && this.planReport) return planVerdict(run, this.planReport, artifactPath);
-    return checkRunResult(run, agentOutput);
+    // Baton's own sandbox keeps git's folder read-only to the agent (sandbox-policy.ts).
+    return checkRunResult(run, agentOutput, undefined, run.config.sandbox !== "off");
   }
 
   resumePhase(): number | undefined {

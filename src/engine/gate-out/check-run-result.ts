@@ -30,6 +30,7 @@ export interface ResultToCheck {
   baseline: GitBaseline | null;
   provenance?: GateOutInput["provenance"] | undefined;
   templates?: GateOutInput["templates"] | undefined;
+  gitReadOnly?: boolean | undefined;
 }
 
 /** GATE OUT's input for a result: everything it checks comes from Baton's own records, never from the agent. */
@@ -54,6 +55,7 @@ export function gateOutInput(result: ResultToCheck): GateOutInput {
     researchSections: config.research.sections,
     earlierArtifacts: task ? artifactPaths(task) : [],
     ...(result.templates ? { templates: result.templates } : {}),
+    ...(result.gitReadOnly ? { gitReadOnly: true } : {}),
   };
 }
 
@@ -62,6 +64,7 @@ export function checkRunResult(
   run: Run,
   agentOutput: string,
   provenance?: GateOutInput["provenance"],
+  gitReadOnly = false,
 ): Promise<GateOutVerdict> {
   return runGateOut(
     gateOutInput({
@@ -76,6 +79,7 @@ export function checkRunResult(
       baseline: readOpenCheckpoint(run.ctx.paths.internalDir, run.taskNumber)?.baseline ?? null,
       provenance,
       templates: agentTemplates(run.route.agent),
+      gitReadOnly,
     }),
   );
 }

@@ -84,6 +84,11 @@ export interface GateOutInput {
   earlierArtifacts?: readonly string[];
   /** Report templates in the agent's own instructions: filling one in is not writing a report. */
   templates?: ReadonlyArray<{ source: string; text: string }>;
+  /**
+   * The agent ran in Baton's sandbox, where git's folder is read-only: history that moved meanwhile (a
+   * person's commit, a pull) is not the agent's, and the result is recorded on top of it.
+   */
+  gitReadOnly?: boolean;
 }
 
 export interface PhaseBarrierInput {
