@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { Route } from "../../agents/index.js";
 import type { Phase, Plan } from "../../plan/index.js";
@@ -211,6 +211,9 @@ export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
       checks: call.checks,
       plannedChanges: call.planLines.slice(phase.line - 1, phase.endLine).join("\n"),
       phase: { id: phase.id, summaryPath, summaryDigestBefore, minSummaryBytes: call.minSummaryBytes },
+      // In the shared tree, Baton's sandbox keeps git's folder read-only to the phase's agent; a worktree's
+      // own git files are its, so there every change of history is still refused.
+      gitReadOnly: call.sandbox !== undefined && isMainTree(workRoot),
     },
     PHASE_BARRIER,
   );
@@ -219,4 +222,13 @@ export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
     result.evidence = { changes: verdict.changes, checkRuns: verdict.checkRuns };
   }
   return result;
+}
+
+/** A repository's main work tree (its `.git` a folder), not a linked worktree (its `.git` a file). */
+function isMainTree(root: string): boolean {
+  try {
+    return statSync(join(root, ".git")).isDirectory();
+  } catch {
+    return false;
+  }
 }
