@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   GOOD_RESEARCH,
   git,
@@ -157,15 +157,13 @@ describe("repository data is never a path out of the repository", () => {
     expect(research.stderr).toContain('task 1: project_name "../../outside" is not a folder name');
     expect(existsSync(outside)).toBe(false);
     expect(existsSync(join(dir, "..", "..", "outside"))).toBe(false);
-    writeFileSync(join(dir, "..", "outside-plan.md"), "# Plan\n\n### Phase 1: A [NOT STARTED]\n");
-    const implement = runBaton(dir, [
-      "implement",
-      "2",
-      "--script",
-      scriptFile(dir, ".git/agent2", GOOD_RESEARCH),
-    ]);
+    const outsidePlan = join(dir, "..", "outside-plan.md");
+    writeFileSync(outsidePlan, "# Plan\n\n### Phase 1: A [NOT STARTED]\n");
+    onTestFinished(() => rmSync(outsidePlan, { force: true }));
+    const agent = scriptFile(dir, ".git/agent2", GOOD_RESEARCH);
+    const implement = runBaton(dir, ["implement", "2", "--script", agent]);
     expect(implement.status).not.toBe(0);
     expect(implement.stderr).toContain('the path "../outside-plan.md" leads out of the repository');
-    expect(readFileSync(join(dir, "..", "outside-plan.md"), "utf8")).toContain("[NOT STARTED]");
+    expect(readFileSync(outsidePlan, "utf8")).toContain("[NOT STARTED]");
   });
 });
