@@ -147,8 +147,11 @@ export function readRepoAgents(root: string, readers: readonly AgentFileReader[]
  */
 export function agentTemplates(agent: AgentDefinition): Array<{ source: string; text: string }> {
   return markdownLines(agent.systemPrompt)
-    .fenced.filter(
-      (block) => (block.lang === "markdown" || block.lang === "md") && block.text.split(/\s+/).length >= 30,
+    .codeBlocks.filter(
+      (block) =>
+        block.top &&
+        (block.lang === "markdown" || block.lang === "md") &&
+        block.text.split(/\s+/).length >= 30,
     )
     .map((block) => ({ source: agent.source, text: block.text }));
 }

@@ -22,8 +22,6 @@ export interface Project {
   specsDir: string;
 }
 
-const CONFIG_FILES = CONFIG_FILE_NAMES;
-
 /** Claude Code sets CLAUDE_PROJECT_DIR for command hooks; HTTP hooks only have the input's `cwd`. */
 export function resolveProject(cwd: string, projectDir: string | undefined): Project {
   const root = projectDir ? resolve(projectDir) : findRoot(cwd);
@@ -36,14 +34,7 @@ export function resolveProject(cwd: string, projectDir: string | undefined): Pro
  * data anyone can send: a folder named by it is never where Baton writes unless it is such a repository.
  */
 export function batonRepositoryOf(cwd: string): string | null {
-  let dir = resolve(cwd);
-  for (;;) {
-    const marks = [INIT_MANIFEST, ...CONFIG_FILES, join("specs", "state.json")];
-    if (marks.some((name) => present(join(dir, name)))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
+  return nearestHolding(cwd, [INIT_MANIFEST, ...CONFIG_FILE_NAMES, join("specs", "state.json")]);
 }
 
 /** Whether `path` is `root` or inside it (both resolved as given). */
@@ -52,15 +43,20 @@ export function isInside(root: string, path: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
-/** The nearest folder with a baton config, `specs/` or `.git`: the model may have `cd`-ed below the root. */
-function findRoot(start: string): string {
+/** The nearest folder from `start` up that holds one of `names`; null when none does. */
+function nearestHolding(start: string, names: readonly string[]): string | null {
   let dir = resolve(start);
   for (;;) {
-    for (const name of [...CONFIG_FILES, "specs", ".git"]) if (present(join(dir, name))) return dir;
+    if (names.some((name) => present(join(dir, name)))) return dir;
     const parent = dirname(dir);
-    if (parent === dir) return resolve(start);
+    if (parent === dir) return null;
     dir = parent;
   }
+}
+
+/** The nearest folder with a baton config, `specs/` or `.git`: the model may have `cd`-ed below the root. */
+function findRoot(start: string): string {
+  return nearestHolding(start, [...CONFIG_FILE_NAMES, "specs", ".git"]) ?? resolve(start);
 }
 
 function readOptional(path: string): string | null {
@@ -73,7 +69,7 @@ function readOptional(path: string): string | null {
 
 export function readSpecsDir(root: string): string {
   let specs: unknown;
-  const json = readOptional(join(root, CONFIG_FILES[0]!));
+  const json = readOptional(join(root, CONFIG_FILE_NAMES[0]!));
   if (json !== null) {
     try {
       specs = (JSON.parse(json) as { specsDir?: unknown }).specsDir;
@@ -81,7 +77,7 @@ export function readSpecsDir(root: string): string {
       // A broken config is reported by every other baton command; the hook keeps the default.
     }
   } else {
-    for (const name of CONFIG_FILES.slice(1)) {
+    for (const name of CONFIG_FILE_NAMES.slice(1)) {
       const yaml = readOptional(join(root, name));
       const match =
         yaml === null ? null : /^specsDir:[ \t]*(["']?)([^"'#\r\n]+?)\1[ \t]*(?:#.*)?$/m.exec(yaml);

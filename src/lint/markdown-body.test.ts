@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { bodyLines } from "./markdown-body.js";
-import type { LintFile } from "./rule-types.js";
+import { modelFromTexts } from "./model.js";
 
-function file(body: string[]): LintFile {
-  const lines = ["---", "name: a", "---", ...body];
-  return {
-    path: ".claude/agents/a.md",
-    kind: "agent",
-    text: lines.join("\n"),
-    lines,
-    frontmatter: null,
-    bodyStartLine: 4,
-    executable: false,
-  } as LintFile;
-}
+/** An agent file with this body, read by lint's own model (frontmatter and all). */
+const file = (body: string[]) =>
+  modelFromTexts({ ".claude/agents/a.md": ["---", "name: a", "---", ...body].join("\n") }).files[0]!;
 
 const fenced = (body: string[]) =>
   bodyLines(file(body))

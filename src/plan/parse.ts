@@ -181,7 +181,8 @@ const ATX = /^ {0,3}(#{2,4})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
  */
 function swallowedPhases(read: MarkdownLines, lines: readonly string[]): PlanProblem[] {
   const out: PlanProblem[] = [];
-  for (const block of read.fenced) {
+  for (const block of read.codeBlocks) {
+    if (!block.top || block.fence === "") continue;
     const char = block.fence[0] === "~" ? "~" : "`";
     const opener = new RegExp(`^ {0,3}\\${char}{${block.fence.length},}[ \\t]*[^\\s${char}]`);
     const inner = lines.slice(block.from + 1, block.to).findIndex((line) => opener.test(line));

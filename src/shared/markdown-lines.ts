@@ -59,15 +59,10 @@ export interface CodeBlock {
   top: boolean;
 }
 
-/** A fenced code block of the document's own. */
-export type FencedBlock = CodeBlock;
-
 export interface MarkdownLines {
   /** One per line of the text split at `\n` (a `\r` before it is part of that line). */
   roles: LineRole[];
   headings: MarkdownHeading[];
-  /** The document's own fenced code blocks (top level), in order. */
-  fenced: FencedBlock[];
   /** Every code block, fenced or indented, top level or in a list item, in order. */
   codeBlocks: CodeBlock[];
 }
@@ -147,6 +142,5 @@ export function markdownLines(text: string): MarkdownLines {
   // marked reads `\r\n` as `\n` itself; done here so that its raw text and ours count the same lines.
   const normal = text.includes("\r") ? text.replace(/\r\n/g, "\n") : text;
   walk(new (markedLexer())({ gfm: true }).blockTokens(normal, []), 0, found, true);
-  const fenced = found.codeBlocks.filter((block) => block.top && block.fence !== "");
-  return { ...found, fenced };
+  return found;
 }

@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { LintFile } from "../../rule-types.js";
+import { modelFromTexts } from "../../model.js";
 import { textLines } from "./delegation-scan.js";
 
-function file(lines: string[]): LintFile {
-  return {
-    path: ".claude/commands/c.md",
-    kind: "command",
-    text: lines.join("\n"),
-    lines,
-    frontmatter: null,
-    bodyStartLine: 1,
-    executable: false,
-  } as LintFile;
-}
+/** A command file of these lines, read by lint's own model. */
+const file = (lines: string[]) => modelFromTexts({ ".claude/commands/c.md": lines.join("\n") }).files[0]!;
 
 const code = (lines: string[]) =>
   textLines(file(lines))
