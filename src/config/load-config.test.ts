@@ -83,6 +83,33 @@ describe("configuration", () => {
     ).rejects.toThrow(/baton\.config\.yaml:\d+:\d+: invalid YAML/);
   });
 
+  it("names an alias bomb and a value nested past the stack instead of failing unexpectedly", async () => {
+    const rows = ["a: &a [x, x, x, x, x, x, x, x, x]"];
+    for (const [prev, name] of [
+      ["a", "b"],
+      ["b", "c"],
+      ["c", "d"],
+      ["d", "e"],
+      ["e", "f"],
+    ])
+      rows.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(", ")}]`);
+    await expect(loadConfig(repo({ "baton.config.yaml": `${rows.join("\n")}\n` }))).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringMatching(/baton\.config\.yaml: invalid YAML \(.*alias/),
+    });
+    const deep = `x: ${"[".repeat(5000)}${"]".repeat(5000)}\n`;
+    await expect(loadConfig(repo({ "baton.config.yaml": deep }))).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+    });
+    const deepJson = `{"x": ${"[".repeat(5000)}${"]".repeat(5000)}}`;
+    await expect(loadConfig(repo({ "baton.config.json": deepJson }))).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringMatching(
+        /baton\.config\.json:1:\d+: a value nested deeper than 64 levels \(at \.x\[0\]/,
+      ),
+    });
+  });
+
   it("rejects routing for a language that is not configured", async () => {
     await expect(
       loadConfig(repo({ "baton.config.json": '{"languages": ["general"], "routing": {"lean": {}}}' })),

@@ -1,10 +1,9 @@
 import { parseDocument } from "yaml";
 
+type YamlError = { line: number | undefined; column: number | undefined; message: string };
+
 /** Kept in its own module so the YAML parser is loaded only for YAML configs. */
-export function parseYaml(text: string): {
-  value: unknown;
-  error?: { line: number | undefined; column: number | undefined; message: string };
-} {
+export function parseYaml(text: string): { value: unknown; error?: YamlError } {
   const doc = parseDocument(text, { prettyErrors: true });
   const first = doc.errors[0];
   if (first) {
@@ -14,5 +13,12 @@ export function parseYaml(text: string): {
       error: { line: pos?.line, column: pos?.col, message: first.message.split("\n")[0] ?? "" },
     };
   }
-  return { value: doc.toJS() };
+  try {
+    // Aliases are expanded here: an alias bomb (each alias repeating the one before) is refused by
+    // the parser's own count, a value nested too deep by the stack; either is named, not a crash.
+    return { value: doc.toJS({ maxAliasCount: 100 }) };
+  } catch (error) {
+    const message = error instanceof RangeError ? "nested too deeply" : (error as Error).message;
+    return { value: undefined, error: { line: undefined, column: undefined, message } };
+  }
 }

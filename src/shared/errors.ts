@@ -5,6 +5,7 @@
 export type ErrorCode =
   | "CONFIG_INVALID"
   | "STATE_PARSE"
+  | "STORE_UNREADABLE"
   | "STATE_SCHEMA"
   | "TODO_PARSE"
   | "DUPLICATE_TASK"
@@ -55,7 +56,13 @@ export class ConfigError extends BatonError {
 export class FileFormatError extends BatonError {
   readonly file: string;
   constructor(
-    code: "STATE_PARSE" | "STATE_SCHEMA" | "TODO_PARSE" | "DUPLICATE_TASK" | "IRREGULAR_ENTRY",
+    code:
+      | "STATE_PARSE"
+      | "STORE_UNREADABLE"
+      | "STATE_SCHEMA"
+      | "TODO_PARSE"
+      | "DUPLICATE_TASK"
+      | "IRREGULAR_ENTRY",
     file: string,
     message: string,
     options: BatonErrorOptions = {},

@@ -69,7 +69,7 @@ export function parseFrontmatter(lines: readonly string[]): Frontmatter | null {
       const start = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
       if (key !== null && start !== undefined) keyLines[key] = lineCounter.linePos(start).line + offset;
     }
-    if (errors.length === 0 || recovered) data = toRecord(doc.toJS());
+    if (errors.length === 0 || recovered) data = expanded(doc, errors);
   } else if ((errors.length === 0 || recovered) && contents !== null) {
     errors.push({ message: "frontmatter is not a mapping of keys to values", line: 2, column: 1 });
   } else if (contents === null) {
@@ -77,6 +77,20 @@ export function parseFrontmatter(lines: readonly string[]): Frontmatter | null {
     data = {};
   }
   return { data, errors, keyLines, startLine: 1, endLine: close + 1, ...(recovered ? { recovered } : {}) };
+}
+
+/** The mapping as plain values; an alias bomb or a value nested past the stack is a finding, not a crash. */
+function expanded(
+  doc: ReturnType<typeof parseDocument>,
+  errors: Frontmatter["errors"],
+): Record<string, unknown> | null {
+  try {
+    return toRecord(doc.toJS({ maxAliasCount: 100 }));
+  } catch (error) {
+    const message = error instanceof RangeError ? "nested too deeply" : (error as Error).message;
+    errors.push({ message: `frontmatter cannot be read: ${message}`, line: 2, column: 1 });
+    return null;
+  }
 }
 
 function parseYaml(source: string) {

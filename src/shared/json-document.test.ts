@@ -16,6 +16,27 @@ const handFormatted = `{
 `;
 
 describe("JSON documents", () => {
+  it("refuses a value nested past the limit, naming its line and path, before anything recurses into it", () => {
+    const deep = `{\n  "tasks": [{"n": 1}, {"extra": ${"[".repeat(10_000)}${"]".repeat(10_000)}}]\n}\n`;
+    let thrown: unknown;
+    try {
+      parseJsonDocument("specs/state.json", deep);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(FileFormatError);
+    expect(thrown).toMatchObject({ code: "STORE_UNREADABLE", file: "specs/state.json" });
+    expect((thrown as Error).message).toMatch(
+      /^specs\/state\.json:2:\d+: a value nested deeper than 64 levels \(at \.tasks\[1\]\.extra\[0\]/,
+    );
+    // Brackets inside strings are text, and 64 levels are read.
+    const quoted = JSON.stringify({
+      s: "[".repeat(10_000),
+      d: JSON.parse(`${"[".repeat(63)}${"]".repeat(63)}`),
+    });
+    expect(parseJsonDocument("x.json", quoted).value).toMatchObject({ s: "[".repeat(10_000) });
+  });
+
   it("re-renders an untouched canonical file to identical bytes", async () => {
     const text = `${JSON.stringify({ b: 1, a: [1, 2], c: { z: "é\\u00e9" } }, null, 2)}\n`;
     const doc = parseJsonDocument("x.json", text);

@@ -1,4 +1,5 @@
 import { FileFormatError, lineColumnAt } from "./errors.js";
+import { JSON_DEPTH_LIMIT, JSON_SIZE_LIMIT, nestingBeyond } from "./json-limits.js";
 
 /**
  * A JSON file read so that writing it back changes only what was changed: same key order, same
@@ -25,6 +26,7 @@ export function parseJsonDocument<T = unknown>(path: string, text: string): Json
   const body = bom ? text.slice(1) : text;
   const firstNewline = body.indexOf("\n");
   const eol = firstNewline > 0 && body.charCodeAt(firstNewline - 1) === 13 ? "\r\n" : "\n";
+  refuseBeyondLimits(path, body);
   let value: T;
   try {
     value = JSON.parse(body) as T;
@@ -32,6 +34,28 @@ export function parseJsonDocument<T = unknown>(path: string, text: string): Json
     throw jsonSyntaxError(path, body, error);
   }
   return { path, text, eol, bom, indent: detectIndent(body), finalNewline: body.endsWith("\n"), value };
+}
+
+function refuseBeyondLimits(path: string, body: string): void {
+  if (body.length > JSON_SIZE_LIMIT) {
+    throw new FileFormatError(
+      "STORE_UNREADABLE",
+      path,
+      `${path}: ${Math.round(body.length / 1048576)} MB of JSON, more than Baton reads (${JSON_SIZE_LIMIT / 1048576} MB); nothing was written`,
+      {
+        hint: `Find what made ${path} this large (\`git log -p ${path}\`) and restore a version from before it.`,
+      },
+    );
+  }
+  const deep = nestingBeyond(body);
+  if (!deep) return;
+  const { line, column } = lineColumnAt(body, deep.offset);
+  throw new FileFormatError(
+    "STORE_UNREADABLE",
+    path,
+    `${path}:${line}:${column}: a value nested deeper than ${JSON_DEPTH_LIMIT} levels (at ${deep.path}); Baton reads no deeper, nothing was written`,
+    { hint: `Remove or flatten the value at ${deep.path} (\`git diff ${path}\` shows when it came).` },
+  );
 }
 
 /** The text in the form serialisation and minimal edits work on: no BOM, LF line ends. */

@@ -11,20 +11,19 @@ import { PACKAGE_CHECK_KEYS } from "./check-inputs.js";
 /** package.json as the agent left it, with the baseline's runner keys (scripts, jest, mocha, …). */
 export function mergedPackage(baseline: string | null, agent: string | null): string | null {
   if (agent === null) return baseline;
-  let theirs: Record<string, unknown>;
-  let ours: Record<string, unknown> = {};
+  // A file no parser reads (or one nested past the stack) keeps the baseline's whole.
   try {
-    theirs = JSON.parse(agent) as Record<string, unknown>;
-    if (baseline !== null) ours = JSON.parse(baseline) as Record<string, unknown>;
+    const theirs = JSON.parse(agent) as Record<string, unknown>;
+    const ours = (baseline === null ? {} : JSON.parse(baseline)) as Record<string, unknown>;
+    const merged = { ...theirs };
+    for (const key of PACKAGE_CHECK_KEYS) {
+      if (key in ours) merged[key] = ours[key];
+      else delete merged[key];
+    }
+    return `${JSON.stringify(merged, null, 2)}\n`;
   } catch {
     return baseline;
   }
-  const merged = { ...theirs };
-  for (const key of PACKAGE_CHECK_KEYS) {
-    if (key in ours) merged[key] = ours[key];
-    else delete merged[key];
-  }
-  return `${JSON.stringify(merged, null, 2)}\n`;
 }
 
 const table = (value: unknown): Record<string, unknown> =>

@@ -128,6 +128,7 @@ describe("files that hold dependencies and runner settings in one", () => {
       type: "module",
     });
     expect(mergedPackage(base, "{ not json")).toBe(base);
+    expect(mergedPackage(base, `{"x": ${"[".repeat(20_000)}${"]".repeat(20_000)}}`)).toBe(base);
   });
 
   it("pyproject.toml: the baseline's pytest settings, the agent's dependencies; its own text where nothing else changed", () => {
