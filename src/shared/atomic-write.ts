@@ -2,12 +2,14 @@ import { randomBytes } from "node:crypto";
 import {
   appendFileSync,
   closeSync,
+  fchmodSync,
   fsyncSync,
   lstatSync,
   openSync,
   readlinkSync,
   realpathSync,
   renameSync,
+  statSync,
   unlinkSync,
   type WriteFileOptions,
   writeFileSync,
@@ -23,9 +25,22 @@ export function tempPathFor(target: string): string {
   return join(dirname(target), tempFileName(basename(target), process.pid, randomBytes(4).toString("hex")));
 }
 
-export function writeFileDurable(path: string, content: string): void {
+/**
+ * The permission bits a rewrite of `path` keeps: the file's own, so a write under a strict umask (077)
+ * does not turn a shared 0644 state.json into 0600; undefined for a file that does not exist yet.
+ */
+export function modeToKeep(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeFileDurable(path: string, content: string, mode?: number): void {
   const fd = openSync(path, "w", 0o644);
   try {
+    if (mode !== undefined) fchmodSync(fd, mode);
     const buffer = Buffer.from(content, "utf8");
     let written = 0;
     while (written < buffer.length) {
@@ -40,9 +55,10 @@ export function writeFileDurable(path: string, content: string): void {
 }
 
 /** Async twin of writeFileDurable, so several files' fsyncs can run at once on the thread pool. */
-export async function writeFileDurableAsync(path: string, content: string): Promise<void> {
+export async function writeFileDurableAsync(path: string, content: string, mode?: number): Promise<void> {
   const handle = await open(path, "w", 0o644);
   try {
+    if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(content, "utf8");
     await handle.sync();
   } catch (error) {
@@ -92,7 +108,7 @@ export function writeFileAtomic(target: string, content: string): void {
   const path = resolveWriteTarget(target);
   const temp = tempPathFor(path);
   try {
-    writeFileDurable(temp, content);
+    writeFileDurable(temp, content, modeToKeep(path));
     renameSync(temp, path);
   } catch (error) {
     try {

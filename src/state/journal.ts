@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { writeFileNamed } from "../shared/atomic-write.js";
+import { modeToKeep, writeFileNamed } from "../shared/atomic-write.js";
 import {
   fsyncDirectory,
   resolveWriteTarget,
@@ -58,7 +58,9 @@ export async function commitFiles(
     return error;
   };
   try {
-    await Promise.all(writes.map((w, i) => writeFileDurableAsync(staged[i]!.temp, w.content)));
+    await Promise.all(
+      writes.map((w, i) => writeFileDurableAsync(staged[i]!.temp, w.content, modeToKeep(targets[i]!))),
+    );
   } catch (error) {
     throw abandon(error);
   }

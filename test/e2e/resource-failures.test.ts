@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -14,6 +15,7 @@ import { join, relative } from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { readAllEvents } from "../../src/shared/event-stream.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
+import { BATON_BIN } from "../support/cli.js";
 import {
   agentStarted,
   GOOD_RESEARCH,
@@ -245,5 +247,27 @@ describe("temp files of writes killed in Baton's own folder", () => {
     expect(existsSync(live), "a live writer's temp file was removed").toBe(true);
     rmSync(live);
     expect(leftovers(dir)).toEqual([]);
+  });
+});
+
+describe("file modes under a strict umask", () => {
+  it("a store write keeps each file's own mode (0644 stays 0644, a person's 0664 stays 0664)", () => {
+    const dir = repo();
+    oneTask(dir);
+    chmodSync(specs(dir, "TODO.md"), 0o664);
+    const strict = (args: string[]) =>
+      spawnSync("sh", ["-c", 'umask 077; exec "$0" "$@"', process.execPath, BATON_BIN, ...args], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+    for (const args of [
+      ["task", "add", "Another"],
+      ["task", "status", "1", "blocked", "--reason", "waits"],
+    ]) {
+      const result = strict(args);
+      expect(result.status, result.stderr).toBe(0);
+    }
+    expect(statSync(specs(dir, "state.json")).mode & 0o777).toBe(0o644);
+    expect(statSync(specs(dir, "TODO.md")).mode & 0o777).toBe(0o664);
   });
 });
