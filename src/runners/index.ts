@@ -40,7 +40,8 @@ export {
   type RunRequest,
   RunUsage,
 } from "./runner-types.js";
-export { probeSandbox, type SandboxPolicy, type SandboxProbe, sandboxed } from "./sandbox.js";
+export { type SandboxPolicy, sandboxed } from "./sandbox.js";
+export { probeSandbox, type SandboxProbe } from "./sandbox-probe.js";
 export { runSandboxed } from "./sandbox-run.js";
 export { PhaseScript, parseScript, Script, ScriptStep, selectSteps } from "./script.js";
 export {

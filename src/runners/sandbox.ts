@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { lstatSync, mkdirSync, readdirSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
@@ -38,50 +37,6 @@ export interface SandboxPolicy {
   protect?: readonly string[];
   /** The repository-relative folders it freezes, likewise. */
   protectFolders?: readonly string[];
-}
-
-/** Where the sandbox comes from, and why it cannot run when it cannot. */
-export type SandboxProbe = { ok: true; binary: string } | { ok: false; reason: string; fix: string };
-
-let probed: SandboxProbe | undefined;
-
-/**
- * Whether bubblewrap can start a sandbox here: installed, and allowed to make the namespaces it needs
- * (unprivileged user namespaces, when not root). Asked once per process.
- */
-export function probeSandbox(binary = process.env["BATON_BWRAP"] ?? "bwrap"): SandboxProbe {
-  if (probed) return probed;
-  try {
-    // With every option a launch uses that an older bubblewrap may lack.
-    const probe = ["--ro-bind", "/", "/", "--unshare-pid", "--die-with-parent", "--json-status-fd", "2"];
-    execFileSync(binary, [...probe, "--", "true"], {
-      stdio: ["ignore", "ignore", "pipe"],
-      timeout: 10_000,
-    });
-    probed = { ok: true, binary };
-  } catch (error) {
-    const err = error as NodeJS.ErrnoException & { stderr?: Buffer };
-    const said = err.stderr?.toString().trim();
-    probed =
-      err.code === "ENOENT"
-        ? {
-            ok: false,
-            reason: `bubblewrap (${binary}) is not installed`,
-            fix: "install it (Debian/Ubuntu: apt-get install bubblewrap), or run unsandboxed on purpose with --sandbox off",
-          }
-        : said?.includes("Unknown option")
-          ? {
-              ok: false,
-              reason: `this bubblewrap (${binary}) is too old: ${said}`,
-              fix: "install a newer bubblewrap (one that knows --json-status-fd), or run unsandboxed on purpose with --sandbox off",
-            }
-          : {
-              ok: false,
-              reason: `bubblewrap cannot make a sandbox here: ${said || err.message}`,
-              fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or run as root), or run unsandboxed on purpose with --sandbox off",
-            };
-  }
-  return probed;
 }
 
 /**

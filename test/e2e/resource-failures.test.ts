@@ -203,8 +203,9 @@ describe.skipIf(faketimeMissing !== null)("the wall clock steps back two hours m
       FAKETIME_NO_CACHE: "1",
       DONT_FAKE_MONOTONIC: "1",
     };
-    // Unsandboxed on purpose: libfaketime, preloaded into every child, cannot set itself up inside bubblewrap.
-    const args = ["research", "1", "--script", startedResearcher(dir, 2500), "--sandbox", "off"];
+    // Sandboxed: libfaketime, preloaded into bubblewrap and the agent, fails to set itself up in a sandbox
+    // without /dev; the probe once read that as "no sandbox here" and refused every operation.
+    const args = ["research", "1", "--script", startedResearcher(dir, 2500)];
     const running = runBatonAsync(dir, args, env);
     await agentStarted(dir, "1_study_the_lexer");
     writeFileSync(clock, "-2h\n");
