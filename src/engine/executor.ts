@@ -19,7 +19,7 @@ function perform(ctx: DriveContext, effect: Effect): Promise<RunEvent | null> | 
     case "gate_in":
       return runGateIn(ctx);
     case "run_agent":
-      return ctx.delegation.delegate(ctx.run, ctx.driven.artifactPath);
+      return delegateOrFail(ctx);
     case "check_result":
       return ctx.delegation
         .check(ctx.run, effect.output, ctx.driven.artifactPath)
@@ -30,6 +30,21 @@ function perform(ctx: DriveContext, effect: Effect): Promise<RunEvent | null> | 
       return recordFailureStep(ctx, effect);
     case "commit":
       return commitRun(ctx, effect.outcome);
+  }
+}
+
+/**
+ * DELEGATE, with a failure around one agent (a folder Baton cannot make, a file it cannot copy) ending the
+ * run as a runner that could not run: recorded, the status put back, rather than a run left open. A plan
+ * run's failure stays open for `recover`, which knows which of its phases were committed.
+ */
+async function delegateOrFail(ctx: DriveContext): Promise<RunEvent | null> {
+  try {
+    return await ctx.delegation.delegate(ctx.run, ctx.driven.artifactPath);
+  } catch (error) {
+    if (ctx.run.plan) throw error;
+    const message = `DELEGATE failed: ${error instanceof Error ? error.message : String(error)}`;
+    return { type: "agent_finished", outcome: { ok: false, reason: "spawn_failed", message, output: "" } };
   }
 }
 

@@ -11,6 +11,7 @@ import { refuseLongFocus } from "./refuse-long-focus.js";
 import { refuseStaleIndexLock } from "./refuse-stale-index-lock.js";
 import { requireSandbox } from "./require-sandbox.js";
 import { requireSigningKey } from "./require-signing-key.js";
+import { requireWritable } from "./require-writable.js";
 import { takeBaseline } from "./take-baseline.js";
 
 export { decideGateIn, type GateInDecision, readGateIn } from "./decide-gate-in.js";
@@ -28,6 +29,7 @@ export const GATE_IN: readonly GateInStep[] = [
   refuseLongFocus,
   requireSandbox,
   requireSigningKey,
+  requireWritable,
   refuseStaleIndexLock,
   refuseGitOperation,
   refuseForgedSessionCommit,

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config/index.js";
 import { agentFileReaders } from "../../hosts/index.js";
 import { ScriptedRunner } from "../../runners/index.js";
+import { IoError } from "../../shared/errors.js";
 import { groupAlive } from "../../shared/process-group.js";
 import {
   addTask,
@@ -260,5 +261,30 @@ describe("an operation run through the checkpoints", () => {
       message: "task 1: cannot implement: the task has no plan; run `baton plan` first",
     });
     expect(readFileSync(t.ctx.paths.state, "utf8")).toBe(before);
+  });
+
+  it("ends a run whose runner throws as a failed DELEGATE: recorded, retryable, no run left open", async () => {
+    const t = await repoWithTask();
+    const throwing = new ScriptedRunner({ script: { steps: [] } });
+    throwing.run = async () => {
+      throw new IoError("cannot mkdir /somewhere/holdout: permission denied (EACCES)");
+    };
+    const report = await runOperation({
+      agentFiles: agentFileReaders(),
+      config: t.config,
+      operation: "research",
+      taskNumber: 1,
+      runner: throwing,
+    });
+    expect(report.result).toMatchObject({ ok: false, checkpoint: "DELEGATE", code: "RUNNER_SPAWN_FAILED" });
+    expect((report.result as { message: string }).message).toContain("cannot mkdir /somewhere/holdout");
+    expect(report.status).toBe("researching");
+    expect(loadErrors(t.ctx.paths).entries.at(-1)).toMatchObject({ type: "runner_spawn_failed" });
+    expect(existsSync(join(t.dir, "specs/.baton/checkpoints/1.json"))).toBe(false);
+    const retry = await research(t.config, [
+      { write: "{task_folder}/reports/research-001.md", content: REPORT },
+      metadata(),
+    ]);
+    expect(retry.result).toMatchObject({ ok: true, outcome: "done" });
   });
 });
