@@ -117,3 +117,35 @@ describe("the hook server answers only its host", () => {
     });
   });
 });
+
+describe("the installation's hook secret", () => {
+  it("refuses a hook request without this installation's secret, even one addressed as Claude Code's", async () => {
+    const secret = "ab".repeat(32);
+    const guarded = await startHookServer({ port: 0, fallbackDir: repo.dir, secret });
+    try {
+      const write = JSON.stringify(
+        toolInput(join(repo.dir, "src"), "Write", { file_path: join(repo.dir, "specs/TODO.md") }),
+      );
+      const post = (headers: Record<string, string>) =>
+        fetch(`${guarded.url}/hooks/pre-tool-use`, {
+          method: "POST",
+          body: write,
+          headers: { "content-type": "application/json", ...headers },
+        });
+      const before = hookLog(repo.dir).length;
+      expect((await post({})).status).toBe(403);
+      expect((await post({ "x-baton-hook-secret": "cd".repeat(32) })).status).toBe(403);
+      expect((await post({ "x-baton-hook-secret": secret.slice(1) })).status).toBe(403);
+      expect(hookLog(repo.dir)).toHaveLength(before);
+      const honest = await post({ "x-baton-hook-secret": secret });
+      expect(honest.status).toBe(200);
+      expect(await honest.json()).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+      // Its health names the secret it holds without giving it away.
+      const health = (await (await fetch(`${guarded.url}/health`)).json()) as { secretId: string };
+      expect(health.secretId).toMatch(/^[0-9a-f]{16}$/);
+      expect(JSON.stringify(health)).not.toContain(secret);
+    } finally {
+      await guarded.close();
+    }
+  });
+});

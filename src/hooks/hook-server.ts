@@ -1,9 +1,11 @@
+import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { batonKeyDir } from "../shared/baton-paths.js";
 import { IoError } from "../shared/errors.js";
-import { DEFAULT_HOOK_PORT } from "../shared/hook-port.js";
+import { DEFAULT_HOOK_PORT, HOOK_SECRET_HEADER, secretId } from "../shared/hook-port.js";
 import { HOOK_EVENTS, handleHook } from "./dispatch.js";
+import { serverHookSecret } from "./hook-secret.js";
 
 /** The port `baton serve` listens on unless told otherwise; `baton init --hooks http` writes it. */
 /** Claude Code HTTP hooks carry no environment; a body above this is not a hook input. */
@@ -45,6 +47,8 @@ interface HookServerOptions {
   root?: string;
   /** Other routes on the same server (the dashboard); returns false for a request it does not serve. */
   routes?: (request: IncomingMessage, response: ServerResponse, path: string) => Promise<boolean>;
+  /** The installation's hook secret every hook request must carry; "" or unset: none (a clone not yet initialised). */
+  secret?: string;
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
@@ -67,7 +71,9 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * send `application/json` to another origin without a preflight this server never answers; a page reached
  * through a rebinding host name carries that name in `Host`. Claude Code sends none of these.
  */
-function notFromHost(request: IncomingMessage): string | null {
+function notFromHost(request: IncomingMessage, secret: string): string | null {
+  if (secret !== "" && !sameSecret(request.headers[HOOK_SECRET_HEADER.toLowerCase()], secret))
+    return `hooks answer only this installation's Claude Code and forwarders (no or a wrong ${HOOK_SECRET_HEADER})`;
   const host = (request.headers.host ?? "").replace(/:\d+$/, "");
   if (host !== "127.0.0.1" && host !== "localhost" && host !== "[::1]")
     return `hooks answer only requests addressed to 127.0.0.1 or localhost, not ${JSON.stringify(request.headers.host ?? "")}`;
@@ -77,6 +83,13 @@ function notFromHost(request: IncomingMessage): string | null {
   if (type !== "application/json")
     return `a hook input is application/json, not ${JSON.stringify(type ?? "")}`;
   return null;
+}
+
+function sameSecret(sent: string | string[] | undefined, secret: string): boolean {
+  if (typeof sent !== "string") return false;
+  const a = Buffer.from(sent);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** One request: health, another route's page, or a hook event's decision. */
@@ -95,6 +108,7 @@ async function answer(
       pid: process.pid,
       root: options.root ?? fallbackDir,
       keyDir: batonKeyDir(),
+      secretId: secretId(options.secret ?? ""),
     });
   if (!match && options.routes) {
     try {
@@ -111,7 +125,7 @@ async function answer(
       events: Object.keys(HOOK_EVENTS),
     });
   }
-  const refused = notFromHost(request);
+  const refused = notFromHost(request, options.secret ?? "");
   if (refused) return send(403, { error: refused });
   let body = "";
   try {
@@ -153,7 +167,9 @@ function listen(server: Server, wanted: number): Promise<void> {
  */
 export async function startHookServer(options: HookServerOptions = {}): Promise<HookServer> {
   const fallbackDir = options.fallbackDir ?? process.cwd();
-  const server = createServer((request, response) => void answer(options, fallbackDir, request, response));
+  const secret = options.secret ?? serverHookSecret(options.root ?? fallbackDir);
+  const held = { ...options, secret };
+  const server = createServer((request, response) => void answer(held, fallbackDir, request, response));
   server.keepAliveTimeout = 60_000;
   await listen(server, options.port ?? DEFAULT_HOOK_PORT);
   const port = (server.address() as AddressInfo).port;

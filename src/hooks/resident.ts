@@ -2,9 +2,11 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BATON_DIR, batonKeyDir, batonPaths } from "../shared/baton-paths.js";
+import { secretId } from "../shared/hook-port.js";
 import { endSession, hostPid, registerSession } from "../state/live-sessions.js";
 import { allow, type Decision } from "./decision.js";
 import type { StopHookInput } from "./hook-input-schema.js";
+import { serverHookSecret } from "./hook-secret.js";
 import type { Project } from "./project.js";
 import { hostKeyReach } from "./settings-guard.js";
 
@@ -36,12 +38,14 @@ export function unpublishPort(file: string, port: number): void {
  * another key folder than this session's (started under another environment) is "stale": its seals would
  * not open for this session's gate-out, so it is replaced.
  */
-async function probe(port: string | number): Promise<"baton" | "foreign" | "none" | "stale"> {
+async function probe(root: string, port: string | number): Promise<"baton" | "foreign" | "none" | "stale"> {
   try {
     const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(300) });
     if (!response.ok || response.headers.get("x-baton-hook") !== "1") return "foreign";
-    const health = (await response.json()) as { pid?: unknown; keyDir?: unknown };
-    if (health.keyDir === undefined || health.keyDir === batonKeyDir()) return "baton";
+    const health = (await response.json()) as { pid?: unknown; keyDir?: unknown; secretId?: unknown };
+    // One that holds another hook secret (an older installation's) would refuse this session's every call.
+    const sameSecret = (health.secretId ?? "") === secretId(serverHookSecret(root));
+    if ((health.keyDir === undefined || health.keyDir === batonKeyDir()) && sameSecret) return "baton";
     if (typeof health.pid === "number") await stopServer(health.pid);
     return "stale";
   } catch {
@@ -89,7 +93,7 @@ function warn(message: string): Decision {
  * first tool call, because Claude Code blocks every tool call while it cannot reach it.
  */
 async function keepFixedPort(root: string, port: number): Promise<Decision> {
-  const found = await probe(port);
+  const found = await probe(root, port);
   if (found === "baton") return allow("resident server running");
   if (found === "stale") await new Promise((resolve) => setTimeout(resolve, 50));
   if (found === "foreign") {
@@ -101,7 +105,7 @@ async function keepFixedPort(root: string, port: number): Promise<Decision> {
   if (!startServer(root, ["--port", String(port)])) return allow();
   for (let i = 0; i < 40; i++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    if ((await probe(port)) === "baton") return allow("resident server started");
+    if ((await probe(root, port)) === "baton") return allow("resident server started");
   }
   return warn(`\`baton serve --port ${port}\` did not start: tool calls will be blocked until it answers.`);
 }
@@ -129,7 +133,7 @@ export async function sessionStart(
   } catch {
     port = undefined;
   }
-  if (port && (await probe(port)) === "baton") return allow("resident server running");
+  if (port && (await probe(project.root, port)) === "baton") return allow("resident server running");
   rmSync(file, { force: true });
   return allow(
     startServer(project.root, ["--port", "0", "--port-file", file]) ? "resident server started" : undefined,

@@ -22,6 +22,8 @@ export interface HostInstallContext {
 /** A host's edit of its own settings file, and what the manifest records of it. */
 export interface HostSettingsPlan {
   write: FileChange | null;
+  /** Other files its settings need (Claude Code's local settings with the hook secret, its git exclude line). */
+  moreWrites?: FileChange[];
   /** Its own key of the manifest (`settings`, `codex`, `opencode`). */
   record: Partial<InitManifest>;
   /** What the edit adds and replaces, for the report (Claude Code's settings.json). */

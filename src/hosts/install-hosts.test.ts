@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -265,12 +266,28 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
     expect(s.hooks.PreToolUse).toEqual([
       {
         matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task",
-        hooks: [{ type: "http", url: "http://127.0.0.1:5123/hooks/pre-tool-use", onFailure: "block" }],
+        hooks: [
+          {
+            type: "http",
+            url: "http://127.0.0.1:5123/hooks/pre-tool-use",
+            headers: { "X-Baton-Hook-Secret": "$BATON_HOOK_SECRET" },
+            allowedEnvVars: ["BATON_HOOK_SECRET"],
+            onFailure: "block",
+          },
+        ],
       },
     ]);
     expect(s.hooks.SubagentStart[0].hooks[0].url).toBe("http://127.0.0.1:5123/hooks/subagent-start");
     expect(readManifest(root)!.manifest).toMatchObject({ hooks: "http", port: 5123 });
+    // The installation's secret: in the local settings Claude Code reads its env from, which git ignores here.
+    const local = () => JSON.parse(readFileSync(join(root, ".claude/settings.local.json"), "utf8"));
+    const secret = local().env.BATON_HOOK_SECRET as string;
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(
+      execFileSync("git", ["check-ignore", ".claude/settings.local.json"], { cwd: root, encoding: "utf8" }),
+    ).toBe(".claude/settings.local.json\n");
     expect((await runInit({ root })).upToDate).toBe(true);
+    expect(local().env.BATON_HOOK_SECRET).toBe(secret);
 
     const back = await runInit({ root, hooks: "command" });
     // the four HTTP hooks, and the SessionStart and SessionEnd that kept their server; Stop and SubagentStop
@@ -279,6 +296,8 @@ describe("baton init: conflicts, --force, --dry-run, http", () => {
     expect(settings(root).hooks.Stop).toEqual([
       { hooks: [{ type: "command", command: `${TEST_BIN} hook stop`, timeout: 600 }] },
     ]);
+    // Command hooks call no server: the secret goes, and the local settings file Baton made with it.
+    expect(existsSync(join(root, ".claude/settings.local.json"))).toBe(false);
   });
 });
 

@@ -176,7 +176,10 @@ export async function planInstall(options: InstallOptions, hosts: readonly Host[
     files: files.records.map(({ backup, ...rest }) => (backup ? { ...rest, backup } : rest)),
     dirs: [...new Set([...(prev?.dirs ?? []), ...dirs.filter((d) => !present(join(root, d)))])],
   };
-  const writes = [...files.writes, ...settings.flatMap((s) => (s.write ? [s.write] : []))];
+  const writes = [
+    ...files.writes,
+    ...settings.flatMap((s) => [...(s.write ? [s.write] : []), ...(s.moreWrites ?? [])]),
+  ];
   // Backups are listed even without --force, so a dry run shows what --force would do.
   const changes = [...files.backups, ...manifestChange(root, manifest), ...writes];
   return {

@@ -64,6 +64,7 @@ export async function planUninstall(root: string, hosts: readonly Host[]): Promi
   for (const host of hosts) {
     const planned = await host.installer.uninstallSettings(root, manifest);
     if (planned?.write) changes.push(planned.write);
+    changes.push(...(planned?.moreWrites ?? []));
     if (host.primary && planned?.summary) settings = planned.summary;
   }
   changes.push({ path: MANIFEST_PATH, action: "delete", before: text, after: null });

@@ -51,6 +51,8 @@ export const InitManifest = z.object({
   dirs: z.array(z.string()),
   /** Claude Code's part (absent when only another host was installed, `--host opencode`). */
   settings: z.optional(SettingsRecord),
+  /** Claude Code's local settings (`.claude/settings.local.json`): the installation's hook secret in `env`. */
+  localSettings: z.optional(SettingsRecord),
   /** `--host codex`: Baton's hooks in `.codex/hooks.json`, recorded like the Claude Code settings. */
   codex: z.optional(SettingsRecord),
   /** `--host opencode`: Baton's deny rules in `permission.edit` of opencode.json(c). */

@@ -30,3 +30,18 @@ export function repositoryPort(root: string, attempt = 0): number {
  * asks Claude Code for a little more.
  */
 export const STOP_GATE_OUT_TIMEOUT_S = 590;
+
+/**
+ * The installation's hook secret: `baton init` keeps it in Claude Code's local settings (`env`, never
+ * committed), Claude Code interpolates it into each HTTP hook's header, the forwarders send it from their
+ * environment, and the server that a session starts inherits it. No web page and no other user can know it.
+ */
+export const HOOK_SECRET_ENV = "BATON_HOOK_SECRET";
+export const HOOK_SECRET_HEADER = "X-Baton-Hook-Secret";
+/** Where Claude Code keeps one installation's own settings (git-ignored by Claude Code and by `baton init`). */
+export const LOCAL_SETTINGS_PATH = ".claude/settings.local.json";
+
+/** A name for a secret that gives nothing of it away, for `/health` to say which one a server holds. */
+export function secretId(secret: string): string {
+  return secret === "" ? "" : createHash("sha256").update(`baton-hook:${secret}`).digest("hex").slice(0, 16);
+}

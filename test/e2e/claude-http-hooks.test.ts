@@ -131,4 +131,48 @@ describe.skipIf(located.path === null)("Claude Code with HTTP hooks (its sandbox
     // Directly, or through the proxy of Claude Code's sandbox (which baton init turns on).
     expect(blocked).toMatch(/ECONNREFUSED|HTTP 502/);
   });
+
+  test("the server a session starts answers only this installation's secret, which Claude Code sends", {
+    timeout: 120_000,
+  }, async () => {
+    const dir = httpRepo();
+    const port = installedPort(dir);
+    const secret = JSON.parse(readFileSync(join(dir, ".claude/settings.local.json"), "utf8")).env
+      .BATON_HOOK_SECRET as string;
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    // Synchronous, as a reply function must be: the status of a hook call with the headers given.
+    const statusWith = (headers: Record<string, string>) => {
+      const script = `fetch("http://127.0.0.1:${port}/hooks/post-tool-use", { method: "POST", headers: ${JSON.stringify({ "content-type": "application/json", ...headers })}, body: "{}" }).then((r) => console.log(r.status))`;
+      return Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim());
+    };
+    const statuses: number[] = [];
+    const { api, run, hookLog } = await session(
+      dir,
+      {
+        conversations: [
+          {
+            name: "main",
+            turns: [
+              {
+                reply: () => {
+                  serverPidNow(port);
+                  statuses.push(statusWith({}), statusWith({ "x-baton-hook-secret": "0".repeat(64) }));
+                  statuses.push(statusWith({ "x-baton-hook-secret": secret }));
+                  return say(toolUse("Bash", { command: "echo hi", description: "Say hi" }));
+                },
+              },
+              say(text("Done.")),
+            ],
+          },
+        ],
+      },
+      { prompt: "Say hi" },
+    );
+    expect(api.problems(), run.stdout + run.stderr).toEqual([]);
+    expect(statuses).toEqual([403, 403, 200]);
+    // Claude Code's own calls carried it: the tool call was decided and logged, not blocked.
+    expect(hookLog).toContainEqual(
+      expect.objectContaining({ event: "pre-tool-use", tool: "Bash", decision: "allow" }),
+    );
+  });
 });

@@ -137,6 +137,8 @@ describe("baton init (CLI)", () => {
     const http = (name: string) => ({
       type: "http",
       url: `http://127.0.0.1:5999/hooks/${name}`,
+      headers: { "X-Baton-Hook-Secret": "$BATON_HOOK_SECRET" },
+      allowedEnvVars: ["BATON_HOOK_SECRET"],
       onFailure: "block",
     });
     expect(hooks.PreToolUse[0]).toEqual({

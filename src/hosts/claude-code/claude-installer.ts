@@ -8,6 +8,7 @@ import {
 } from "../../init/index.js";
 import type { HostInstaller, HostSettingsPlan } from "../host.js";
 import { agentFiles, commandFiles, permissionRules } from "./command-files.js";
+import { hookSecretInstall, hookSecretUninstall } from "./hook-secret-settings.js";
 import { hookEntries, SETTINGS_PATH } from "./hook-settings.js";
 import { missingSandboxTools, sandboxSettings } from "./sandbox-settings.js";
 
@@ -30,9 +31,11 @@ export const claudeInstaller: HostInstaller = {
       SETTINGS_PATH,
       hostSandbox ? sandboxSettings(bin, specsDir) : [],
     );
+    const secret = await hookSecretInstall(root, hooks, previous);
     return {
       write: settingsWrite(SETTINGS_PATH, file, planned.after, planned.changed),
-      record: { settings: planned.record },
+      moreWrites: secret.writes,
+      record: { settings: planned.record, ...secret.record },
       summary: {
         path: SETTINGS_PATH,
         hooksAdded: planned.added,
@@ -43,15 +46,19 @@ export const claudeInstaller: HostInstaller = {
       warnings: [
         ...(hooks === "http" ? httpWarnings(file.value, port) : []),
         ...(hostSandbox ? sandboxWarnings(planned.conflicts) : []),
+        ...secret.warnings,
       ],
     };
   },
   async uninstallSettings(root, manifest) {
     const file = readSettings(root, SETTINGS_PATH);
-    if (!file.exists || !manifest.settings) return null;
+    const moreWrites = await hookSecretUninstall(root, manifest);
+    if (!file.exists || !manifest.settings)
+      return moreWrites.length > 0 ? { write: null, moreWrites, record: {}, warnings: [] } : null;
     const planned = await planSettingsUninstall(file, manifest.settings);
     return {
       write: settingsRemoval(SETTINGS_PATH, file, planned.after),
+      moreWrites,
       record: {},
       summary: {
         path: SETTINGS_PATH,

@@ -1,7 +1,12 @@
 import { join } from "node:path";
 import { shellQuote } from "../../init/bin.js";
 import type { HookEntry, HookMode } from "../../init/index.js";
-import { DEFAULT_HOOK_PORT, STOP_GATE_OUT_TIMEOUT_S } from "../../shared/hook-port.js";
+import {
+  DEFAULT_HOOK_PORT,
+  HOOK_SECRET_ENV,
+  HOOK_SECRET_HEADER,
+  STOP_GATE_OUT_TIMEOUT_S,
+} from "../../shared/hook-port.js";
 import { packageRoot } from "../../shared/package.js";
 
 // PreToolUse looks only at tools that write or delegate; PostToolUse and PostToolUseFailure see every tool,
@@ -34,7 +39,14 @@ function handlerFor(bin: string, mode: HookMode, port: number, event: string, na
   // Claude Code ignores onFailure on Stop and SubagentStop, so an HTTP hook there would let an agent stop
   // while the server is down; they run once per agent, so they stay in-process command hooks.
   if (mode === "http" && PER_TOOL_CALL.has(event)) {
-    return { type: "http", url: `http://127.0.0.1:${port}/hooks/${name}`, onFailure: "block" };
+    // The installation's secret, from the local settings' env (hook-secret-settings.ts): no web page has it.
+    return {
+      type: "http",
+      url: `http://127.0.0.1:${port}/hooks/${name}`,
+      headers: { [HOOK_SECRET_HEADER]: `$${HOOK_SECRET_ENV}` },
+      allowedEnvVars: [HOOK_SECRET_ENV],
+      onFailure: "block",
+    };
   }
   if (mode === "resident") {
     return { type: "command", command: `${shellQuote(join(packageRoot(), "bin", "baton-hook"))} ${name}` };
