@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import pgClient from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openQueue } from "../../src/batch/queue/boss.js";
 import { readAllEvents } from "../../src/shared/event-stream.js";
@@ -79,10 +80,11 @@ function coordinator(
   dir: string,
   args: string[],
   db = pg.url,
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; out: string }> {
   const child = spawn(process.execPath, [BATON_BIN, "run", ...args, "--queue", db], {
     cwd: dir,
-    env: { ...process.env, ...ENV },
+    env: { ...process.env, ...ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -328,4 +330,59 @@ describe.skipIf(missing !== null)("baton run --queue (PostgreSQL, pg-boss)", () 
     expect(git(dir, ["branch", "--list", "baton/*"])).toBe("");
     expect(git(dir, ["status", "--porcelain"])).toBe("");
   }, 180_000);
+
+  it("a worker killed with kill -9 loses its job in seconds by heartbeat, not after the agent's timeout; a frozen one that wakes records nothing; an older lease table migrates", async () => {
+    const admin = await openQueue(pg.url);
+    const name = `heartbeat_${process.pid}`;
+    try {
+      await admin.getDb().executeSql(`CREATE DATABASE ${name}`, []);
+    } finally {
+      await admin.stop({ graceful: false, wait: false });
+    }
+    const db = pg.url.replace(/\/postgres$/, `/${name}`);
+    // The lease table as an older Baton made it: no heartbeat column.
+    const old = new pgClient.Client({ connectionString: db });
+    await old.connect();
+    await old.query(
+      "CREATE TABLE baton_lease (job_id uuid NOT NULL, retry int NOT NULL, machine text NOT NULL, started_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (job_id, retry))",
+    );
+    await old.end();
+    const { dir, script } = coordinatorRepo(2, wholeWayScript({ sleepMs: 4000 }));
+    const beat = { BATON_QUEUE_HEARTBEAT_MS: "500", BATON_QUEUE_LOST_AFTER_S: "3" };
+    const doomed = startWorker(dir, "machine-doomed", script, db, { env: beat });
+    const frozen = startWorker(dir, "machine-frozen", script, db, { env: beat });
+    // The agent may take ten minutes, and the lease margin is the default 300 s: expiry alone would wait 900 s.
+    const run = coordinator(
+      dir,
+      ["--all-ready", "--until", "researched", "--concurrency", "2", "--timeout", "600"],
+      db,
+      {
+        ...beat,
+        BATON_QUEUE_LEASE_MARGIN_S: "300",
+      },
+    );
+    await until(
+      () => doomed.log().includes("attempt 1") && frozen.log().includes("attempt 1"),
+      (both) => both,
+    );
+    doomed.child.kill("SIGKILL");
+    frozen.child.kill("SIGSTOP");
+    const lost = Date.now();
+    const survivor = startWorker(dir, "machine-survivor", script, db, { env: beat });
+    const done = await run;
+    const failover = Date.now() - lost;
+    expect(done.code, `${done.out}\n${survivor.log()}`).toBe(0);
+    expect(failover).toBeLessThan(45_000);
+    expect(statuses(dir)).toEqual(["researched", "researched"]);
+    frozen.child.kill("SIGCONT");
+    await until(
+      () => frozen.log(),
+      (log) => log.includes("the lease was lost meanwhile"),
+    );
+    for (let n = 1; n <= 2; n++)
+      expect(subjects(dir).filter((s) => s === `task ${n}: complete research`)).toHaveLength(1);
+    const events = readAllEvents(dir).filter((e) => e.kind === "queue");
+    expect(events.filter((e) => e.outcome === "recorded")).toHaveLength(2);
+    expect(events.some((e) => e.outcome === "leased" && e.machine === "machine-survivor")).toBe(true);
+  }, 120_000);
 });

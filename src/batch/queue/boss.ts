@@ -157,6 +157,8 @@ async function createLeaseTable(boss: PgBoss): Promise<void> {
     };
     if (!found.rows[0]?.there) throw error;
   }
+  // A table made by an older Baton gains the heartbeat column (heartbeat.ts); the statement is idempotent.
+  await db.executeSql("ALTER TABLE baton_lease ADD COLUMN IF NOT EXISTS heartbeat_at timestamptz", []);
 }
 
 /** A URL as it may be printed: without its password. */

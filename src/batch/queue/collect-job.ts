@@ -11,6 +11,7 @@ import type { Operation } from "../../state/index.js";
 import type { BatchRun } from "../local.js";
 import { applyWorkerCommit, git } from "./apply.js";
 import { DelegateResult, QUEUE } from "./boss.js";
+import { lostLeaseReaper } from "./heartbeat.js";
 
 /** A job the coordinator enqueued, kept in `.baton/queue/<session>.json` until its result is recorded. */
 export interface PendingJob {
@@ -39,6 +40,7 @@ async function awaitJob(
   lease: { machine: string },
 ): Promise<JobEnd> {
   const { task, operation, session } = job;
+  const reap = lostLeaseReaper(boss);
   for (;;) {
     let state: PgBoss.JobWithMetadata | null = null;
     try {
@@ -73,6 +75,8 @@ async function awaitJob(
       };
     }
     if (request.signal.aborted) return { stopped: true };
+    // A worker that died holding this job (or another) stops beating; failed now, it is retried elsewhere.
+    await reap();
     await sleep(400);
   }
 }

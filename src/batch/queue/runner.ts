@@ -12,6 +12,7 @@ import { runGit } from "../../shared/git.js";
 import { Stopwatch } from "../../shared/time.js";
 import { applyWorkerCommit } from "./apply.js";
 import { DelegateResult, QUEUE, sendJob } from "./boss.js";
+import { lostLeaseReaper } from "./heartbeat.js";
 
 /**
  * A runner whose agent runs on a worker: the coordinator's plan run (waves, hard barriers, checks, one
@@ -54,6 +55,7 @@ export class QueueRunner implements Runner {
     const { key, jobId } = await this.enqueue(request, options, base.stdout.trim());
     if (!jobId) return fail(`the queue refused the job ${key}`);
     options.onEvent({ type: "started", runner: "queue", pid: null });
+    const reap = lostLeaseReaper(this.boss);
     for (;;) {
       if (options.signal.aborted) {
         await this.boss.cancel(QUEUE, jobId).catch(() => undefined);
@@ -70,6 +72,7 @@ export class QueueRunner implements Runner {
           `the queue gave up after ${job.retryCount + 1} attempts: ${JSON.stringify(job.output ?? {}).slice(0, 300)}`,
         );
       }
+      await reap();
       await sleep(400);
     }
   }

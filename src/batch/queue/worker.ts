@@ -25,6 +25,7 @@ import {
   QUEUE,
   type QueueOptions,
 } from "./boss.js";
+import { keepLease, lostLeaseReaper } from "./heartbeat.js";
 
 /**
  * `baton worker`: takes DELEGATE jobs under a lease, one at a time. For each: fetch the coordinator's
@@ -65,6 +66,9 @@ export async function runWorker(request: WorkerRequest): Promise<WorkerReport> {
   });
   const report: WorkerReport = { machine, completed: 0, failed: 0, dropped: 0 };
   say("connected to the queue, waiting for jobs");
+  const reap = lostLeaseReaper(boss, (ids) =>
+    say(`retrying ${ids.length} job(s) whose worker stopped beating`),
+  );
   try {
     while (
       !request.signal.aborted &&
@@ -80,6 +84,7 @@ export async function runWorker(request: WorkerRequest): Promise<WorkerReport> {
       }
       const job = jobs[0];
       if (!job) {
+        await reap();
         await sleep(500, undefined, { signal: request.signal }).catch(() => undefined);
         continue;
       }
@@ -110,9 +115,28 @@ async function take(
   await boss
     .getDb()
     .executeSql(
-      "INSERT INTO baton_lease (job_id, retry, machine) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+      "INSERT INTO baton_lease (job_id, retry, machine, heartbeat_at) VALUES ($1, $2, $3, now()) ON CONFLICT DO NOTHING",
       [job.id, retry, machine],
     );
+  const stopBeating = keepLease(boss, job.id, retry);
+  try {
+    await deliver(boss, job, data, request, machine, say, report);
+  } finally {
+    stopBeating();
+  }
+}
+
+/** Runs the agent and completes the job, unless its lease was lost meanwhile. */
+async function deliver(
+  boss: PgBoss,
+  job: PgBoss.JobWithMetadata,
+  data: DelegateJob,
+  request: WorkerRequest,
+  machine: string,
+  say: (line: string) => void,
+  report: WorkerReport,
+): Promise<void> {
+  const retry = job.retryCount;
   say(`task ${data.task} ${data.operation} (${data.session}, attempt ${retry + 1})`);
   let result: DelegateResult;
   try {
