@@ -65,12 +65,12 @@ async function startPostgres(bin) {
   };
 }
 
-function repoWithTasks(dir) {
+function repoWithTasks(dir, jobs = JOBS, agentMs = AGENT_MS) {
   const git = (...args) => execFileSync("git", args, { cwd: dir, stdio: "pipe" });
   git("init", "-q", "-b", "main");
   git("config", "user.email", "bench@baton");
   git("config", "user.name", "bench");
-  for (let i = 1; i <= JOBS; i++)
+  for (let i = 1; i <= jobs; i++)
     spawnSync(process.execPath, [BIN, "task", "add", `Benchmark task ${i}`], { cwd: dir });
   git("add", "-A");
   git("commit", "-qm", "tasks");
@@ -81,7 +81,7 @@ function repoWithTasks(dir) {
     JSON.stringify({
       operations: {
         research: [
-          { sleepMs: AGENT_MS },
+          { sleepMs: agentMs },
           { write: "{task_folder}/reports/research-001.md", content: report },
           {
             writeMetadata: {
@@ -115,6 +115,59 @@ function runCoordinator(dir, args, env = {}) {
   const ok = (report.runs ?? []).filter((r) => r.ok).length;
   if (ok !== JOBS) throw new Error(`only ${ok} of ${JOBS} jobs done: ${result.stderr.slice(-500)}`);
   return ms;
+}
+
+/**
+ * A worker killed with kill -9 while its agent runs, with the defaults people get (heartbeat 5 s, lost after
+ * 30 s, an agent timeout of 600 s and a lease margin of 300 s): the seconds until another worker holds the job,
+ * beside what the lease's expiry alone would have cost.
+ */
+async function failover(pg, cleanups) {
+  const coord = tempDir("queue-failover");
+  cleanups.push(coord.cleanup);
+  const script = repoWithTasks(coord.dir, 1, 20_000);
+  const worker = (name) => {
+    const clone = join(mkdtempSync(join(tmpdir(), "baton-bench-clone-")), "w");
+    execFileSync("git", ["clone", "-q", coord.dir, clone]);
+    cleanups.push(() => rmSync(join(clone, ".."), { recursive: true, force: true }));
+    const child = spawn(
+      process.execPath,
+      [BIN, "worker", "--queue", pg.url, "--repo", clone, "--script", script, "--machine", name],
+      {
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (c) => (out += c));
+    return { child, log: () => out };
+  };
+  const doomed = worker("doomed");
+  const coordinator = spawn(
+    process.execPath,
+    [BIN, "run", "--all-ready", "--until", "researched", "--timeout", "600", "--queue", pg.url],
+    {
+      cwd: coord.dir,
+      stdio: "ignore",
+    },
+  );
+  while (!doomed.log().includes("attempt 1")) await new Promise((r) => setTimeout(r, 100));
+  doomed.child.kill("SIGKILL");
+  const killed = process.hrtime.bigint();
+  const survivor = worker("survivor");
+  while (!survivor.log().includes("attempt 2")) await new Promise((r) => setTimeout(r, 100));
+  const seconds = Number(process.hrtime.bigint() - killed) / 1e9;
+  survivor.child.kill("SIGTERM");
+  coordinator.kill("SIGTERM");
+  await Promise.all([survivor.child, coordinator].map((c) => new Promise((r) => c.once("exit", r))));
+  return table([
+    ["failover after kill -9 of a worker mid-job", "seconds", "lease expiry alone", "target"],
+    [
+      "taken by another worker (heartbeat 5 s, lost after 30 s)",
+      seconds.toFixed(1),
+      "900 (600 s timeout + 300 s margin)",
+      seconds <= 60 ? "<= 60: met" : "<= 60: missed",
+    ],
+  ]);
 }
 
 console.log(`# Queue: ${JOBS} research jobs of scripted ${AGENT_MS / 1000} s agents`);
@@ -193,6 +246,7 @@ try {
     ]);
   }
   console.log(table(rows));
+  console.log(`\n${await failover(pg, cleanups)}`);
   console.log(
     "\nper-job overhead = wall × parallel agents ÷ jobs − the agent's own second: GATE IN, the job's trip through\nPostgreSQL, fetch and worktree on the worker, push, and GATE OUT + COMMIT on the coordinator (in-process: GATE IN,\nGATE OUT and COMMIT in a child baton).",
   );

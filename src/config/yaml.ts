@@ -10,7 +10,7 @@ export function parseYaml(text: string): { value: unknown; error?: YamlError } {
     const pos = first.linePos?.[0];
     return {
       value: undefined,
-      error: { line: pos?.line, column: pos?.col, message: first.message.split("\n")[0] ?? "" },
+      error: { line: pos?.line, column: pos?.col, message: readable(first.message.split("\n")[0] ?? "") },
     };
   }
   try {
@@ -21,4 +21,9 @@ export function parseYaml(text: string): { value: unknown; error?: YamlError } {
     const message = error instanceof RangeError ? "nested too deeply" : (error as Error).message;
     return { value: undefined, error: { line: undefined, column: undefined, message } };
   }
+}
+
+/** The parser's own words for a value nested past the stack say how it failed, not what is wrong. */
+function readable(message: string): string {
+  return /Maximum call stack/.test(message) ? "a value nested too deeply" : message;
 }
