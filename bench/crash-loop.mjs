@@ -2,10 +2,14 @@
 // repository with scripted phase agents. After each kill `baton recover` runs, then the invariants are
 // checked: no phase is [COMPLETED] in a plan without its commit, and no stray file (temp files of atomic
 // writes, return metadata, markers, a lock, a journal, a checkpoint) is tracked by git or left in
-// the tree, nor a killed run's private agent files in its temp dir. At the end `baton verify` must pass on the whole history.
+// the tree, nor a killed run's private agent files in its temp dir; the index equals HEAD (a person's next
+// `git commit` takes nothing of Baton's), no committed file is missing from the tree, and no run meets its
+// own leftovers (MERGE_CONFLICT). Every other run isolates its phases in worktrees (`--isolate worktree`), so the
+// kills land in a phase's stage into the main tree, its commit and its merge too. Then `baton init` is killed at
+// random moments, and `--uninstall` must leave nothing of it. At the end `baton verify` must pass on the whole history.
 // Usage: node bench/crash-loop.mjs [--kills 1000] [--quick]
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BIN, machine, numberFlag, QUICK, ROOT, tempDir } from "./common.mjs";
@@ -158,6 +162,43 @@ function uncommittedCompletedPhases() {
   return found;
 }
 
+/**
+ * `baton init` killed at random moments in a repository of its own, each time followed by `baton init --uninstall`:
+ * whatever a killed init wrote (its temp files among them) must be gone. Returns the files left.
+ */
+async function initKills(count) {
+  const own = tempDir("crash-init");
+  const at = own.dir;
+  execFileSync("git", ["init", "-q"], { cwd: at });
+  const left = [];
+  for (let i = 0; i < count; i++) {
+    const child = spawn(process.execPath, [BIN, "init"], { cwd: at, stdio: "ignore", env });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const delay = 20 + Math.floor(random() * 600);
+    const outcome = await Promise.race([exited, new Promise((r) => setTimeout(() => r("late"), delay))]);
+    if (outcome === "late") child.kill("SIGKILL");
+    await exited;
+    spawnSync(process.execPath, [BIN, "init", "--uninstall"], { cwd: at, env });
+    const found = [];
+    const walk = (d) => {
+      for (const entry of readdirSync(d, { withFileTypes: true })) {
+        if (entry.name === ".git") continue;
+        const path = join(d, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else found.push(path.slice(at.length + 1));
+      }
+    };
+    walk(at);
+    if (found.length > 0) {
+      left.push(...found);
+      console.log(`  init kill ${i + 1}: left after --uninstall: ${found.join(", ")}`);
+      for (const path of found) rmSync(join(at, path), { force: true });
+    }
+  }
+  own.cleanup();
+  return { kills: count, left };
+}
+
 console.log(
   `# Crash loop: ${KILLS} SIGKILLs during \`baton implement\`, each within ${WINDOW_MS} ms of its start (seed ${SEED})`,
 );
@@ -167,14 +208,22 @@ let kills = 0;
 let finished = 0;
 let violations = 0;
 let strays = 0;
+let indexDrift = 0;
+let missing = 0;
+let ownConflicts = 0;
+let branches = 0;
 newPlannedTask();
 try {
   while (kills < KILLS) {
-    const child = spawn(process.execPath, [BIN, "implement", String(task), "--script", agent], {
+    const isolate = (kills + finished) % 2 === 1 ? ["--isolate", "worktree"] : [];
+    const child = spawn(process.execPath, [BIN, "implement", String(task), "--script", agent, ...isolate], {
       cwd: dir,
-      stdio: "ignore",
+      stdio: ["ignore", "pipe", "pipe"],
       env,
     });
+    let said = "";
+    child.stdout.on("data", (c) => (said += c));
+    child.stderr.on("data", (c) => (said += c));
     const delay = 30 + Math.floor(random() * WINDOW_MS);
     const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
     const outcome = await Promise.race([exited, new Promise((r) => setTimeout(() => r(null), delay))]);
@@ -194,10 +243,30 @@ try {
       strays += stray.length;
       console.log(`  after kill ${kills}: stray files: ${stray.join(", ")}`);
     }
+    const staged = git("diff", "--cached", "--name-status").trim();
+    if (staged) {
+      indexDrift++;
+      console.log(`  after kill ${kills}: the index differs from HEAD: ${staged.replace(/\n/g, ", ")}`);
+    }
+    const gone = git("diff", "--name-only", "--diff-filter=D").trim();
+    if (gone) {
+      missing++;
+      console.log(
+        `  after kill ${kills}: committed files missing from the tree: ${gone.replace(/\n/g, ", ")}`,
+      );
+    }
+    if (said.includes("MERGE_CONFLICT")) {
+      ownConflicts++;
+      console.log(
+        `  after kill ${kills}: a run met its own leftovers: ${said.split("\n").find((l) => l.includes("MERGE_CONFLICT"))}`,
+      );
+    }
+    branches = Math.max(branches, git("branch", "--list", "baton/*").split("\n").filter(Boolean).length);
     const state = JSON.parse(readFileSync(join(dir, "specs", "state.json"), "utf8"));
     const current = state.active_projects.find((t) => t.project_number === task);
     if (current?.status === "completed") newPlannedTask();
   }
+  const initLeft = await initKills(Math.max(10, Math.round(KILLS / 10)));
   const verify = baton("verify", "--json");
   const report = JSON.parse(verify.stdout || "{}");
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
@@ -211,10 +280,24 @@ try {
     `stray files (in git, or left in the tree after recover): ${strays} (target 0: ${strays === 0 ? "PASS" : "FAIL"})`,
   );
   console.log(
+    `index differing from HEAD after recover: ${indexDrift} (target 0: ${indexDrift === 0 ? "PASS" : "FAIL"})`,
+  );
+  console.log(
+    `committed files missing from the tree after recover: ${missing} (target 0: ${missing === 0 ? "PASS" : "FAIL"})`,
+  );
+  console.log(
+    `runs that met their own leftovers (MERGE_CONFLICT): ${ownConflicts} (target 0: ${ownConflicts === 0 ? "PASS" : "FAIL"})`,
+  );
+  console.log(`most baton/* branches at once after recover: ${branches}`);
+  console.log(
+    `baton init killed ${initLeft.kills} times: files left after --uninstall: ${initLeft.left.length} (target 0: ${initLeft.left.length === 0 ? "PASS" : "FAIL"})`,
+  );
+  console.log(
     `baton verify: ${report.verified?.length ?? "?"} verified, ${report.phantoms?.length ?? "?"} phantom(s) (exit ${verify.status})`,
   );
   console.log(`${seconds} s`);
-  process.exitCode = violations === 0 && strays === 0 && verify.status === 0 ? 0 : 1;
+  const clean = violations + strays + indexDrift + missing + ownConflicts + initLeft.left.length === 0;
+  process.exitCode = clean && verify.status === 0 ? 0 : 1;
 } finally {
   repo.cleanup();
   temp.cleanup();

@@ -133,22 +133,18 @@ async function failover(pg, cleanups) {
     const child = spawn(
       process.execPath,
       [BIN, "worker", "--queue", pg.url, "--repo", clone, "--script", script, "--machine", name],
-      {
-        stdio: ["ignore", "pipe", "ignore"],
-      },
+      { stdio: ["ignore", "pipe", "pipe"] },
     );
     let out = "";
     child.stdout.on("data", (c) => (out += c));
+    child.stderr.on("data", (c) => (out += c));
     return { child, log: () => out };
   };
   const doomed = worker("doomed");
   const coordinator = spawn(
     process.execPath,
     [BIN, "run", "--all-ready", "--until", "researched", "--timeout", "600", "--queue", pg.url],
-    {
-      cwd: coord.dir,
-      stdio: "ignore",
-    },
+    { cwd: coord.dir, stdio: "ignore" },
   );
   while (!doomed.log().includes("attempt 1")) await new Promise((r) => setTimeout(r, 100));
   doomed.child.kill("SIGKILL");
@@ -179,7 +175,18 @@ if (!bin) {
 }
 const rows = [["path", "wall", "jobs/s", "x one worker", "per-job overhead", "target"]];
 const cleanups = [];
+const FAILOVER_ONLY = process.argv.includes("--failover");
 try {
+  if (FAILOVER_ONLY) {
+    const pg = await startPostgres(bin);
+    cleanups.push(pg.destroy);
+    console.log(await failover(pg, cleanups));
+  } else await throughput(rows, cleanups);
+} finally {
+  for (const cleanup of cleanups.reverse()) cleanup();
+}
+
+async function throughput(rows, cleanups) {
   const local = tempDir("queue-local");
   cleanups.push(local.cleanup);
   const localScript = repoWithTasks(local.dir);
@@ -250,6 +257,4 @@ try {
   console.log(
     "\nper-job overhead = wall × parallel agents ÷ jobs − the agent's own second: GATE IN, the job's trip through\nPostgreSQL, fetch and worktree on the worker, push, and GATE OUT + COMMIT on the coordinator (in-process: GATE IN,\nGATE OUT and COMMIT in a child baton).",
   );
-} finally {
-  for (const cleanup of cleanups.reverse()) cleanup();
 }

@@ -11,6 +11,7 @@ import {
 } from "../../state/index.js";
 import { openDeadRun, recordDeadResult, rollBackDeadRun, verifyDeadResult } from "./dead-run.js";
 import { commitRecordedResult } from "./recover-commit.js";
+import { settleSharedIndex } from "./settle-index.js";
 
 export type RecoveryAction =
   | { taskNumber: number; sessionId: string; operation: string; action: "still_running"; detail: string }
@@ -101,6 +102,8 @@ async function resolveCheckpoint(
   };
   const running = stillRunning(checkpoint, force);
   if (running !== null) return { ...base, action: "still_running", detail: running };
+  // Before anything commits again: the shared index back in step with HEAD on the dead session's paths.
+  await settleSharedIndex(config.root, checkpoint.sessionId);
   const recorded = checkpoint.recorded;
   if (recorded) {
     const pending = await commitRecordedResult(config, { ...checkpoint, recorded });
