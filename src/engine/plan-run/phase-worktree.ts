@@ -160,6 +160,14 @@ export async function removePhaseWorktree(
   if (common.ok) await removeIfEmpty(sessionDir(common.dir, wt.sessionId));
 }
 
+/**
+ * A phase branch whose work came back and was committed: deleted only then, so a run killed between the
+ * apply and its commit leaves recovery the branch that says which staged changes were the phase's.
+ */
+export async function deletePhaseBranch(root: string, branch: string): Promise<void> {
+  if (branch.startsWith(`${BRANCH_PREFIX}/`)) await git(root, ["branch", "-D", "--quiet", branch]);
+}
+
 async function removeWorktreeDir(root: string, path: string): Promise<void> {
   await runGitWorktree(root, ["remove", "--force", "--force", path]);
   // Registration whose directory is gone (or a directory git no longer knew about).

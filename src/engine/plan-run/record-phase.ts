@@ -9,9 +9,11 @@ import { commitTaskChanges } from "../commit/git-commit.js";
 import type { ChangeEvidence } from "../gate-out/gate-types.js";
 import type { CheckRun } from "../gate-out/project-checks.js";
 import { phaseSummaryName } from "./phase-call.js";
+import { phaseFailure } from "./phase-failure.js";
 import {
   applyPhaseCommit,
   commitInWorktree,
+  deletePhaseBranch,
   type PhaseWorktree,
   removePhaseWorktree,
 } from "./phase-worktree.js";
@@ -47,13 +49,6 @@ export function markerFor(verdict: PhaseVerdict, plan: Plan): string {
   return verdict.kind === "partial" ? "PARTIAL" : "BLOCKED";
 }
 
-function describe(verdict: PhaseVerdict): string {
-  if (verdict.kind === "complete") return "complete";
-  if (verdict.kind === "partial") return verdict.message;
-  if (verdict.kind === "dependency_blocked") return verdict.message;
-  return `${verdict.code}: ${verdict.message}`;
-}
-
 /** Files of the agent's own list that a shared-tree phase commit may stage: inside the repo, not Baton's. */
 function stageableFiles(root: string, ctx: StoreContext, files: readonly string[]): string[] {
   const baton = [ctx.paths.state, ctx.paths.todo, ctx.paths.internalDir].map((p) => relative(root, p));
@@ -86,6 +81,8 @@ interface Settled {
   files: string[];
   /** The phase's branch, kept when its work could not come back. */
   keptBranch?: string | undefined;
+  /** The branch of work applied to the shared tree: deleted once the phase commit holds it. */
+  appliedBranch?: string | undefined;
 }
 
 /** A worktree phase's work committed on its branch, then applied to the shared tree in phase order. */
@@ -120,7 +117,7 @@ async function bringBack(
   } else if (verdict.kind === "complete" && committed.sha !== null) {
     const applied = await applyPhaseCommit({ root: rc.root, sha: committed.sha });
     settled = applied.ok
-      ? { final: verdict, files: applied.files }
+      ? { final: verdict, files: applied.files, appliedBranch: wt.branch }
       : {
           files,
           keptBranch: wt.branch,
@@ -134,30 +131,10 @@ async function bringBack(
   } else if (committed.sha !== null) {
     settled = { final: verdict, files, keptBranch: wt.branch };
   }
-  await removePhaseWorktree(rc.root, wt, { keepBranch: settled.keptBranch !== undefined });
+  await removePhaseWorktree(rc.root, wt, { keepBranch: true });
+  if (settled.keptBranch === undefined && settled.appliedBranch === undefined)
+    await deletePhaseBranch(rc.root, wt.branch);
   return settled;
-}
-
-/** errors.json's entry for a phase that did not complete. */
-function phaseFailure(
-  rc: RecordContext,
-  phase: { id: string; name: string },
-  verdict: Exclude<PhaseVerdict, { kind: "complete" }>,
-  keptBranch: string | undefined,
-): Parameters<typeof appendError>[1] {
-  return {
-    type: verdict.kind === "partial" ? `phase_${verdict.reason}` : "phase_not_complete",
-    severity: verdict.kind === "dependency_blocked" ? "low" : "medium",
-    message: `Phase ${phase.id} (${phase.name}): ${describe(verdict)}`,
-    sessionId: rc.sessionId,
-    command: "implement",
-    task: rc.taskNumber,
-    checkpoint: verdict.kind === "failed" && verdict.code === "COMMIT_FAILED" ? "COMMIT" : "DELEGATE",
-    delegationPath: rc.delegationPath,
-    suggestedAction: keptBranch
-      ? `merge branch ${keptBranch} by hand, then run \`baton implement ${rc.taskNumber}\``
-      : `fix the cause, then run \`baton implement ${rc.taskNumber}\` (it resumes at the first incomplete phase)`,
-  };
 }
 
 /** The plan's marker (and checkboxes), and the evidence or the error entry, in one store write. */
@@ -290,6 +267,10 @@ export async function recordPhase(
     }
   } finally {
     held.release();
+  }
+  if (settled.appliedBranch) {
+    if (commit && "error" in commit) settled.keptBranch = settled.appliedBranch;
+    else await deletePhaseBranch(rc.root, settled.appliedBranch);
   }
   const record: PhaseRecord = { verdict: settled.final, marker, commit };
   if (settled.keptBranch) record.keptBranch = settled.keptBranch;
