@@ -104,7 +104,7 @@ async function artifactProblems(root: string, commit: string, evidence: Evidence
 }
 
 /** Why the evidence's signature does not make it Baton's, if it does not. */
-function signatureProblem(evidence: Evidence, trust: KeyTrust): string | null {
+export function signatureProblem(evidence: Evidence, trust: KeyTrust): string | null {
   const signature = evidence.signature;
   if (!signature) return "its evidence is not signed";
   const pem = trust.keys.get(signature.key);

@@ -5,6 +5,7 @@ import { batonPaths, CONFIG_FILE_NAMES, INIT_MANIFEST, REPO_KEYS_DIR } from "../
 import { runGit } from "../shared/git.js";
 import { storePrefix } from "../state/index.js";
 import { judgeCompletion } from "./judge-completion.js";
+import { judgePhaseCommits, type PhaseCommitProblem } from "./judge-phase-commits.js";
 import { type KeyTrust, keyTrust } from "./key-trust.js";
 import { stateHistory } from "./state-history.js";
 import { type UnsealedClaim, unsealedClaims } from "./unsealed-commits.js";
@@ -47,6 +48,8 @@ export interface VerifyReport {
    * (a failure unless a person accepted it) or Baton's own session rebased or squashed (listed apart).
    */
   unsealed: UnsealedClaim[];
+  /** Phase commits held to their phase evidence (those whose evidence lists its work), and what did not hold. */
+  phaseCommits: { checked: number; problems: PhaseCommitProblem[] };
   /** The evidence keys: the roots trusted (adoption's, or pinned), and keys no trusted key vouches for. */
   keys: { roots: KeyTrust["roots"]; unvouched: KeyTrust["unvouched"] };
 }
@@ -150,6 +153,7 @@ export async function verifyHistory(
     keyReachable: [],
     unsealed: await unsealedSince(root, prefix, trust, options.since ? after : null),
     truncated: boundary.size > 0 ? { boundary: [...boundary], completions: [] } : null,
+    phaseCommits: await judgePhaseCommits(root, prefix, trust, after, options.tasks),
     keys: { roots: trust.roots, unvouched: trust.unvouched },
   };
   for (const { commit, subject, session, moves } of history) {

@@ -92,6 +92,24 @@ describe("baton implement N runs the plan phase by phase", () => {
     expect(evidence.artifacts[0].path).toBe(`${FOLDER}/summaries/phase-1-summary.md`);
     expect(readJson(dir, "state.json").active_projects[0].status).toBe("completed");
     expect(git(dir, ["status", "--porcelain"])).toBe("");
+    // The phase evidence lists its work with the blobs the commit holds; verify holds each phase commit to it.
+    expect(evidence.work).toEqual({
+      "src/phase-1.ts": git(dir, ["rev-parse", `${phase1}:src/phase-1.ts`]).trim(),
+    });
+    const verified = runBaton(dir, ["verify", "--json"]);
+    expect(verified.status, verified.stdout).toBe(0);
+    expect(JSON.parse(verified.stdout).phaseCommits).toEqual({ checked: 4, problems: [] });
+    // A phase commit that carries one more file than its evidence lists (history rewritten on a branch).
+    git(dir, ["checkout", "-q", "-b", "rewritten", phase1]);
+    writeFileSync(join(dir, "src", "extra.ts"), "export const extra = 1;\n");
+    git(dir, ["add", "src/extra.ts"]);
+    git(dir, ["commit", "-q", "--amend", "--no-edit"]);
+    git(dir, ["cherry-pick", "--allow-empty", "--keep-redundant-commits", `${phase1}..main`]);
+    const rewritten = runBaton(dir, ["verify"]);
+    expect(rewritten.status).toBe(1);
+    expect(rewritten.stdout).toMatch(
+      /PHASE {3}[0-9a-f]{10} "task 1 phase 1: Step 1\.1"\n {4}- the commit changes src\/extra\.ts, which its phase evidence does not list/,
+    );
   });
 
   it("hard-barrier style: [COMPLETE] markers, ticked boxes, Status [COMPLETE]", () => {

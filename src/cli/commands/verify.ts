@@ -40,6 +40,7 @@ export async function verify(options: {
 /** What fails `baton verify`: a phantom completion, a commit passed off as Baton's, a check that disagrees. */
 export const verifyFailed = (report: VerifyReport & { reruns?: Rerun[] }): boolean =>
   report.phantoms.length > 0 ||
+  report.phaseCommits.problems.length > 0 ||
   forgedClaims(report).length > 0 ||
   (report.reruns?.some((r) => !r.ok) ?? false);
 
@@ -125,6 +126,13 @@ export function formatVerify(
       `  PHANTOM task ${p.task} → ${p.to} in ${short(p.commit)} "${p.subject}"`,
       ...p.reasons.map((r) => `    - ${r}`),
     );
+  }
+  if (report.phaseCommits.checked > 0)
+    lines.push(
+      `Phase commits held to their evidence: ${report.phaseCommits.checked - report.phaseCommits.problems.length} of ${report.phaseCommits.checked}.`,
+    );
+  for (const p of report.phaseCommits.problems) {
+    lines.push(`  PHASE   ${short(p.commit)} "${p.subject}"`, ...p.reasons.map((r) => `    - ${r}`));
   }
   for (const c of report.verified) {
     lines.push(`  ok      task ${c.task} → ${c.to} in ${short(c.commit)} (${c.session})`);

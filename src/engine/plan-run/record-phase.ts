@@ -10,6 +10,7 @@ import type { ChangeEvidence } from "../gate-out/gate-types.js";
 import type { CheckRun } from "../gate-out/project-checks.js";
 import { phaseSummaryName } from "./phase-call.js";
 import { phaseFailure } from "./phase-failure.js";
+import { phaseWorkBlobs } from "./phase-work-blobs.js";
 import {
   applyPhaseCommit,
   commitInWorktree,
@@ -72,6 +73,8 @@ interface PhaseDetails {
   worktree: PhaseWorktree | null;
   previousMarker: string | null;
   evidence?: PhaseEvidence | undefined;
+  /** The work's blobs as recorded (phase-work-blobs.ts); set when the phase completed. */
+  work?: Record<string, string | null>;
 }
 
 /** Where a verdict stands once a worktree's work is (or is not) back in the shared tree. */
@@ -180,6 +183,7 @@ function writePhaseRecord(
     changes: details.evidence?.changes,
     checks: details.evidence?.checkRuns,
     sandbox: details.evidence?.sandbox,
+    ...(details.work ? { work: details.work } : {}),
   });
 }
 
@@ -241,8 +245,9 @@ export async function recordPhase(
   try {
     const before = readFileSync(rc.planPath, "utf8");
     let evidencePath: string | null = null;
+    const work = settled.final.kind === "complete" ? await phaseWorkBlobs(rc.root, settled.files) : {};
     await held.mutate({}, (tx) => {
-      evidencePath = writePhaseRecord(tx, rc, phase, settled, marker, details, before);
+      evidencePath = writePhaseRecord(tx, rc, phase, settled, marker, { ...details, work }, before);
     });
     if (settled.final.kind === "complete" && rc.commit) {
       commit = await commitPhase(rc, phase, settled, evidencePath, subject);

@@ -1,0 +1,113 @@
+import { REPO_KEYS_DIR } from "../shared/baton-paths.js";
+import { runGit } from "../shared/git.js";
+import { EVIDENCE_DIR, Evidence } from "./evidence-record.js";
+import { commitChanges, signatureProblem } from "./judge-completion.js";
+import type { KeyTrust } from "./key-trust.js";
+
+export interface PhaseCommitProblem {
+  commit: string;
+  subject: string;
+  reasons: string[];
+}
+
+const PHASE_SUBJECT = /^task (\d+) phase (\S+):/;
+const SESSION_LINE = /^Session: (sess_\d{10}_[0-9a-f]{6})\s*$/m;
+
+/**
+ * Each phase commit (`task N phase K: …`) of the history since adoption, held to its phase's evidence as a
+ * completion is held to its own: the commit changes exactly the work its evidence lists, with those blobs,
+ * besides Baton's record (the store, the task's plan and evidence, the evidence keys) and the phase's
+ * artifacts. Phase evidence without a work list (written before Baton listed it) is not judged.
+ */
+export async function judgePhaseCommits(
+  root: string,
+  prefix: string,
+  trust: KeyTrust,
+  after: ReadonlySet<string>,
+  tasks?: readonly number[],
+): Promise<{ checked: number; problems: PhaseCommitProblem[] }> {
+  const log = await runGit(root, [
+    "log",
+    "-E",
+    "--grep=^task [0-9]+ phase ",
+    "--format=%x1e%H%x00%s%x00%B",
+    "HEAD",
+  ]);
+  const result = { checked: 0, problems: [] as PhaseCommitProblem[] };
+  for (const entry of log.ok ? log.stdout.split("\x1e") : []) {
+    const [commit = "", subject = "", message = ""] = entry.split("\0");
+    const phase = PHASE_SUBJECT.exec(subject);
+    const session = SESSION_LINE.exec(message)?.[1];
+    if (!phase || !session || !after.has(commit)) continue;
+    const task = Number(phase[1]);
+    if (tasks && !tasks.includes(task)) continue;
+    const found = await phaseEvidence(root, prefix, commit, session, task, phase[2]!);
+    if (!found?.evidence.work) continue;
+    result.checked++;
+    const reasons = await phaseScope(root, prefix, commit, found);
+    const signature = signatureProblem(found.evidence, trust);
+    if (signature) reasons.unshift(signature);
+    if (reasons.length > 0) result.problems.push({ commit, subject, reasons });
+  }
+  return result;
+}
+
+async function phaseEvidence(
+  root: string,
+  prefix: string,
+  commit: string,
+  session: string,
+  task: number,
+  phase: string,
+): Promise<{ evidence: Evidence; path: string } | null> {
+  const added = await runGit(root, [
+    "diff-tree",
+    "--no-commit-id",
+    "--name-only",
+    "-r",
+    "--diff-filter=A",
+    commit,
+  ]);
+  const path = added.stdout
+    .split("\n")
+    .find(
+      (p) =>
+        p.startsWith(`${prefix}/`) && p.endsWith(`/${EVIDENCE_DIR}/${session}-implement-phase-${phase}.json`),
+    );
+  if (!path) return null;
+  try {
+    const shown = await runGit(root, ["show", `${commit}:${path}`]);
+    const parsed = Evidence.safeParse(JSON.parse(shown.stdout));
+    return parsed.success && parsed.data.task === task ? { evidence: parsed.data, path } : null;
+  } catch {
+    return null;
+  }
+}
+
+async function phaseScope(
+  root: string,
+  prefix: string,
+  commit: string,
+  found: { evidence: Evidence; path: string },
+): Promise<string[]> {
+  const changes = await commitChanges(root, commit);
+  const folder = found.path.slice(0, found.path.indexOf(`/${EVIDENCE_DIR}/`));
+  const artifacts = new Set(found.evidence.artifacts.map((a) => a.path));
+  const record = (p: string) =>
+    [`${prefix}/state.json`, `${prefix}/TODO.md`, `${prefix}/errors.json`].includes(p) ||
+    p.startsWith(`${REPO_KEYS_DIR}/`) ||
+    p.startsWith(`${folder}/plans/`) ||
+    p.startsWith(`${folder}/${EVIDENCE_DIR}/`) ||
+    artifacts.has(p);
+  const work = found.evidence.work ?? {};
+  const problems: string[] = [];
+  for (const [path, blob] of changes) {
+    if (record(path)) continue;
+    if (!(path in work)) problems.push(`the commit changes ${path}, which its phase evidence does not list`);
+    else if (work[path] !== blob) problems.push(`the commit's ${path} is not what its phase evidence lists`);
+  }
+  for (const path of Object.keys(work))
+    if (!changes.has(path) && !record(path))
+      problems.push(`its phase evidence lists ${path}, which the commit does not change`);
+  return problems;
+}
