@@ -85,9 +85,13 @@ function mutateText(text) {
     lines.splice(int(lines.length), 0, ...text.split("\n").slice(int(lines.length)));
     return lines.join("\n");
   }
-  if (roll < 0.7) return Buffer.from(text).map((b) => (random() < 0.01 ? int(256) : b)).toString("latin1");
+  if (roll < 0.7)
+    return Buffer.from(text)
+      .map((b) => (random() < 0.01 ? int(256) : b))
+      .toString("latin1");
   if (roll < 0.8) return text.replace(/[{[]/, (m) => `${m}${deep(5000 + int(20_000))},`);
-  if (roll < 0.9) return `<<<<<<< HEAD\n${text}\n=======\n${text.slice(0, int(text.length))}\n>>>>>>> other\n`;
+  if (roll < 0.9)
+    return `<<<<<<< HEAD\n${text}\n=======\n${text.slice(0, int(text.length))}\n>>>>>>> other\n`;
   return text.split("\n").reverse().join("\n");
 }
 
@@ -103,10 +107,19 @@ function stateInput(text) {
 }
 
 const YAML = [
-  () => `a: &a [x, x, x, x, x, x, x, x, x]\n${["b", "c", "d", "e", "f", "g"].map((n, i, all) => `${n}: &${n} [${Array(9).fill(`*${i === 0 ? "a" : all[i - 1]}`).join(", ")}]`).join("\n")}\n`,
+  () =>
+    `a: &a [x, x, x, x, x, x, x, x, x]\n${["b", "c", "d", "e", "f", "g"]
+      .map(
+        (n, i, all) =>
+          `${n}: &${n} [${Array(9)
+            .fill(`*${i === 0 ? "a" : all[i - 1]}`)
+            .join(", ")}]`,
+      )
+      .join("\n")}\n`,
   () => `x: ${deep(2000 + int(8000))}\n`,
   () => `runner: ${pick(NASTY).slice(0, 200)}\n`,
-  () => `languages: [${pick(NASTY).slice(0, 50)}]\nspecsDir: ${pick(["../outside", "/tmp", "specs", "", "."])}\n`,
+  () =>
+    `languages: [${pick(NASTY).slice(0, 50)}]\nspecsDir: ${pick(["../outside", "/tmp", "specs", "", "."])}\n`,
   () => `routing:\n  general:\n    research: {agent: ${JSON.stringify(pick(NASTY).slice(0, 80))}}\n`,
   () => `budgets: {perRunUsd: ${pick(["-1", "1e309", "NaN", "'x'", "[]"])}}\n`,
   () => `timeouts: {research: ${pick(["-5", "0", "1e12", "'10m'", "{}"])}}\n`,
@@ -133,7 +146,11 @@ function hookInput(repo) {
   };
   const value = random() < 0.7 ? mutateValue(base) : base;
   const text = JSON.stringify(value) ?? "null";
-  return random() < 0.2 ? mutateText(text) : random() < 0.05 ? text.replace("{", `{"x": ${deep(20_000)},`) : text;
+  return random() < 0.2
+    ? mutateText(text)
+    : random() < 0.05
+      ? text.replace("{", `{"x": ${deep(20_000)},`)
+      : text;
 }
 
 function setUp() {
@@ -153,17 +170,60 @@ function setUp() {
 }
 
 const TARGETS = [
-  { name: "specs/state.json", file: "specs/state.json", input: stateInput, commands: [["task", "list"], ["status"], ["task", "show", "1"], ["doctor"], ["task", "add", "Third"], ["lint"]] },
-  { name: "specs/TODO.md", file: "specs/TODO.md", input: mutateText, commands: [["task", "list"], ["doctor"], ["task", "status", "1", "blocked", "--reason", "fuzz"], ["lint"]] },
-  { name: "baton.config.yaml", file: "baton.config.yaml", input: () => pick(YAML)(), commands: [["status"], ["task", "list"], ["research", "1", "--dry-run"]] },
-  { name: "an agent's frontmatter", file: ".claude/agents/baton-researcher.md", input: mutateText, commands: [["lint"], ["research", "1", "--dry-run"]] },
-  { name: "hook stdin", file: null, input: null, commands: [["hook", "pre-tool-use"], ["hook", "post-tool-use"], ["hook", "stop"], ["hook", "subagent-start"]] },
+  {
+    name: "specs/state.json",
+    file: "specs/state.json",
+    input: stateInput,
+    commands: [
+      ["task", "list"],
+      ["status"],
+      ["task", "show", "1"],
+      ["doctor"],
+      ["task", "add", "Third"],
+      ["lint"],
+    ],
+  },
+  {
+    name: "specs/TODO.md",
+    file: "specs/TODO.md",
+    input: mutateText,
+    commands: [
+      ["task", "list"],
+      ["doctor"],
+      ["task", "status", "1", "blocked", "--reason", "fuzz"],
+      ["lint"],
+    ],
+  },
+  {
+    name: "baton.config.yaml",
+    file: "baton.config.yaml",
+    input: () => pick(YAML)(),
+    commands: [["status"], ["task", "list"], ["research", "1", "--dry-run"]],
+  },
+  {
+    name: "an agent's frontmatter",
+    file: ".claude/agents/baton-researcher.md",
+    input: mutateText,
+    commands: [["lint"], ["research", "1", "--dry-run"]],
+  },
+  {
+    name: "hook stdin",
+    file: null,
+    input: null,
+    commands: [
+      ["hook", "pre-tool-use"],
+      ["hook", "post-tool-use"],
+      ["hook", "stop"],
+      ["hook", "subagent-start"],
+    ],
+  },
 ];
 
 function judge(result, hook) {
   const out = `${result.stdout ?? ""}${result.stderr ?? ""}`;
   if (result.signal) return `killed by ${result.signal}`;
-  if (/unexpected failure|Maximum call stack|RangeError|TypeError|at .*\(.*\.js:\d+/.test(out)) return out.slice(0, 300);
+  if (/unexpected failure|Maximum call stack|RangeError|TypeError|at .*\(.*\.js:\d+/.test(out))
+    return out.slice(0, 300);
   if (![0, 1, 2, 3].includes(result.status ?? -1)) return `exit ${result.status}`;
   if (hook) {
     try {
@@ -176,7 +236,9 @@ function judge(result, hook) {
 }
 
 const repo = setUp();
-const originals = new Map(TARGETS.filter((t) => t.file).map((t) => [t.file, readFileSync(join(repo.dir, t.file), "utf8")]));
+const originals = new Map(
+  TARGETS.filter((t) => t.file).map((t) => [t.file, readFileSync(join(repo.dir, t.file), "utf8")]),
+);
 const counts = new Map(TARGETS.map((t) => [t.name, { inputs: 0, unexpected: 0, examples: [] }]));
 try {
   for (let i = 0; i < INPUTS; i++) {
@@ -202,7 +264,8 @@ try {
     count.inputs++;
     if (problem) {
       count.unexpected++;
-      if (count.examples.length < 3) count.examples.push(`baton ${command.join(" ")}: ${problem.split("\n")[0]}`);
+      if (count.examples.length < 3)
+        count.examples.push(`baton ${command.join(" ")}: ${problem.split("\n")[0]}`);
     }
     // Back to the committed repository for the next input.
     repo.git("checkout", "-q", "--", ".");
@@ -214,7 +277,12 @@ try {
 }
 console.log(`# Fuzzed input: ${INPUTS} inputs into every file and stream Baton reads`);
 console.log(`machine: ${machine()}\n`);
-console.log(table([["target", "inputs", "unexpected failures"], ...[...counts].map(([name, c]) => [name, String(c.inputs), String(c.unexpected)])]));
+console.log(
+  table([
+    ["target", "inputs", "unexpected failures"],
+    ...[...counts].map(([name, c]) => [name, String(c.inputs), String(c.unexpected)]),
+  ]),
+);
 for (const [name, c] of counts) for (const example of c.examples) console.log(`  ${name}: ${example}`);
 const total = [...counts.values()].reduce((n, c) => n + c.unexpected, 0);
 console.log(`\n${total} unexpected failure(s) in ${INPUTS} inputs (target: 0)`);
