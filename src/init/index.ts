@@ -1,5 +1,6 @@
 import { constants, copyFileSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { removeTemps } from "../shared/dead-temps.js";
 import { IoError, writeFileAtomic } from "../shared/index.js";
 import { unifiedDiff } from "./diff.js";
 import type { FileChange, InitPlan } from "./plan.js";
@@ -86,8 +87,20 @@ function apply(plan: InitPlan): void {
   }
 }
 
+/** The folders init writes in, for every host, where a killed init's temp files can be. */
+const INIT_FOLDERS: ReadonlyArray<readonly [string, number]> = [
+  [".claude", 2],
+  [".opencode", 2],
+  [".codex", 1],
+  [".baton", 1],
+  [".github", 1],
+  [".", 0],
+];
+
 /** Writes a plan (unless a dry run or a conflict) and says what it did or would do. */
 export function applyInitPlan(plan: InitPlan, dryRun: boolean): InitResult {
+  // What a killed init left half-written goes first, whether or not anything else is to be done.
+  if (!dryRun) for (const [dir, depth] of INIT_FOLDERS) removeTemps(join(plan.root, dir), depth, true);
   const write = !dryRun && plan.conflicts.length === 0 && plan.changes.length > 0;
   if (write) apply(plan);
   return {

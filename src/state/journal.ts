@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { mkdirSync, readFileSync, renameSync, rmSync, unlinkSync } from "node:fs";
+import { dirname } from "node:path";
 import { modeToKeep, writeFileNamed } from "../shared/atomic-write.js";
+import { removeTemps } from "../shared/dead-temps.js";
 import {
   fsyncDirectory,
   resolveWriteTarget,
@@ -9,7 +10,6 @@ import {
   writeFileDurableAsync,
 } from "../shared/index.js";
 import { present } from "../shared/present.js";
-import { processExists } from "../shared/process-group.js";
 
 /**
  * Several files change together (state.json, TODO.md, the archive, task folders). Each new file is
@@ -132,35 +132,4 @@ export function recoverInterruptedCommit(journalPath: string, tempDirs: string[]
   // Writers outside the store lock (session journals, caches) write there too: only a dead writer's go.
   removeTemps(dirname(journalPath), 2, true);
   return recovered;
-}
-
-/** Whether the process that named a temp file (`.<name>.baton-<pid>-<hex>.tmp`) still runs. */
-function writerAlive(name: string): boolean {
-  const pid = Number(/\.baton-(\d+)-[0-9a-f]{8}\.tmp$/.exec(name)?.[1]);
-  return Number.isInteger(pid) && pid > 0 && processExists(pid);
-}
-
-/** Removes temp files of atomic writes in `dir`, and in its sub-folders `depth` levels down. */
-function removeTemps(dir: string, depth: number, deadWritersOnly: boolean): void {
-  let entries: import("node:fs").Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    if (entry.isDirectory()) {
-      if (depth > 0) removeTemps(join(dir, entry.name), depth - 1, deadWritersOnly);
-    } else if (
-      entry.name.startsWith(".") &&
-      /\.baton-\d+-[0-9a-f]{8}\.tmp$/.test(entry.name) &&
-      !(deadWritersOnly && writerAlive(entry.name))
-    ) {
-      try {
-        unlinkSync(join(dir, entry.name));
-      } catch {
-        // already gone
-      }
-    }
-  }
 }

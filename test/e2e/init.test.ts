@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BATON_BIN } from "../support/cli.js";
@@ -42,6 +42,28 @@ describe("baton init (CLI)", () => {
     expect(text(dir, ".claude/settings.json") + text(dir, ".baton/init.json")).toBe(before);
 
     expect(ok(dir, ["init", "--uninstall"]).stdout).toContain("removed .claude/commands/research.md");
+    expect(existsSync(join(dir, ".claude"))).toBe(false);
+    expect(existsSync(join(dir, ".baton"))).toBe(false);
+  });
+
+  it("removes what a killed init left half-written, at the next init and at --uninstall, never a live writer's", () => {
+    const dir = repo();
+    ok(dir, ["init", "--bin", BIN]);
+    const dead = 2 ** 22 + 4321;
+    const left = [
+      `.claude/agents/.baton-researcher.md.baton-${dead}-0badf00d.tmp`,
+      `.claude/commands/.plan.md.baton-${dead}-0badf00d.tmp`,
+      `.baton/.init.json.baton-${dead}-0badf00d.tmp`,
+    ];
+    const live = `.claude/agents/.baton-planner.md.baton-${process.pid}-0badf00d.tmp`;
+    for (const path of [...left, live]) writeFileSync(join(dir, path), "half");
+    expect(ok(dir, ["init"]).stdout).toContain("is up to date; nothing changed");
+    for (const path of left) expect(existsSync(join(dir, path)), path).toBe(false);
+    expect(existsSync(join(dir, live))).toBe(true);
+    for (const path of left) writeFileSync(join(dir, path), "half");
+    writeFileSync(join(dir, live.replace(String(process.pid), String(dead))), "half");
+    rmSync(join(dir, live));
+    ok(dir, ["init", "--uninstall"]);
     expect(existsSync(join(dir, ".claude"))).toBe(false);
     expect(existsSync(join(dir, ".baton"))).toBe(false);
   });
