@@ -3,6 +3,7 @@ import { removeDeadRunsFiles } from "../../runners/index.js";
 import { appendEvent } from "../../shared/event-stream.js";
 import {
   isCheckpointProcessAlive,
+  loadErrors,
   type OpenCheckpoint,
   openCheckpointNumbers,
   readOpenCheckpoint,
@@ -11,7 +12,7 @@ import {
 } from "../../state/index.js";
 import { openDeadRun, recordDeadResult, rollBackDeadRun, verifyDeadResult } from "./dead-run.js";
 import { commitRecordedResult } from "./recover-commit.js";
-import { settleSharedIndex } from "./settle-index.js";
+import { dropDeadPhaseBranches, settleSharedIndex } from "./settle-index.js";
 
 export type RecoveryAction =
   | { taskNumber: number; sessionId: string; operation: string; action: "still_running"; detail: string }
@@ -53,6 +54,7 @@ export async function recoverCheckpoint(
 ): Promise<RecoveryAction> {
   const action = await resolveCheckpoint(config, checkpoint, force);
   if (action.action !== "still_running") {
+    await dropDeadPhaseBranches(config.root, checkpoint.sessionId, branchesKeptFor(config));
     // A recovery ends the dead run's operation in the stream, so nothing shows it running any more.
     appendEvent(config.root, {
       kind: "recovery",
@@ -74,6 +76,21 @@ export async function recoverCheckpoint(
     }
   }
   return action;
+}
+
+/** Branches errors.json tells the person to merge by hand: never dropped with a dead run's others. */
+function branchesKeptFor(config: BatonConfig): Set<string> {
+  const kept = new Set<string>();
+  try {
+    for (const entry of loadErrors(storeContext(config).paths).entries) {
+      const action = (entry.recovery as { suggested_action?: unknown } | undefined)?.suggested_action;
+      const named = /merge branch (\S+) by hand/.exec(typeof action === "string" ? action : "")?.[1];
+      if (named) kept.add(named);
+    }
+  } catch {
+    // errors.json unreadable: keep nothing apart (the dead run's branches would be dropped anyway)
+  }
+  return kept;
 }
 
 /** A checkpoint whose process may still work on it: nothing to resolve (an in-session one only with --force). */

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { settleSharedIndex } from "./settle-index.js";
+import { dropDeadPhaseBranches, settleSharedIndex } from "./settle-index.js";
 
 const SESSION = "sess_1795940390_23b7fe";
 let dirs: string[] = [];
@@ -99,5 +99,19 @@ describe("the shared index after a run died between Baton's git steps", () => {
     expect(existsSync(join(r.dir, "d.txt"))).toBe(false);
     expect(readFileSync(join(r.dir, "a.txt"), "utf8")).toBe("the person's edit\n");
     expect(r.git("diff", "--cached", "--name-only", "HEAD").trim()).toBe("a.txt");
+  });
+
+  it("drops the dead session's phase branches and worktrees afterwards, except one its errors keep for the person", async () => {
+    const r = repo();
+    const wt = (id: string) => join(r.dir, ".git", `wt-${id}`);
+    for (const id of ["1", "2"]) r.git("worktree", "add", "-q", "-b", `baton/${SESSION}/phase-${id}`, wt(id));
+    r.git("branch", "baton/sess_1700000000_abcdef/phase-1");
+    const dropped = await dropDeadPhaseBranches(r.dir, SESSION, new Set([`baton/${SESSION}/phase-2`]));
+    expect(dropped).toEqual([`baton/${SESSION}/phase-1`]);
+    expect(existsSync(wt("1"))).toBe(false);
+    expect(existsSync(wt("2"))).toBe(true);
+    expect(
+      r.git("branch", "--list", "baton/*", "--format=%(refname:short)").trim().split("\n").sort(),
+    ).toEqual(["baton/sess_1700000000_abcdef/phase-1", `baton/${SESSION}/phase-2`]);
   });
 });

@@ -114,3 +114,32 @@ async function phaseBranchBlobs(root: string, sessionId: string): Promise<Map<st
   }
   return blobs;
 }
+
+/**
+ * The dead session's phase branches and their worktrees, once its index is settled: each re-run works under
+ * a session of its own, so these would only pile up (`baton/<session>/phase-<id>`). A branch its errors name
+ * for the person to merge by hand (a phase whose work could not come back) is kept.
+ */
+export async function dropDeadPhaseBranches(
+  root: string,
+  sessionId: string,
+  keep: ReadonlySet<string>,
+): Promise<string[]> {
+  const prefix = `refs/heads/baton/${sessionId}/`;
+  const listed = await runGit(root, ["worktree", "list", "--porcelain", "-z"]);
+  const records = listed.ok ? listed.stdout.split("\0\0") : [];
+  const dropped: string[] = [];
+  for (const record of records) {
+    const path = /^worktree (.+)$/m.exec(record.replaceAll("\0", "\n"))?.[1];
+    const branch = /^branch (.+)$/m.exec(record.replaceAll("\0", "\n"))?.[1];
+    if (path && branch?.startsWith(prefix) && !keep.has(branch.slice("refs/heads/".length)))
+      await runGit(root, ["worktree", "remove", "--force", "--force", path]);
+  }
+  await runGit(root, ["worktree", "prune"]);
+  const refs = await runGit(root, ["for-each-ref", "--format=%(refname:short)", prefix]);
+  for (const branch of refs.ok ? refs.stdout.split("\n").filter(Boolean) : []) {
+    if (keep.has(branch)) continue;
+    if ((await runGit(root, ["branch", "-D", "--quiet", branch])).ok) dropped.push(branch);
+  }
+  return dropped;
+}
