@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { type MessagesRequest, say, text, toolUse } from "../../src/testing/fake-messages-api.js";
@@ -30,6 +30,9 @@ describe.skipIf(located.path === null)("a hostile main thread in a live session"
     timeout: 120_000,
   }, async () => {
     const dir = initialisedRepo();
+    // baton init keeps the installation's hook secret there; the write must leave it exactly as it was.
+    const local = join(dir, ".claude/settings.local.json");
+    const before = existsSync(local) ? readFileSync(local, "utf8") : null;
     let told = "";
     await session(
       dir,
@@ -65,7 +68,8 @@ describe.skipIf(located.path === null)("a hostile main thread in a live session"
       },
       { mode: "default", prompt: "/research 1" },
     );
-    expect(existsSync(join(dir, ".claude/settings.local.json"))).toBe(false);
+    expect(existsSync(local) ? readFileSync(local, "utf8") : null).toBe(before);
+    expect(before ?? "").not.toContain('"enabled": false');
     expect(existsSync(join(dir, ".git/hooks/pre-commit"))).toBe(false);
     expect(told).toContain("specs/g/hooks/pre-commit (which is .git/hooks/pre-commit)");
   });
