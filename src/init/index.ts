@@ -1,5 +1,6 @@
 import { constants, copyFileSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { BATON_DIR } from "../shared/baton-paths.js";
 import { removeTemps } from "../shared/dead-temps.js";
 import { IoError, writeFileAtomic } from "../shared/index.js";
 import { unifiedDiff } from "./diff.js";
@@ -92,7 +93,7 @@ const INIT_FOLDERS: ReadonlyArray<readonly [string, number]> = [
   [".claude", 2],
   [".opencode", 2],
   [".codex", 1],
-  [".baton", 1],
+  [BATON_DIR, 1],
   [".github", 1],
   [".", 0],
 ];
