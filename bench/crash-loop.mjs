@@ -4,7 +4,7 @@
 // writes, return metadata, markers, a lock, a journal, a checkpoint) is tracked by git or left in
 // the tree, nor a killed run's private agent files in its temp dir; the index equals HEAD (a person's next
 // `git commit` takes nothing of Baton's), no committed file is missing from the tree, and no run meets its
-// own leftovers (MERGE_CONFLICT). Every other run isolates its phases in worktrees (`--isolate worktree`), so the
+// own leftovers (MERGE_CONFLICT or MERGE_REFUSED). Every other run isolates its phases in worktrees (`--isolate worktree`), so the
 // kills land in a phase's stage into the main tree, its commit and its merge too. Then `baton init` is killed at
 // random moments, and `--uninstall` must leave nothing of it. At the end `baton verify` must pass on the whole history.
 // Usage: node bench/crash-loop.mjs [--kills 1000] [--quick]
@@ -255,10 +255,10 @@ try {
         `  after kill ${kills}: committed files missing from the tree: ${gone.replace(/\n/g, ", ")}`,
       );
     }
-    if (said.includes("MERGE_CONFLICT")) {
+    if (/MERGE_CONFLICT|MERGE_REFUSED/.test(said)) {
       ownConflicts++;
       console.log(
-        `  after kill ${kills}: a run met its own leftovers: ${said.split("\n").find((l) => l.includes("MERGE_CONFLICT"))}`,
+        `  after kill ${kills}: a run met its own leftovers: ${said.split("\n").find((l) => /MERGE_CONFLICT|MERGE_REFUSED/.test(l))}`,
       );
     }
     branches = Math.max(branches, git("branch", "--list", "baton/*").split("\n").filter(Boolean).length);
@@ -286,7 +286,7 @@ try {
     `committed files missing from the tree after recover: ${missing} (target 0: ${missing === 0 ? "PASS" : "FAIL"})`,
   );
   console.log(
-    `runs that met their own leftovers (MERGE_CONFLICT): ${ownConflicts} (target 0: ${ownConflicts === 0 ? "PASS" : "FAIL"})`,
+    `runs that met their own leftovers (MERGE_CONFLICT/REFUSED): ${ownConflicts} (target 0: ${ownConflicts === 0 ? "PASS" : "FAIL"})`,
   );
   console.log(`most baton/* branches at once after recover: ${branches}`);
   console.log(
