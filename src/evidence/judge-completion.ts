@@ -130,21 +130,42 @@ async function scopeProblems(
   const folder = found.path.slice(0, found.path.indexOf(`/${EVIDENCE_DIR}/`));
   const session = found.evidence.session;
   const batons = (p: string) =>
-    [`${prefix}/state.json`, `${prefix}/TODO.md`, `${prefix}/errors.json`].includes(p) ||
-    p.startsWith(`${REPO_KEYS_DIR}/`) ||
+    isStoreRecord(prefix, p) ||
     (p.startsWith(`${folder}/${EVIDENCE_DIR}/${session}-`) && p.endsWith(".json"));
   const work = found.evidence.work;
+  if (work !== undefined) return workListProblems(changes, work, batons, "its evidence");
+  return [...changes.keys()]
+    .filter((path) => !batons(path) && !path.startsWith(`${folder}/`))
+    .map((path) => `the commit changes ${path}, outside its task folder`);
+}
+
+/** Baton's store files and the evidence keys: what any of Baton's commits may change beside its work. */
+export function isStoreRecord(prefix: string, path: string): boolean {
+  return (
+    [`${prefix}/state.json`, `${prefix}/TODO.md`, `${prefix}/errors.json`].includes(path) ||
+    path.startsWith(`${REPO_KEYS_DIR}/`)
+  );
+}
+
+/**
+ * A commit's changes (path → blob) held to a work list: each change outside `record` is listed with that
+ * blob, and each listed path outside `record` is changed. `whose` names the list in the problems.
+ */
+export function workListProblems(
+  changes: ReadonlyMap<string, string | null>,
+  work: Readonly<Record<string, string | null>>,
+  record: (path: string) => boolean,
+  whose: string,
+): string[] {
   const problems: string[] = [];
   for (const [path, blob] of changes) {
-    if (batons(path)) continue;
-    if (work === undefined) {
-      if (!path.startsWith(`${folder}/`))
-        problems.push(`the commit changes ${path}, outside its task folder`);
-    } else if (!(path in work)) problems.push(`the commit changes ${path}, which its evidence does not list`);
-    else if (work[path] !== blob) problems.push(`the commit's ${path} is not what its evidence lists`);
+    if (record(path)) continue;
+    if (!(path in work)) problems.push(`the commit changes ${path}, which ${whose} does not list`);
+    else if (work[path] !== blob) problems.push(`the commit's ${path} is not what ${whose} lists`);
   }
-  for (const path of Object.keys(work ?? {}))
-    if (!changes.has(path)) problems.push(`its evidence lists ${path}, which the commit does not change`);
+  for (const path of Object.keys(work))
+    if (!changes.has(path) && !record(path))
+      problems.push(`${whose} lists ${path}, which the commit does not change`);
   return problems;
 }
 

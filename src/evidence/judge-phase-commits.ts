@@ -1,7 +1,7 @@
-import { REPO_KEYS_DIR } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
+import { sessionOf } from "./commit-seal.js";
 import { EVIDENCE_DIR, Evidence } from "./evidence-record.js";
-import { commitChanges, signatureProblem } from "./judge-completion.js";
+import { commitChanges, isStoreRecord, signatureProblem, workListProblems } from "./judge-completion.js";
 import type { KeyTrust } from "./key-trust.js";
 
 export interface PhaseCommitProblem {
@@ -11,7 +11,6 @@ export interface PhaseCommitProblem {
 }
 
 const PHASE_SUBJECT = /^task (\d+) phase (\S+):/;
-const SESSION_LINE = /^Session: (sess_\d{10}_[0-9a-f]{6})\s*$/m;
 
 /**
  * Each phase commit (`task N phase K: …`) of the history since adoption, held to its phase's evidence as a
@@ -37,7 +36,7 @@ export async function judgePhaseCommits(
   for (const entry of log.ok ? log.stdout.split("\x1e") : []) {
     const [commit = "", subject = "", message = ""] = entry.split("\0");
     const phase = PHASE_SUBJECT.exec(subject);
-    const session = SESSION_LINE.exec(message)?.[1];
+    const session = sessionOf(message);
     if (!phase || !session || !after.has(commit)) continue;
     const task = Number(phase[1]);
     if (tasks && !tasks.includes(task)) continue;
@@ -94,20 +93,9 @@ async function phaseScope(
   const folder = found.path.slice(0, found.path.indexOf(`/${EVIDENCE_DIR}/`));
   const artifacts = new Set(found.evidence.artifacts.map((a) => a.path));
   const record = (p: string) =>
-    [`${prefix}/state.json`, `${prefix}/TODO.md`, `${prefix}/errors.json`].includes(p) ||
-    p.startsWith(`${REPO_KEYS_DIR}/`) ||
+    isStoreRecord(prefix, p) ||
     p.startsWith(`${folder}/plans/`) ||
     p.startsWith(`${folder}/${EVIDENCE_DIR}/`) ||
     artifacts.has(p);
-  const work = found.evidence.work ?? {};
-  const problems: string[] = [];
-  for (const [path, blob] of changes) {
-    if (record(path)) continue;
-    if (!(path in work)) problems.push(`the commit changes ${path}, which its phase evidence does not list`);
-    else if (work[path] !== blob) problems.push(`the commit's ${path} is not what its phase evidence lists`);
-  }
-  for (const path of Object.keys(work))
-    if (!changes.has(path) && !record(path))
-      problems.push(`its phase evidence lists ${path}, which the commit does not change`);
-  return problems;
+  return workListProblems(changes, found.evidence.work ?? {}, record, "its phase evidence");
 }

@@ -296,6 +296,40 @@ describe("baton implement N runs the plan phase by phase", () => {
     expect(subjects(dir).filter((s) => s.startsWith("task 1 phase 1:"))).toHaveLength(1);
     expect(existsSync(join(dir, FOLDER, ".return-meta.phase-2.json"))).toBe(false);
   });
+
+  it("puts a killed shared-tree phase's unrecorded work aside, so a re-run in worktrees brings its own back", async () => {
+    const dir = plannedTask("task", layeredPlanPhases(2, 2));
+    const half = { write: "src/phase-2.ts", content: "export const phase = 'half';\n" };
+    const slow = script(dir, { "2": { steps: [half, { sleepMs: 60_000 }] } });
+    const child = spawn(process.execPath, [BATON_BIN, "implement", "1", "--script", slow], {
+      cwd: dir,
+      stdio: "ignore",
+    });
+    const started = () =>
+      subjects(dir).includes("task 1 phase 1: Step 1.1") && existsSync(join(dir, "src/phase-2.ts"));
+    const deadline = Date.now() + 20_000;
+    while (!started() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    const resumed = runBaton(dir, [
+      "implement",
+      "1",
+      "--isolate",
+      "worktree",
+      "--script",
+      script(dir, {}, "after"),
+    ]);
+    const shown = `${resumed.stdout}\n${resumed.stderr}\n${git(dir, ["status", "--porcelain"])}`;
+    expect(resumed.status, shown).toBe(0);
+    expect(markers(dir)).toEqual(["1:COMPLETED", "2:COMPLETED", "3:COMPLETED", "4:COMPLETED"]);
+    expect(git(dir, ["status", "--porcelain"])).toBe("");
+    expect(readFileSync(join(dir, "src/phase-2.ts"), "utf8")).toBe("export const phase = '2';\n");
+    // The dead run's half-done file is not lost: it waits on a branch of its own.
+    const [branch] = git(dir, ["branch", "--list", "--format=%(refname:short)", "baton/leftovers/*"]).split(
+      "\n",
+    );
+    expect(git(dir, ["show", `${branch}:src/phase-2.ts`])).toBe("export const phase = 'half';\n");
+  });
 });
 
 describe("baton implement N --isolate worktree", () => {

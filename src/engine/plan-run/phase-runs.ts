@@ -102,7 +102,9 @@ export class PhaseRuns {
    */
   private async firstCall(id: PhaseId): Promise<{ marked: Promise<void> } | PhaseOutcome> {
     const { run, journal, isolate } = this.input;
-    journal.begin("PHASE", { phase: id, previousMarker: this.phase(id).marker });
+    // Recovery reads whether the phase's agent wrote in the shared tree (put-aside.ts).
+    const worktree = isolate === "worktree" ? { worktree: true } : {};
+    journal.begin("PHASE", { phase: id, previousMarker: this.phase(id).marker, ...worktree });
     const marked = this.markStarted(id);
     if (isolate === "worktree") {
       const created = await createPhaseWorktree({

@@ -42,7 +42,7 @@ async function repo() {
 async function killDuringDelegate(
   dir: string,
   steps: unknown[],
-  killAfter: number | "agent" | "result",
+  killAfter: number | "agent" | "result" | (() => boolean),
 ): Promise<void> {
   const program = `
     const b = await import(${JSON.stringify(LIBRARY)});
@@ -61,6 +61,8 @@ async function killDuringDelegate(
     const metadata = join(dir, "specs/1_crash_me/.return-meta.json");
     const written = () => existsSync(metadata) && readFileSync(metadata, "utf8").endsWith("}\n");
     for (let i = 0; i < 2000 && !written(); i++) await new Promise((r) => setTimeout(r, 10));
+  } else if (typeof killAfter === "function") {
+    for (let i = 0; i < 2000 && !killAfter(); i++) await new Promise((r) => setTimeout(r, 10));
   } else await new Promise((r) => setTimeout(r, killAfter));
   child.kill("SIGKILL");
   await new Promise((r) => child.on("exit", r));
@@ -188,5 +190,45 @@ describe("kill -9 of baton during an operation", () => {
     expect(report.recovered).toMatchObject({ action: "rolled_back", status: "not_started" });
     expect(report.result).toMatchObject({ ok: true, outcome: "done" });
     expect(readFileSync(t.ctx.paths.todo, "utf8")).toContain("[RESEARCHED]");
+  });
+
+  it("puts aside what the dead agent wrote in the shared tree on a branch, keeping the person's files", async () => {
+    const t = await repo();
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: t.dir, encoding: "utf8" });
+    writeFileSync(join(t.dir, "tracked.txt"), "committed\n");
+    writeFileSync(join(t.dir, "notes.txt"), "committed notes\n");
+    git("add", "tracked.txt", "notes.txt");
+    git("commit", "-qm", "files");
+    // The person's own uncommitted edit and untracked file, there before the run began.
+    writeFileSync(join(t.dir, "notes.txt"), "my notes\n");
+    writeFileSync(join(t.dir, "scratch.txt"), "mine\n");
+    const steps = [
+      { write: "src/deep/new.ts", content: "export const x = 1;\n" },
+      { write: "tracked.txt", content: "changed by the agent\n" },
+      { write: "notes.txt", content: "my notes, then the agent's\n" },
+      { sleepMs: 60_000 },
+    ];
+    const written = () =>
+      existsSync(join(t.dir, "notes.txt")) &&
+      readFileSync(join(t.dir, "notes.txt"), "utf8").includes("agent");
+    await killDuringDelegate(t.dir, steps, written);
+    const actions = await recoverOpenRuns(await loadConfig(t.dir));
+    const branch = `baton/leftovers/${actions[0]!.sessionId}`;
+    expect(actions).toEqual([
+      expect.objectContaining({ action: "rolled_back", detail: expect.stringContaining(branch) }),
+    ]);
+    // The tree is as the run found it, but for the person's file the agent changed again.
+    expect(git("status", "--porcelain", "--untracked-files=all", "--", ".", ":!specs")).toBe(
+      " M notes.txt\n?? scratch.txt\n",
+    );
+    expect(readFileSync(join(t.dir, "tracked.txt"), "utf8")).toBe("committed\n");
+    expect(existsSync(join(t.dir, "src"))).toBe(false);
+    // Nothing is lost: the branch holds the agent's files, on top of HEAD.
+    expect(git("show", `${branch}:tracked.txt`)).toBe("changed by the agent\n");
+    expect(git("show", `${branch}:src/deep/new.ts`)).toBe("export const x = 1;\n");
+    expect(git("diff", "--name-only", "HEAD", branch)).toBe("src/deep/new.ts\ntracked.txt\n");
+    expect(loadErrors(t.ctx.paths).entries.at(-1)).toMatchObject({
+      recovery: { suggested_action: expect.stringContaining(`git checkout ${branch} -- <file>`) },
+    });
   });
 });

@@ -8,6 +8,7 @@ import {
   appendError,
   applyStatus,
   checkpointPath,
+  holdStore,
   mutateStore,
   type OpenCheckpoint,
   type Operation,
@@ -17,6 +18,7 @@ import {
   type StoreContext,
   storeContext,
   type TaskEntry,
+  type Transaction,
   taskFolderPath,
 } from "../../state/index.js";
 import { storeFiles } from "../commit/commit-operation.js";
@@ -33,7 +35,8 @@ import {
   SessionJournal,
   sessionJournalPath,
 } from "../session-journal.js";
-import { settlePlanRun } from "./settle-plan-run.js";
+import { type PutAside, putAsideDeadOutput } from "./put-aside.js";
+import { type SettledPlanRun, settlePlanRun } from "./settle-plan-run.js";
 
 const CHECKPOINT_STEPS = new Set<string>(["GATE_IN", "DELEGATE", "GATE_OUT", "COMMIT"]);
 
@@ -153,7 +156,7 @@ export async function rollBackDeadRun(
   dead: DeadRun,
   verdict: GateOutVerdict | null,
 ): Promise<{ detail: string; status: string }> {
-  const { config, ctx, checkpoint, folder, operation, task } = dead;
+  const { config, ctx, checkpoint, folder, task } = dead;
   const planRun =
     task && folder ? await settlePlanRun(config, task, folder, checkpoint.sessionId, dead.records) : null;
   const why = planRun
@@ -163,27 +166,62 @@ export async function rollBackDeadRun(
       : "the task folder has no result";
   // Phases completed and committed before the crash stay done: the task resumes from the first open phase.
   const status = planRun && planRun.completed.length > 0 ? "partial" : checkpoint.previousStatus;
-  await mutateStore(ctx, { command: "baton recover" }, (tx) => {
-    if (tx.findTask(checkpoint.taskNumber)) {
-      const restored = requireTask(tx, checkpoint.taskNumber);
-      if (checkpoint.previousSessionId === undefined) delete restored.session_id;
-      else restored.session_id = checkpoint.previousSessionId;
-      applyStatus(tx, restored, status, true);
-    }
-    if (planRun?.planPath && planRun.planText !== null) tx.writeFile(planRun.planPath, planRun.planText);
-    appendError(tx, {
-      type: "delegation_interrupted",
-      severity: "high",
-      message: `the ${operation} run died at ${dead.where}; ${why}; task set to ${status}`,
-      sessionId: checkpoint.sessionId,
-      command: operation,
-      task: checkpoint.taskNumber,
-      checkpoint: dead.reached ? (dead.reached.step as Checkpoint) : "DELEGATE",
-      suggestedAction: `run \`baton ${operation} ${checkpoint.taskNumber}\` again`,
-    });
-    tx.deleteFile(checkpointPath(ctx.paths.internalDir, checkpoint.taskNumber));
-    if (folder) closePostflight(tx, folder, { metadata: false });
-  });
+  // Held from the put-aside to the record: no run may start in the tree while it changes.
+  const held = await holdStore(ctx, "baton recover");
+  let aside: PutAside;
+  try {
+    const keep = planRun?.planPath ? [planRun.planPath] : [];
+    aside = await putAsideDeadOutput(ctx, checkpoint, dead.records, { folder, keep });
+    await held.mutate({}, (tx) => closeDeadRun(tx, dead, { why, status, aside, planRun }));
+  } finally {
+    held.release();
+  }
   dead.journal.end("RUN", true, { recover: "rolled_back" });
-  return { detail: `the run died at ${dead.where}; ${why}`, status };
+  return { detail: `the run died at ${dead.where}; ${why}${asideWords(aside)}`, status };
+}
+
+/** The task back to `status`, the plan's markers restored, errors.json told why, the checkpoint closed. */
+function closeDeadRun(
+  tx: Transaction,
+  dead: DeadRun,
+  closing: { why: string; status: string; aside: PutAside; planRun: SettledPlanRun | null },
+): void {
+  const { ctx, checkpoint, folder, operation } = dead;
+  const { why, status, aside, planRun } = closing;
+  if (tx.findTask(checkpoint.taskNumber)) {
+    const restored = requireTask(tx, checkpoint.taskNumber);
+    if (checkpoint.previousSessionId === undefined) delete restored.session_id;
+    else restored.session_id = checkpoint.previousSessionId;
+    applyStatus(tx, restored, status, true);
+  }
+  if (planRun?.planPath && planRun.planText !== null) tx.writeFile(planRun.planPath, planRun.planText);
+  const onBranch = aside.branch
+    ? `; its unrecorded changes are on branch ${aside.branch} (\`git checkout ${aside.branch} -- <file>\` takes one back)`
+    : "";
+  appendError(tx, {
+    type: "delegation_interrupted",
+    severity: "high",
+    message: `the ${operation} run died at ${dead.where}; ${why}; task set to ${status}${asideWords(aside)}`,
+    sessionId: checkpoint.sessionId,
+    command: operation,
+    task: checkpoint.taskNumber,
+    checkpoint: dead.reached ? (dead.reached.step as Checkpoint) : "DELEGATE",
+    suggestedAction: `run \`baton ${operation} ${checkpoint.taskNumber}\` again${onBranch}`,
+  });
+  tx.deleteFile(checkpointPath(ctx.paths.internalDir, checkpoint.taskNumber));
+  if (folder) closePostflight(tx, folder, { metadata: false });
+}
+
+/** The put-aside in words, for the report and errors.json. */
+function asideWords(aside: PutAside): string {
+  const parts: string[] = [];
+  if (aside.files.length > 0)
+    parts.push(
+      `its unrecorded changes to ${aside.files.join(", ")} were put aside on branch ${aside.branch}`,
+    );
+  else if (aside.branch) parts.push(`its unrecorded changes are on branch ${aside.branch}`);
+  if (aside.kept.length > 0)
+    parts.push(`${aside.kept.join(", ")} (changed before the run began) kept as they are`);
+  if (aside.skipped) parts.push(aside.skipped);
+  return parts.length > 0 ? `; ${parts.join("; ")}` : "";
 }
