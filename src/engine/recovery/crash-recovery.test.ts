@@ -213,7 +213,7 @@ describe("kill -9 of baton during an operation", () => {
       readFileSync(join(t.dir, "notes.txt"), "utf8").includes("agent");
     await killDuringDelegate(t.dir, steps, written);
     const actions = await recoverOpenRuns(await loadConfig(t.dir));
-    const branch = `baton/leftovers/${actions[0]!.sessionId}`;
+    const branch = "baton/leftovers/task-1";
     expect(actions).toEqual([
       expect.objectContaining({ action: "rolled_back", detail: expect.stringContaining(branch) }),
     ]);

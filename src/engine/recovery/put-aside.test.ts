@@ -42,15 +42,23 @@ describe("putting aside a dead run's unrecorded changes", () => {
   it("saves them on the session's branch and puts the file back; asked again, names the branch", async () => {
     const { t, git, checkpoint, tracked } = await deadRunChanged();
     const aside = await putAsideDeadOutput(t.ctx, checkpoint, [], SCOPE);
-    expect(aside).toEqual({ branch: "baton/leftovers/sess_dead", files: ["tracked.txt"], kept: [] });
+    expect(aside).toEqual({ branch: "baton/leftovers/task-1", files: ["tracked.txt"], kept: [] });
     expect(tracked()).toBe("committed\n");
-    expect(git("show", "baton/leftovers/sess_dead:tracked.txt")).toBe("the dead agent's\n");
+    expect(git("show", "baton/leftovers/task-1:tracked.txt")).toBe("the dead agent's\n");
+    const first = git("rev-parse", "baton/leftovers/task-1");
     // A recover killed after the put-aside runs again: nothing left to move, the branch still named.
     expect(await putAsideDeadOutput(t.ctx, checkpoint, [], SCOPE)).toEqual({
-      branch: "baton/leftovers/sess_dead",
+      branch: "baton/leftovers/task-1",
       files: [],
       kept: [],
     });
+    // Another dead run of the task: one branch still, the earlier put-aside its second parent.
+    writeFileSync(join(t.dir, "tracked.txt"), "the next dead agent's\n");
+    const again = await putAsideDeadOutput(t.ctx, { ...checkpoint, sessionId: "sess_dead2" }, [], SCOPE);
+    expect(again.files).toEqual(["tracked.txt"]);
+    expect(git("rev-parse", "baton/leftovers/task-1^2").trim()).toBe(first.trim());
+    expect(git("show", "baton/leftovers/task-1:tracked.txt")).toBe("the next dead agent's\n");
+    expect(git("branch", "--list", "baton/*").trim()).toBe("baton/leftovers/task-1");
   });
 
   it.each<[string, (c: OpenCheckpoint) => OpenCheckpoint, JournalRecord[]]>([

@@ -25,9 +25,12 @@ export interface PutAside {
   skipped?: string;
 }
 
-/** The branch a dead session's unrecorded changes are saved on; recover finds it again by this name. */
-export function leftoversBranch(sessionId: string): string {
-  return `baton/leftovers/${sessionId}`;
+/**
+ * The branch a task's dead runs' unrecorded changes are saved on: one per task, each put-aside a commit on
+ * HEAD whose second parent is the one before, so repeated kills never pile up branches and nothing is lost.
+ */
+export function leftoversBranch(taskNumber: number): string {
+  return `baton/leftovers/task-${taskNumber}`;
 }
 
 /**
@@ -36,8 +39,8 @@ export function leftoversBranch(sessionId: string): string {
  * otherwise be refused by its own predecessor's files (MERGE_REFUSED), and a re-run in the shared tree would
  * commit only what it changed again, leaving the rest uncommitted under a completed task.
  *
- * Nothing is lost: the changes are first committed (one commit on HEAD, never on a checked-out branch) to
- * `baton/leftovers/<session>`, then each file goes back to HEAD's version, or is removed when HEAD has none.
+ * Nothing is lost: the changes are first committed (a commit on HEAD, never on a checked-out branch) to
+ * `baton/leftovers/task-<N>`, then each file goes back to HEAD's version, or is removed when HEAD has none.
  * Only files that were clean when the run began are touched; a file the person had changed before it began
  * is theirs and kept. A live session's tree is the person's too, and a worktree-isolated run's agents never
  * wrote the shared tree: neither is touched. Another run alive on this repository may be writing the tree
@@ -50,8 +53,10 @@ export async function putAsideDeadOutput(
   scope: DeadRunScope,
 ): Promise<PutAside> {
   const root = ctx.config.root;
-  const branch = leftoversBranch(checkpoint.sessionId);
-  const earlier = (await branchExists(root, branch)) ? branch : null;
+  const branch = leftoversBranch(checkpoint.taskNumber);
+  const tip = await branchTip(root, branch);
+  // A recover killed after its put-aside runs again: the branch already holds this session's changes.
+  const earlier = tip?.session === checkpoint.sessionId ? branch : null;
   const none = (skipped?: string): PutAside => ({
     branch: earlier,
     files: [],
@@ -69,7 +74,7 @@ export async function putAsideDeadOutput(
   const kept = changed.filter((path) => Object.hasOwn(baseline.dirty, path));
   const files = changed.filter((path) => !Object.hasOwn(baseline.dirty, path));
   if (files.length === 0) return { ...none(), kept };
-  const saved = await saveOnBranch(root, branch, files, checkpoint);
+  const saved = await saveOnBranch(root, { branch, previous: tip?.sha ?? null }, files, checkpoint);
   if (!saved.ok) return { ...none(`saving them failed (${saved.reason}); the changes are kept`), kept };
   await restoreFromHead(root, files);
   return { branch, files, kept };
@@ -101,8 +106,22 @@ function deadRunPaths(ctx: StoreContext, scope: DeadRunScope): (path: string) =>
   };
 }
 
-async function branchExists(root: string, branch: string): Promise<boolean> {
-  return (await runGit(root, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`])).ok;
+/**
+ * The trailer naming the dead session: not `Session:`, which is the mark of Baton's own sealed commits — a
+ * person who merges the branch must not bring in a commit that looks like a forged one.
+ */
+const LEFTOVERS_OF = "Baton-Leftovers-Of:";
+
+/** The branch's commit and the session its message names; null when there is no such branch. */
+async function branchTip(
+  root: string,
+  branch: string,
+): Promise<{ sha: string; session: string | null } | null> {
+  const shown = await runGit(root, ["log", "-1", "--format=%H%x00%B", `refs/heads/${branch}`, "--"]);
+  if (!shown.ok) return null;
+  const [sha = "", message = ""] = shown.stdout.split("\0");
+  const line = message.split("\n").find((l) => l.startsWith(`${LEFTOVERS_OF} `));
+  return { sha: sha.trim(), session: line?.slice(LEFTOVERS_OF.length + 1).trim() ?? null };
 }
 
 /** Of `paths`, those whose file (or its absence) differs from HEAD: what the phase commits did not take. */
@@ -143,7 +162,7 @@ function otherLiveRun(ctx: StoreContext, taskNumber: number): number | null {
 /** The files as they are now, committed on top of HEAD through an index of its own, onto `branch`. */
 async function saveOnBranch(
   root: string,
-  branch: string,
+  { branch, previous }: { branch: string; previous: string | null },
   files: readonly string[],
   checkpoint: OpenCheckpoint,
 ): Promise<{ ok: true } | { ok: false; reason: string }> {
@@ -167,10 +186,11 @@ async function saveOnBranch(
     }
     const tree = await runGit(root, ["write-tree"], { env });
     if (!tree.ok) return { ok: false, reason: "git write-tree failed" };
-    const message = `baton: task ${checkpoint.taskNumber}'s ${checkpoint.operation} run died; its unrecorded changes\n\nSession: ${checkpoint.sessionId}\n`;
+    const message = `baton: task ${checkpoint.taskNumber}'s ${checkpoint.operation} run died; its unrecorded changes\n\n${LEFTOVERS_OF} ${checkpoint.sessionId}\n`;
+    const parents = ["-p", "HEAD", ...(previous ? ["-p", previous] : [])];
     const commit = await runGit(
       root,
-      ["commit-tree", "--no-gpg-sign", tree.stdout.trim(), "-p", "HEAD", "-m", message],
+      ["commit-tree", "--no-gpg-sign", tree.stdout.trim(), ...parents, "-m", message],
       {
         env: IDENTITY,
       },
