@@ -35,6 +35,12 @@ export const EXAMPLES: Record<string, string[]> = {
   research: ["baton research 12", "baton research 12 the tokenizer edge cases --dry-run"],
   plan: ["baton plan 12", "baton plan show 12"],
   "plan show": ["baton plan show 12", "baton plan show specs/12_parser/plans/implementation-002.md --json"],
+  approve: [
+    "baton approve 12",
+    "baton approve 12 --sha256 9f86d081884c…   # the plan exactly as you read it",
+  ],
+  reject: ['baton reject 12 --reason "phase 3 deletes the migration tests"'],
+  approvals: ["baton approvals", "baton approvals --all --json"],
   implement: ["baton implement 12", "baton implement 12 --concurrency 2 --isolate worktree"],
   revise: ["baton revise 12 split phase 3 into two phases"],
   run: [

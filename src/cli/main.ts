@@ -4,6 +4,7 @@ import { takeNotices } from "../shared/notices.js";
 import { packageVersion } from "../shared/package.js";
 import { inert } from "../shared/terminal-text.js";
 import { GROUPS } from "./help.js";
+import { defineApprovals } from "./program/approval-commands.js";
 import { defineBatch } from "./program/batch.js";
 import { defineMaintenance } from "./program/maintenance.js";
 import { defineOperations } from "./program/operations.js";
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   );
   defineTaskCommands(program);
   defineOperations(program);
+  defineApprovals(program);
   defineBatch(program);
   defineSessionCommands(program);
   defineMaintenance(program);

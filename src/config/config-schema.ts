@@ -115,6 +115,17 @@ export const CheckConfig = z.strictObject({
 });
 export type CheckConfig = z.infer<typeof CheckConfig>;
 
+/** Whether `implement` waits for a person's approval of the task's current plan. */
+const ApprovalRequirement = z.enum(["plan", "off"]);
+
+/** Approvals (docs/approvals.md): off unless configured. */
+export const ApprovalsConfig = z.strictObject({
+  /** Every task type (`"plan"`), or per type, `"*"` for the others (`{"lean": "plan", "*": "off"}`). */
+  implement: z.optional(z.union([ApprovalRequirement, z.record(z.string(), ApprovalRequirement)])),
+  /** Told once of each plan that waits (an HTTP POST of JSON: the task, the plan's path and its hash). */
+  webhook: z.optional(z.httpUrl()),
+});
+
 export const BatonConfigFile = z.strictObject({
   $schema: z.optional(z.string()),
   specsDir: z.optional(z.string().check(z.minLength(1))),
@@ -150,6 +161,7 @@ export const BatonConfigFile = z.strictObject({
   research: z.optional(z.strictObject({ sections: z.optional(z.array(z.string().check(z.minLength(1)))) })),
   lint: z.optional(LintConfig),
   budgets: z.optional(BudgetsConfig),
+  approvals: z.optional(ApprovalsConfig),
   /**
    * Where headless agents run: in a bubblewrap sandbox (the default; a run refuses to start when it cannot
    * run) or, on purpose, not at all (`off`; the evidence says so and `baton verify` lists such results apart).
@@ -199,5 +211,16 @@ export interface BatonConfig {
   research: { sections: string[] };
   lint: { disable: string[] };
   budgets: BudgetsConfig;
+  approvals: {
+    /** Task type → requirement; `"*"`: every other type. Empty: no approvals. */
+    implement: Record<string, "plan" | "off">;
+    webhook: string | null;
+  };
   sandbox: "bubblewrap" | "off";
+}
+
+/** Whether `implement` on a task of this type needs its plan approved first. */
+export function planApprovalRequired(config: Pick<BatonConfig, "approvals">, taskType: string): boolean {
+  const rules = config.approvals.implement;
+  return (Object.hasOwn(rules, taskType) ? rules[taskType] : rules["*"]) === "plan";
 }

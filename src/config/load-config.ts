@@ -4,6 +4,7 @@ import { isAbsolute, join } from "node:path";
 import { CONFIG_FILE_NAMES } from "../shared/baton-paths.js";
 import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
 import {
+  ApprovalsConfig,
   type BatonConfig,
   BatonConfigFile,
   BudgetsConfig,
@@ -69,6 +70,7 @@ function allowedKeysAt(path: ReadonlyArray<PropertyKey>): string[] {
   if (path[0] === "slug") return Object.keys(SlugRules.def.shape);
   if (path[0] === "lint") return Object.keys(LintConfig.def.shape);
   if (path[0] === "budgets") return Object.keys(BudgetsConfig.def.shape);
+  if (path[0] === "approvals") return Object.keys(ApprovalsConfig.def.shape);
   if (path[0] === "checks" && path.length >= 2) return Object.keys(CheckConfig.def.shape);
   if (path[0] === "routing" && path.length >= 2) return Object.keys(LanguageRoute.def.shape);
   return Object.keys(BatonConfigFile.def.shape);
@@ -179,6 +181,7 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
     research: { sections: file.research?.sections ?? [] },
     lint: { disable: file.lint?.disable ?? [] },
     budgets: file.budgets ?? {},
+    approvals: resolveApprovals(file),
     sandbox: file.sandbox ?? "bubblewrap",
   };
   return withLazyNaming(config, file);
@@ -206,4 +209,12 @@ function withLazyNaming(
 /** `~/x` as the home folder's x; other paths as written. */
 function resolveHome(path: string): string {
   return path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(2)) : path;
+}
+
+function resolveApprovals(file: BatonConfigFile): BatonConfig["approvals"] {
+  const implement = file.approvals?.implement;
+  return {
+    implement: implement === undefined ? {} : typeof implement === "string" ? { "*": implement } : implement,
+    webhook: file.approvals?.webhook ?? null,
+  };
 }

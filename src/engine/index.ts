@@ -1,5 +1,6 @@
 /** The checkpoint engine: operations through GATE IN → DELEGATE → GATE OUT → COMMIT, and recovery. */
 
+export { type ApprovalOutcome, type ApprovalRequest, recordApproval } from "./approval/record-approval.js";
 export { commitAcceptance } from "./commit/accept-commits.js";
 export { protectedPaths, sandboxPolicy } from "./delegate/sandbox-policy.js";
 export { changedSince, readBaseline, staleIndexLock } from "./gate-in/work-tree-baseline.js";

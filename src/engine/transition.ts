@@ -1,4 +1,5 @@
 import type { Operation } from "../state/index.js";
+import type { GateInRefusalCode } from "./gate-in/gate-in-step.js";
 import type { GateOutVerdict } from "./gate-out/index.js";
 import type { Checkpoint } from "./session-journal.js";
 
@@ -21,6 +22,7 @@ export type DelegationOutcome =
 
 export type FailureCode =
   | "GATE_IN_REFUSED"
+  | GateInRefusalCode
   | "RUNNER_EXIT"
   | "RUNNER_TIMEOUT"
   | "RUNNER_ABORTED"
@@ -55,7 +57,7 @@ export interface RunState {
 export type RunEvent =
   | { type: "start" }
   | { type: "gate_in_passed" }
-  | { type: "gate_in_refused"; message: string }
+  | { type: "gate_in_refused"; message: string; code?: GateInRefusalCode | undefined }
   | { type: "agent_finished"; outcome: DelegationOutcome }
   | { type: "gate_out_checked"; verdict: GateOutVerdict }
   | { type: "recorded" }
@@ -164,7 +166,7 @@ export function transition(state: RunState, event: RunEvent): [RunState, Effect[
     case "start":
       return [state, [{ type: "journal", step: "GATE_IN", phase: "begin" }, { type: "gate_in" }]];
     case "gate_in_refused":
-      return fail(state, "GATE_IN", "GATE_IN_REFUSED", event.message);
+      return fail(state, "GATE_IN", event.code ?? "GATE_IN_REFUSED", event.message);
     case "gate_in_passed":
       return [
         { ...state, phase: "delegate" },

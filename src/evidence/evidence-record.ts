@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
+import { approvedPlanOf } from "../approvals/index.js";
 import type { RunUsage } from "../runners/index.js";
 import { EVIDENCE_DIR, publicKeyFile } from "../shared/baton-paths.js";
 import { gitBlobId } from "../shared/git.js";
@@ -73,6 +74,18 @@ export const Evidence = z.object({
    * what git stored.
    */
   restated: z.optional(z.array(z.string())),
+  /** `approve`/`reject`: a person's word on the task's plan (its content hash: plan/plan-content.ts), and who. */
+  approval: z.optional(
+    z.object({
+      verdict: z.enum(["approved", "rejected"]),
+      plan: z.string(),
+      contentSha256: z.string(),
+      by: z.object({ git: z.nullable(z.string()), user: z.string() }),
+      reason: z.optional(z.string()),
+    }),
+  ),
+  /** `implement` where the configuration asked for approval: the plan content it ran, and the approval's session. */
+  approvedPlan: z.optional(z.object({ plan: z.string(), contentSha256: z.string(), session: z.string() })),
   recordedAt: z.string(),
   /** Ed25519 over the canonical JSON of every other field, by the key `.baton/keys/<key>.pub` holds. */
   signature: z.optional(z.object({ key: z.string(), value: z.string() })),
@@ -123,11 +136,21 @@ export interface EvidenceInput {
   sandbox?: Evidence["sandbox"];
   keyReachable?: string | undefined;
   work?: Evidence["work"];
+  approval?: Evidence["approval"];
+  approvedPlan?: Evidence["approvedPlan"];
 }
 
 /** Where this account's public key is committed in a repository: a Baton file of every commit with evidence. */
 export function publishedKeyPath(root: string): string {
   return join(root, publicKeyFile(signingKey().fingerprint));
+}
+
+/** An implement result's approval in force (approvals/approval-record.ts), read in the same store write. */
+function approvedPlanEvidence(tx: Transaction, input: EvidenceInput): Pick<Evidence, "approvedPlan"> {
+  if (input.approvedPlan) return { approvedPlan: input.approvedPlan };
+  if (input.operation !== "implement") return {};
+  const approvedPlan = approvedPlanOf(input.root, tx.findTask(input.task));
+  return approvedPlan ? { approvedPlan } : {};
 }
 
 /** Writes the evidence file in the store write that records the result (so it is in the same commit). */
@@ -160,6 +183,8 @@ export function writeEvidence(tx: Transaction, input: EvidenceInput): string {
     ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     ...(input.keyReachable ? { keyReachable: input.keyReachable } : {}),
     ...(input.work ? { work: input.work } : {}),
+    ...(input.approval ? { approval: input.approval } : {}),
+    ...approvedPlanEvidence(tx, input),
     recordedAt: tx.timestamp,
   };
   evidence.signature = signBytes(signedBytes(evidence), key);

@@ -96,25 +96,32 @@ export function setPhaseMarker(text: string, phaseId: PhaseId, marker: string): 
 }
 
 const OPEN_BOX = /^(\s*- \[) (\] )/;
+const TICKED_BOX = /^(\s*- \[)[xX](\] )/;
 
 /**
  * Ticks every open checkbox in the phase body, nested ones too, but none in code, HTML or a quote. An
  * unknown or carried id gives the text back unchanged: setPhaseMarker, called first, reports those.
  */
 export function tickPhaseCheckboxes(text: string, phaseId: PhaseId): string {
+  return setPhaseCheckboxes(text, phaseId, true);
+}
+
+/** Every checkbox of the phase body ticked (`[x]`) or opened (`[ ]`), as tickPhaseCheckboxes picks them. */
+export function setPhaseCheckboxes(text: string, phaseId: PhaseId, ticked: boolean): string {
   const found = editablePhase(readPlan(text), phaseId);
   if (!found.ok) return text;
   const { phase } = found;
   const lines = new EditableLines(text);
   const roles = markdownLines(text).roles;
-  let ticked = 0;
+  const [from, to] = ticked ? [OPEN_BOX, "$1x$2"] : [TICKED_BOX, "$1 $2"];
+  let edited = 0;
   for (let i = phase.line; i < phase.endLine; i++) {
     const content = lines.content(i);
-    if (isQuoted(roles[i]) || !OPEN_BOX.test(content)) continue;
-    lines.set(i, content.replace(OPEN_BOX, "$1x$2"));
-    ticked++;
+    if (isQuoted(roles[i]) || !from.test(content)) continue;
+    lines.set(i, content.replace(from, to));
+    edited++;
   }
-  return ticked === 0 ? text : lines.text();
+  return edited === 0 ? text : lines.text();
 }
 
 const STATUS_LINE = /^(\s*[-*]\s+\*\*Status(?::\*\*|\*\*\s*:)\s*)\[[^\]]+\].*$/;

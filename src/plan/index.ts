@@ -11,11 +11,13 @@ export {
   type PlanOutcome,
   type PlanStatusEdit,
   planStatusMarker,
+  setPhaseCheckboxes,
   setPhaseMarker,
   setPlanStatus,
   tickPhaseCheckboxes,
 } from "./edit.js";
 export { normaliseStatus, parsePlan } from "./parse.js";
+export { planContent, planContentHash } from "./plan-content.js";
 export {
   type Checkboxes,
   type ParseResult,

@@ -8,7 +8,10 @@ export interface GateInContext {
   baseline: GitBaseline | null;
 }
 
-export type GateInStepResult = { ok: true } | { ok: false; message: string };
+/** `code`: a refusal of its own kind (APPROVAL_STALE); GATE_IN_REFUSED when absent. */
+export type GateInStepResult = { ok: true } | { ok: false; message: string; code?: GateInRefusalCode };
+
+export type GateInRefusalCode = "APPROVAL_REQUIRED" | "APPROVAL_STALE" | "APPROVAL_REJECTED";
 
 /**
  * One check or observation of GATE IN, made before the store write that opens the run: steps run in

@@ -9,13 +9,14 @@ import { refuseForgedSessionCommit } from "./refuse-forged-session-commit.js";
 import { refuseGitOperation } from "./refuse-git-operation.js";
 import { refuseLongFocus } from "./refuse-long-focus.js";
 import { refuseStaleIndexLock } from "./refuse-stale-index-lock.js";
+import { requireApproval } from "./require-approval.js";
 import { requireSandbox } from "./require-sandbox.js";
 import { requireSigningKey } from "./require-signing-key.js";
 import { requireWritable } from "./require-writable.js";
 import { takeBaseline } from "./take-baseline.js";
 
 export { decideGateIn, type GateInDecision, readGateIn } from "./decide-gate-in.js";
-export type { GateInContext, GateInStep, GateInStepResult } from "./gate-in-step.js";
+export type { GateInContext, GateInRefusalCode, GateInStep, GateInStepResult } from "./gate-in-step.js";
 export { type GateInVerdict, gateIn } from "./open-run.js";
 export { MAX_FOCUS_BYTES } from "./refuse-long-focus.js";
 export { changedSince, readBaseline, staleIndexLock } from "./work-tree-baseline.js";
@@ -27,6 +28,7 @@ export { changedSince, readBaseline, staleIndexLock } from "./work-tree-baseline
  */
 export const GATE_IN: readonly GateInStep[] = [
   refuseLongFocus,
+  requireApproval,
   requireSandbox,
   requireSigningKey,
   requireWritable,
@@ -45,7 +47,7 @@ export async function runGateIn(
   const gate: GateInContext = { run, baseline: null };
   for (const step of steps) {
     const result = await step(gate);
-    if (!result.ok) return { type: "gate_in_refused", message: result.message };
+    if (!result.ok) return { type: "gate_in_refused", message: result.message, code: result.code };
   }
   const verdict = await mutateStore(run.ctx, { command: ctx.command }, (tx) => {
     const result = gateIn(tx, {

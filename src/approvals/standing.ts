@@ -1,0 +1,95 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
+import { type BatonConfig, planApprovalRequired } from "../config/index.js";
+import { planContentHash } from "../plan/index.js";
+import { latestPlanFile, type TaskEntry, taskTypeOf } from "../state/index.js";
+import { approverName, type PlanApproval, planApprovalOf } from "./approval-record.js";
+
+/** The plan an approval is about, as it is now. */
+export interface CurrentPlan {
+  /** Repository-relative. */
+  path: string;
+  text: string;
+  /** Of its exact bytes: what a person who read it names (`baton approve N --sha256 …`). */
+  sha256: string;
+  contentSha256: string;
+}
+
+/**
+ * Where a task's plan stands with its approval. `not_required`: the configuration asks none for this task's
+ * type. `no_plan`: one is required and there is no plan to approve. `pending`: nobody has answered for this
+ * plan's content. `stale`: an approval was recorded, and the plan's content changed since. `rejected`: this
+ * very content was rejected. `approved`: this very content was approved.
+ */
+export type ApprovalStanding =
+  | { kind: "not_required" }
+  | { kind: "no_plan" }
+  | { kind: "pending"; plan: CurrentPlan; earlier: PlanApproval | null }
+  | { kind: "stale"; plan: CurrentPlan; approval: PlanApproval }
+  | { kind: "rejected"; plan: CurrentPlan; approval: PlanApproval }
+  | { kind: "approved"; plan: CurrentPlan; approval: PlanApproval };
+
+/** The task's current plan, read once: what GATE IN checks is what the run executes. */
+export function currentPlan(config: BatonConfig, task: TaskEntry, folder: string): CurrentPlan | null {
+  const path = latestPlanFile(config.root, folder, task.artifacts ?? []);
+  if (path === null) return null;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+  const sha256 = createHash("sha256").update(text).digest("hex");
+  return { path: relative(config.root, path), text, sha256, contentSha256: planContentHash(text) };
+}
+
+export function approvalStanding(
+  config: BatonConfig,
+  task: TaskEntry,
+  folder: string,
+  plan: CurrentPlan | null = currentPlan(config, task, folder),
+): ApprovalStanding {
+  if (!planApprovalRequired(config, taskTypeOf(task) ?? config.defaultLanguage))
+    return { kind: "not_required" };
+  if (plan === null) return { kind: "no_plan" };
+  const approval = planApprovalOf(task);
+  if (approval === null) return { kind: "pending", plan, earlier: null };
+  const same = approval.content_sha256 === plan.contentSha256;
+  if (approval.verdict === "approved")
+    return same ? { kind: "approved", plan, approval } : { kind: "stale", plan, approval };
+  return same ? { kind: "rejected", plan, approval } : { kind: "pending", plan, earlier: approval };
+}
+
+/** A standing that keeps `implement` from starting, in words with what to do; null when it may start. */
+export function standingRefusal(
+  taskNumber: number,
+  standing: ApprovalStanding,
+  changed?: string,
+): { code: "APPROVAL_REQUIRED" | "APPROVAL_STALE" | "APPROVAL_REJECTED"; message: string } | null {
+  switch (standing.kind) {
+    case "not_required":
+    case "approved":
+      return null;
+    case "no_plan":
+      return {
+        code: "APPROVAL_REQUIRED",
+        message: `task ${taskNumber} has no plan to approve, and the configuration (approvals.implement) asks for one: run \`baton plan ${taskNumber}\` first`,
+      };
+    case "pending":
+      return {
+        code: "APPROVAL_REQUIRED",
+        message: `task ${taskNumber}'s plan ${standing.plan.path} waits for a person's approval: \`baton approve ${taskNumber}\` (or \`baton reject ${taskNumber} --reason …\`)`,
+      };
+    case "stale":
+      return {
+        code: "APPROVAL_STALE",
+        message: `task ${taskNumber}'s plan changed after ${approverName(standing.approval.by)} approved it (${standing.approval.plan} at ${standing.approval.at})${changed ? `: ${changed}` : ""}; approve it again with \`baton approve ${taskNumber}\``,
+      };
+    case "rejected":
+      return {
+        code: "APPROVAL_REJECTED",
+        message: `task ${taskNumber}'s plan ${standing.plan.path} was rejected by ${approverName(standing.approval.by)}${standing.approval.reason ? `: ${standing.approval.reason}` : ""}; \`baton revise ${taskNumber}\` makes a new one`,
+      };
+  }
+}

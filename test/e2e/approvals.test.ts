@@ -1,0 +1,108 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { generatePlan, layeredPlanPhases, phaseScriptSteps } from "../../src/testing/generate-plan.js";
+import { git, ok, repo, runBaton } from "./helpers.js";
+
+const FOLDER = "specs/1_build_the_parser";
+const PLAN = `${FOLDER}/plans/implementation-001.md`;
+
+/** Task 1 planned, with a plan; the configuration asks for approval of plans before `implement`. */
+function plannedTask(): { dir: string; script: string } {
+  const dir = repo();
+  writeFileSync(join(dir, "baton.config.yaml"), "approvals:\n  implement: plan\n");
+  ok(dir, ["task", "add", "Build the parser", "-l", "general"]);
+  ok(dir, ["task", "status", "1", "planned", "--force"]);
+  mkdirSync(join(dir, FOLDER, "plans"), { recursive: true });
+  const plan = generatePlan({
+    style: "task",
+    taskNumber: 1,
+    title: "Build the parser",
+    phases: layeredPlanPhases(2, 1),
+  });
+  writeFileSync(join(dir, PLAN), plan);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "planned"]);
+  const script = join(dir, ".git", "agent.json");
+  writeFileSync(script, JSON.stringify({ phases: { "*": { steps: phaseScriptSteps() } } }));
+  return { dir, script };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the test reads JSON files and asserts on them directly
+const readJson = (path: string): any => JSON.parse(readFileSync(path, "utf8"));
+const taskEntry = (dir: string) => readJson(join(dir, "specs/state.json")).active_projects[0]!;
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const shown = (r: { stdout: string; stderr: string }) => `${r.stdout}\n${r.stderr}`;
+
+describe("approvals: implement waits for a person's yes to the plan's very content", () => {
+  it("refuses before approval, records who approved which bytes, goes stale on an edit, runs once approved", () => {
+    const { dir, script } = plannedTask();
+    const refused = runBaton(dir, ["implement", "1", "--script", script]);
+    expect(refused.status, shown(refused)).toBe(1);
+    expect(shown(refused)).toContain("APPROVAL_REQUIRED");
+    expect(git(dir, ["status", "--porcelain"])).toBe("");
+    expect(taskEntry(dir)["status"]).toBe("planned");
+    expect(ok(dir, ["approvals"]).stdout).toContain(`Task 1: ${PLAN}`);
+
+    const approved = ok(dir, ["approve", "1"]);
+    expect(approved.stdout).toContain("Approved task 1's plan");
+    expect(git(dir, ["log", "-1", "--format=%s"]).trim()).toBe("task 1: approve plan");
+    const record = taskEntry(dir)["plan_approval"] as Record<string, unknown>;
+    expect(record).toMatchObject({
+      verdict: "approved",
+      plan: PLAN,
+      sha256: sha256(readFileSync(join(dir, PLAN), "utf8")),
+      by: { git: "Baton Test <test@example.com>" },
+    });
+    const evidence = readdirSync(join(dir, FOLDER, "evidence")).find((f) => f.endsWith("-approve.json"))!;
+    expect(readJson(join(dir, FOLDER, "evidence", evidence))).toMatchObject({
+      operation: "approve",
+      approval: { verdict: "approved", contentSha256: record["content_sha256"] },
+      signature: { key: expect.any(String) },
+    });
+    expect(ok(dir, ["approvals"]).stdout).toContain("No plan waits for approval.");
+
+    // A phase's words changed after approval: stale, naming the line.
+    const plan = readFileSync(join(dir, PLAN), "utf8");
+    writeFileSync(join(dir, PLAN), plan.replace("Step 1.1", "Step 1.1, and delete the failing tests"));
+    const stale = runBaton(dir, ["implement", "1", "--script", script]);
+    expect(stale.status, shown(stale)).toBe(1);
+    expect(shown(stale)).toMatch(/APPROVAL_STALE[\s\S]*line \d+ changed: now "[^"]*delete the failing tests/);
+    expect(taskEntry(dir)["status"]).toBe("planned");
+
+    ok(dir, ["approve", "1"]);
+    const ran = runBaton(dir, ["implement", "1", "--script", script]);
+    expect(ran.status, shown(ran)).toBe(0);
+    expect(taskEntry(dir)["status"]).toBe("completed");
+    const approval = taskEntry(dir)["plan_approval"] as Record<string, string>;
+    const phase = readdirSync(join(dir, FOLDER, "evidence")).find((f) =>
+      f.endsWith("-implement-phase-1.json"),
+    )!;
+    expect(readJson(join(dir, FOLDER, "evidence", phase))).toMatchObject({
+      approvedPlan: { plan: PLAN, contentSha256: approval["content_sha256"], session: approval["session"] },
+    });
+  });
+
+  it("a rejection holds until the plan is revised; an answer to bytes the person did not read is refused", () => {
+    const { dir, script } = plannedTask();
+    const unseen = runBaton(dir, ["approve", "1", "--sha256", "0".repeat(64)]);
+    expect(unseen.status, shown(unseen)).toBe(1);
+    expect(shown(unseen)).toContain("PLAN_CHANGED");
+    expect(taskEntry(dir)).not.toHaveProperty("plan_approval");
+    expect(runBaton(dir, ["reject", "1"]).status).toBe(2);
+    ok(dir, ["reject", "1", "--reason", "phase 2 has no tests"]);
+    const refused = runBaton(dir, ["implement", "1", "--script", script]);
+    expect(refused.status, shown(refused)).toBe(1);
+    expect(shown(refused)).toMatch(/APPROVAL_REJECTED[\s\S]*phase 2 has no tests[\s\S]*baton revise 1/);
+    // A new plan (what revise writes) is pending again: the rejection was of the old one.
+    const next = `${FOLDER}/plans/implementation-002.md`;
+    writeFileSync(
+      join(dir, next),
+      readFileSync(join(dir, PLAN), "utf8").replace("Step 2.1", "Step 2.1 with tests"),
+    );
+    const pending = runBaton(dir, ["implement", "1", "--script", script]);
+    expect(shown(pending)).toContain("APPROVAL_REQUIRED");
+    expect(ok(dir, ["approvals", "--json"]).stdout).toContain('"standing": "pending"');
+  });
+});
