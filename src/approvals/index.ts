@@ -5,10 +5,12 @@ export {
   PlanApproval,
   planApprovalOf,
 } from "./approval-record.js";
+export { APPROVAL_COMMAND_ENV, notifyPendingApproval, type PendingApproval } from "./notify.js";
 export { approvedPlanText, describePlanChange } from "./plan-change.js";
 export {
   type ApprovalStanding,
   approvalStanding,
+  approvalWait,
   type CurrentPlan,
   currentPlan,
   standingRefusal,

@@ -93,3 +93,30 @@ export function standingRefusal(
       };
   }
 }
+
+/**
+ * Why `implement` on this task waits for a person, in a line `baton run` shows; null when it need not. The
+ * pending approval to tell the person of comes with it (not for a rejection: that waits for `revise`).
+ */
+export function approvalWait(
+  config: BatonConfig,
+  task: TaskEntry,
+  folder: string,
+): { reason: string; pending: { standing: "pending" | "stale"; plan: CurrentPlan } | null } | null {
+  const standing = approvalStanding(config, task, folder);
+  const n = task.project_number;
+  switch (standing.kind) {
+    case "not_required":
+    case "approved":
+      return null;
+    case "no_plan":
+      return { reason: "implement waits for a plan to approve", pending: null };
+    case "rejected":
+      return { reason: `its plan was rejected: \`baton revise ${n}\``, pending: null };
+    default:
+      return {
+        reason: `implement waits for a person to approve its plan: \`baton approve ${n}\``,
+        pending: { standing: standing.kind, plan: standing.plan },
+      };
+  }
+}

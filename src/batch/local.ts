@@ -1,8 +1,9 @@
 import { statSync } from "node:fs";
+import { approvalWait, notifyPendingApproval } from "../approvals/index.js";
 import type { BatonConfig } from "../config/index.js";
 import { type BatonEvent, eventsPath, parseEventLines, readFrom } from "../shared/event-stream.js";
 import type { Operation } from "../state/index.js";
-import { readSettledStore, storeContext, taskTypeOf } from "../state/index.js";
+import { readSettledStore, storeContext, taskFolderPath, taskTypeOf } from "../state/index.js";
 import { runLocally } from "./local-run.js";
 import { type BatchTask, nextOperation, type RunTarget, schedule, type Waiting } from "./schedule.js";
 import { claimTask, type TaskClaim } from "./task-claim.js";
@@ -65,13 +66,31 @@ export interface BatchReport {
 }
 
 async function readTasks(config: BatonConfig): Promise<Array<BatchTask & { language: string }>> {
-  const snapshot = await readSettledStore(storeContext(config));
-  return snapshot.state.tasks.map((t) => ({
-    number: t.project_number,
-    status: t.status,
-    language: taskTypeOf(t) ?? config.defaultLanguage,
-    dependencies: (t.dependencies ?? []).filter((d): d is number => typeof d === "number"),
-  }));
+  const ctx = storeContext(config);
+  const snapshot = await readSettledStore(ctx);
+  const asksApproval = Object.keys(config.approvals.implement).length > 0;
+  return Promise.all(
+    snapshot.state.tasks.map(async (t) => {
+      const wait =
+        asksApproval && nextOperation(t.status) === "implement"
+          ? approvalWait(config, t, taskFolderPath(ctx.paths.dir, t, config.artifactNaming))
+          : null;
+      // A plan that waits pauses its task (the others go on) and tells the person once.
+      if (wait?.pending)
+        await notifyPendingApproval(config, ctx.paths.internalDir, {
+          task: t.project_number,
+          title: t.project_name,
+          ...wait.pending,
+        });
+      return {
+        number: t.project_number,
+        status: t.status,
+        language: taskTypeOf(t) ?? config.defaultLanguage,
+        dependencies: (t.dependencies ?? []).filter((d): d is number => typeof d === "number"),
+        ...(wait ? { awaitingApproval: wait.reason } : {}),
+      };
+    }),
+  );
 }
 
 /** The selected task numbers: the union of what each option names, among active tasks. */

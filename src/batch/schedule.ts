@@ -11,6 +11,8 @@ export interface BatchTask {
   status: string;
   /** Numbers of the tasks it depends on (non-numeric entries are ignored). */
   dependencies: number[];
+  /** Why its `implement` waits for a person (approvals.implement); absent when it need not. */
+  awaitingApproval?: string | undefined;
 }
 
 /** The operation that moves a task on from its status; null when there is none (done, blocked, …). */
@@ -71,6 +73,10 @@ export function schedule(
     const operation = nextOperation(task.status);
     if (!operation || !withinTarget(operation, options.until)) {
       out.finished.push(task.number);
+      continue;
+    }
+    if (operation === "implement" && task.awaitingApproval) {
+      out.waiting.push({ number: task.number, reason: task.awaitingApproval });
       continue;
     }
     if (operation === "implement") {

@@ -123,7 +123,7 @@ export const ApprovalsConfig = z.strictObject({
   /** Every task type (`"plan"`), or per type, `"*"` for the others (`{"lean": "plan", "*": "off"}`). */
   implement: z.optional(z.union([ApprovalRequirement, z.record(z.string(), ApprovalRequirement)])),
   /** Told once of each plan that waits (an HTTP POST of JSON: the task, the plan's path and its hash). */
-  webhook: z.optional(z.httpUrl()),
+  webhook: z.optional(z.url({ protocol: /^https?$/ })),
 });
 
 export const BatonConfigFile = z.strictObject({

@@ -1,9 +1,24 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { generatePlan, layeredPlanPhases, phaseScriptSteps } from "../../src/testing/generate-plan.js";
-import { git, ok, repo, runBaton } from "./helpers.js";
+import {
+  generatePlan,
+  layeredPlanPhases,
+  phaseScriptSteps,
+  wholeWayScript,
+} from "../../src/testing/generate-plan.js";
+import {
+  activeTasks,
+  commitAll,
+  git,
+  ok,
+  repo,
+  runBaton,
+  runBatonAsync,
+  tasksWithScript,
+} from "./helpers.js";
 
 const FOLDER = "specs/1_build_the_parser";
 const PLAN = `${FOLDER}/plans/implementation-001.md`;
@@ -105,4 +120,65 @@ describe("approvals: implement waits for a person's yes to the plan's very conte
     expect(shown(pending)).toContain("APPROVAL_REQUIRED");
     expect(ok(dir, ["approvals", "--json"]).stdout).toContain('"standing": "pending"');
   });
+});
+
+describe("approvals in baton run", () => {
+  it("pauses the task whose plan waits, finishes the others, and tells the person once", async () => {
+    const { dir, script } = tasksWithScript(3, wholeWayScript());
+    const planned = await runBatonAsync(dir, [
+      "run",
+      "--all-ready",
+      "--until",
+      "planned",
+      "--script",
+      script,
+    ]);
+    expect(planned.status, shown(planned)).toBe(0);
+    const posts: string[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        posts.push(body);
+        res.end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      writeFileSync(
+        join(dir, "baton.config.yaml"),
+        `approvals:\n  implement: plan\n  webhook: http://127.0.0.1:${port}/baton\n`,
+      );
+      commitAll(dir, "approvals");
+      ok(dir, ["approve", "1"]);
+      ok(dir, ["approve", "3"]);
+      const told = join(dir, ".git", "told");
+      const env = {
+        BATON_APPROVAL_COMMAND: `echo "$BATON_TASK $BATON_PLAN_SHA256" >> '${told}'; cat > /dev/null`,
+      };
+      const args = ["run", "--tasks", "1-3", "--concurrency", "2", "--script", script];
+      const ran = await runBatonAsync(dir, args, env);
+      expect(ran.status, shown(ran)).not.toBe(2);
+      const status = Object.fromEntries(activeTasks(dir).map((t) => [t.project_number, t.status]));
+      expect(status).toEqual({ 1: "completed", 2: "planned", 3: "completed" });
+      expect(shown(ran)).toContain("approve its plan: `baton approve 2`");
+      // Told once, by both means, with what the person needs to answer for exactly those bytes.
+      const again = await runBatonAsync(dir, args, env);
+      expect(shown(again)).toContain("`baton approve 2`");
+      expect(readFileSync(told, "utf8").trim().split("\n")).toHaveLength(1);
+      expect(posts).toHaveLength(1);
+      const task2 = activeTasks(dir).find((t) => t.project_number === 2)!;
+      const plan = (task2.artifacts as { type: string; path: string }[]).find((a) => a.type === "plan")!;
+      expect(JSON.parse(posts[0]!)).toMatchObject({
+        event: "approval_pending",
+        task: 2,
+        plan: plan.path,
+        sha256: sha256(readFileSync(join(dir, plan.path), "utf8")),
+      });
+      expect(existsSync(told)).toBe(true);
+    } finally {
+      server.close();
+    }
+  }, 180_000);
 });

@@ -3,6 +3,7 @@ import {
   approvedPlanText,
   currentPlan,
   describePlanChange,
+  notifyPendingApproval,
   standingRefusal,
 } from "../../approvals/index.js";
 import type { GateInStep } from "./gate-in-step.js";
@@ -23,5 +24,9 @@ export const requireApproval: GateInStep = async ({ run }) => {
     if (approved !== null) changed = describePlanChange(approved, standing.plan.text);
   }
   const refusal = standingRefusal(run.taskNumber, standing, changed);
+  if (standing.kind === "pending" || standing.kind === "stale") {
+    const pending = { task: run.taskNumber, title: run.title, standing: standing.kind, plan: standing.plan };
+    await notifyPendingApproval(run.config, run.ctx.paths.internalDir, pending);
+  }
   return refusal === null ? { ok: true } : { ok: false, ...refusal };
 };
