@@ -1,4 +1,10 @@
 export type { ArtifactNaming, BatonConfig, LanguageRoute, PhaseRoutingRule } from "./config-schema.js";
 export { BatonConfigFile, planApprovalRequired } from "./config-schema.js";
 export { DEFAULT_LANGUAGES, DEFAULT_PHASE_ROUTING, DEFAULT_ROUTING } from "./defaults.js";
-export { CONFIG_FILE_NAMES, findRepoRoot, loadConfig, resolveConfig } from "./load-config.js";
+export {
+  approvalsAtCommit,
+  CONFIG_FILE_NAMES,
+  findRepoRoot,
+  loadConfig,
+  resolveConfig,
+} from "./load-config.js";

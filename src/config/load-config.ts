@@ -218,3 +218,27 @@ function resolveApprovals(file: BatonConfigFile): BatonConfig["approvals"] {
     webhook: file.approvals?.webhook ?? null,
   };
 }
+
+/**
+ * What the configuration committed at `commit` says of approvals (`baton verify` judges each result by the
+ * configuration of its own commit); off when it had none. A file that does not read there is reported, not
+ * guessed at: null.
+ */
+export async function approvalsAtCommit(
+  root: string,
+  commit: string,
+): Promise<BatonConfig["approvals"] | null> {
+  const { runGit } = await import("../shared/git.js");
+  for (const name of CONFIG_FILE_NAMES) {
+    const shown = await runGit(root, ["show", `${commit}:${name}`]);
+    if (!shown.ok) continue;
+    try {
+      const raw = await parseConfigText(name, shown.stdout);
+      const issues = validationIssues(BatonConfigFile, raw ?? {});
+      return issues ? null : resolveApprovals((raw ?? {}) as BatonConfigFile);
+    } catch {
+      return null;
+    }
+  }
+  return { implement: {}, webhook: null };
+}

@@ -23,6 +23,7 @@ export {
   writeEvidence,
 } from "./evidence-record.js";
 export type { ChangeEvidence, CheckRun, TestCounts, VerifiedArtifact } from "./evidence-types.js";
+export { approvalEvidenceProblem } from "./judge-approval.js";
 export { commitChanges, headCommitChanges } from "./judge-completion.js";
 export { type KeyTrust, keyTrust, makeVouch, type Vouch } from "./key-trust.js";
 export {

@@ -4,6 +4,7 @@ import type { BatonConfig } from "../config/index.js";
 import { batonPaths, CONFIG_FILE_NAMES, INIT_MANIFEST, REPO_KEYS_DIR } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
 import { storePrefix } from "../state/index.js";
+import { judgeApproval, type SelfApproval } from "./judge-approval.js";
 import { judgeCompletion } from "./judge-completion.js";
 import { judgePhaseCommits, type PhaseCommitProblem } from "./judge-phase-commits.js";
 import { type KeyTrust, keyTrust } from "./key-trust.js";
@@ -50,6 +51,8 @@ export interface VerifyReport {
   unsealed: UnsealedClaim[];
   /** Phase commits held to their phase evidence (those whose evidence lists its work), and what did not hold. */
   phaseCommits: { checked: number; problems: PhaseCommitProblem[] };
+  /** Plans approved by the git identity that added them (docs/approvals.md): listed, never failures. */
+  selfApproved: SelfApproval[];
   /** The evidence keys: the roots trusted (adoption's, or pinned), and keys no trusted key vouches for. */
   keys: { roots: KeyTrust["roots"]; unvouched: KeyTrust["unvouched"] };
 }
@@ -154,6 +157,7 @@ export async function verifyHistory(
     unsealed: await unsealedSince(root, prefix, trust, options.since ? after : null),
     truncated: boundary.size > 0 ? { boundary: [...boundary], completions: [] } : null,
     phaseCommits: await judgePhaseCommits(root, prefix, trust, after, options.tasks),
+    selfApproved: [],
     keys: { roots: trust.roots, unvouched: trust.unvouched },
   };
   for (const { commit, subject, session, moves } of history) {
@@ -170,6 +174,11 @@ export async function verifyHistory(
         continue;
       }
       const { reasons, evidence, path } = await judgeCompletion(root, prefix, completion, trust);
+      if (evidence) {
+        const approval = await judgeApproval(root, prefix, completion, evidence, trust);
+        reasons.push(...approval.reasons);
+        if (approval.self) report.selfApproved.push(approval.self);
+      }
       const judged = path ? { ...completion, evidencePath: path } : completion;
       if (reasons.length > 0) report.phantoms.push({ ...completion, reasons });
       else if (evidence?.sandbox === "off") report.unsandboxed.push(judged);

@@ -26,7 +26,6 @@ const PLAN = `${FOLDER}/plans/implementation-001.md`;
 /** Task 1 planned, with a plan; the configuration asks for approval of plans before `implement`. */
 function plannedTask(): { dir: string; script: string } {
   const dir = repo();
-  writeFileSync(join(dir, "baton.config.yaml"), "approvals:\n  implement: plan\n");
   ok(dir, ["task", "add", "Build the parser", "-l", "general"]);
   ok(dir, ["task", "status", "1", "planned", "--force"]);
   mkdirSync(join(dir, FOLDER, "plans"), { recursive: true });
@@ -39,6 +38,10 @@ function plannedTask(): { dir: string; script: string } {
   writeFileSync(join(dir, PLAN), plan);
   git(dir, ["add", "-A"]);
   git(dir, ["commit", "-qm", "planned"]);
+  // Baton is adopted after: the hand-made `planned` above is history from before it.
+  writeFileSync(join(dir, "baton.config.yaml"), "approvals:\n  implement: plan\n");
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "approvals"]);
   const script = join(dir, ".git", "agent.json");
   writeFileSync(script, JSON.stringify({ phases: { "*": { steps: phaseScriptSteps() } } }));
   return { dir, script };
@@ -97,6 +100,37 @@ describe("approvals: implement waits for a person's yes to the plan's very conte
     expect(readJson(join(dir, FOLDER, "evidence", phase))).toMatchObject({
       approvedPlan: { plan: PLAN, contentSha256: approval["content_sha256"], session: approval["session"] },
     });
+    // verify holds the completion to its approval, and names the person who approved their own plan.
+    const verified = runBaton(dir, ["verify"]);
+    expect(verified.status, shown(verified)).toBe(0);
+    expect(verified.stdout).toContain(
+      `SELF    task 1: ${PLAN} was approved by Baton Test <test@example.com>`,
+    );
+  });
+
+  it("an approval written into state.json by hand is refused at GATE IN, and caught by verify when it went around", () => {
+    const { dir, script } = plannedTask();
+    ok(dir, ["approve", "1"]);
+    const state = join(dir, "specs/state.json");
+    const forged = readJson(state);
+    forged.active_projects[0].plan_approval.session = "sess_1795000000_abcdef";
+    writeFileSync(state, `${JSON.stringify(forged, null, 2)}\n`);
+    ok(dir, ["adopt"]);
+    const refused = runBaton(dir, ["implement", "1", "--script", script]);
+    expect(refused.status, shown(refused)).toBe(1);
+    expect(shown(refused)).toMatch(/APPROVAL_REQUIRED[\s\S]*has no evidence/);
+    // Around GATE IN: a run while nothing asked for approval, then history rewritten so that its commit does.
+    writeFileSync(join(dir, "baton.config.yaml"), "");
+    commitAll(dir, "no approvals");
+    ok(dir, ["implement", "1", "--script", script]);
+    writeFileSync(join(dir, "baton.config.yaml"), "approvals:\n  implement: plan\n");
+    git(dir, ["add", "baton.config.yaml"]);
+    git(dir, ["commit", "-q", "--amend", "--no-edit"]);
+    const verify = runBaton(dir, ["verify"]);
+    expect(verify.status, shown(verify)).toBe(1);
+    expect(verify.stdout).toContain(
+      "the approval it names (session sess_1795000000_abcdef) has no approve evidence",
+    );
   });
 
   it("a rejection holds until the plan is revised; an answer to bytes the person did not read is refused", () => {

@@ -137,6 +137,11 @@ export function formatVerify(
   for (const c of report.verified) {
     lines.push(`  ok      task ${c.task} → ${c.to} in ${short(c.commit)} (${c.session})`);
   }
+  for (const a of report.selfApproved) {
+    lines.push(
+      `  SELF    task ${a.task}: ${a.plan} was approved by ${a.who}, who also added it (${short(a.commit)})`,
+    );
+  }
   lines.push(...formatApart(report));
   lines.push(...formatUnsealed(report));
   if (report.beforeAdoption.length > 0) {

@@ -6,6 +6,7 @@ import {
   notifyPendingApproval,
   standingRefusal,
 } from "../../approvals/index.js";
+import { approvalEvidenceProblem } from "../../evidence/index.js";
 import type { GateInStep } from "./gate-in-step.js";
 
 /**
@@ -22,6 +23,15 @@ export const requireApproval: GateInStep = async ({ run }) => {
   if (standing.kind === "stale") {
     const approved = await approvedPlanText(run.config.root, standing.approval.blob);
     if (approved !== null) changed = describePlanChange(approved, standing.plan.text);
+  }
+  if (standing.kind === "approved") {
+    const forged = await approvalEvidenceProblem(run.config.root, run.folder, standing.approval);
+    if (forged)
+      return {
+        ok: false,
+        code: "APPROVAL_REQUIRED",
+        message: `task ${run.taskNumber}'s plan has no approval Baton recorded: ${forged}; \`baton approve ${run.taskNumber}\` records one`,
+      };
   }
   const refusal = standingRefusal(run.taskNumber, standing, changed);
   if (standing.kind === "pending" || standing.kind === "stale") {
