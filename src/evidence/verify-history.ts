@@ -173,18 +173,28 @@ export async function verifyHistory(
         report.beforeAdoption.push(completion);
         continue;
       }
-      const { reasons, evidence, path } = await judgeCompletion(root, prefix, completion, trust);
-      if (evidence) {
-        const approval = await judgeApproval(root, prefix, completion, evidence, trust);
-        reasons.push(...approval.reasons);
-        if (approval.self) report.selfApproved.push(approval.self);
-      }
-      const judged = path ? { ...completion, evidencePath: path } : completion;
-      if (reasons.length > 0) report.phantoms.push({ ...completion, reasons });
-      else if (evidence?.sandbox === "off") report.unsandboxed.push(judged);
-      else if (evidence?.keyReachable) report.keyReachable.push({ ...judged, reason: evidence.keyReachable });
-      else report.verified.push(judged);
+      await judgeInto(report, { root, prefix, trust }, completion);
     }
   }
   return report;
+}
+
+/** One completion judged (its evidence, then the approval it ran under) and filed where it belongs. */
+async function judgeInto(
+  report: VerifyReport,
+  where: { root: string; prefix: string; trust: KeyTrust },
+  completion: Completion,
+): Promise<void> {
+  const { root, prefix, trust } = where;
+  const { reasons, evidence, path } = await judgeCompletion(root, prefix, completion, trust);
+  if (evidence) {
+    const approval = await judgeApproval(root, prefix, completion, evidence, trust);
+    reasons.push(...approval.reasons);
+    if (approval.self) report.selfApproved.push(approval.self);
+  }
+  const judged = path ? { ...completion, evidencePath: path } : completion;
+  if (reasons.length > 0) report.phantoms.push({ ...completion, reasons });
+  else if (evidence?.sandbox === "off") report.unsandboxed.push(judged);
+  else if (evidence?.keyReachable) report.keyReachable.push({ ...judged, reason: evidence.keyReachable });
+  else report.verified.push(judged);
 }

@@ -67,6 +67,11 @@ const forged = (report: VerifyReport) => {
 /** Verified completions made with less than every guard: listed apart, never among the plainly verified. */
 function formatApart(report: VerifyReport): string[] {
   const lines: string[] = [];
+  for (const a of report.selfApproved) {
+    lines.push(
+      `  SELF    task ${a.task}: ${a.plan} was approved by ${a.who}, who also added it (${short(a.commit)})`,
+    );
+  }
   if (report.unsandboxed.length > 0) {
     lines.push(
       `Run without Baton's sandbox (--sandbox off), otherwise verified: ${report.unsandboxed.length} completion(s)`,
@@ -136,11 +141,6 @@ export function formatVerify(
   }
   for (const c of report.verified) {
     lines.push(`  ok      task ${c.task} → ${c.to} in ${short(c.commit)} (${c.session})`);
-  }
-  for (const a of report.selfApproved) {
-    lines.push(
-      `  SELF    task ${a.task}: ${a.plan} was approved by ${a.who}, who also added it (${short(a.commit)})`,
-    );
   }
   lines.push(...formatApart(report));
   lines.push(...formatUnsealed(report));
