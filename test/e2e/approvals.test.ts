@@ -133,6 +133,24 @@ describe("approvals: implement waits for a person's yes to the plan's very conte
     );
   });
 
+  it("a plan edited while it runs stops the phases that have not started", () => {
+    const { dir } = plannedTask();
+    ok(dir, ["approve", "1"]);
+    const edited = readFileSync(join(dir, PLAN), "utf8").replace("Step 2.1", "Step 2.1, and drop the tests");
+    const script = join(dir, ".git", "editing-agent.json");
+    const editing = [{ write: PLAN, content: edited }, ...phaseScriptSteps()];
+    writeFileSync(
+      script,
+      JSON.stringify({ phases: { "*": { steps: phaseScriptSteps() }, "1": { steps: editing } } }),
+    );
+    const ran = runBaton(dir, ["implement", "1", "--script", script]);
+    expect(shown(ran)).toMatch(/APPROVAL_STALE: the plan changed after its approval, while it ran/);
+    const subjects = git(dir, ["log", "--format=%s"]);
+    expect(subjects).toContain("task 1 phase 1:");
+    expect(subjects).not.toContain("task 1 phase 2:");
+    expect(taskEntry(dir)["status"]).not.toBe("completed");
+  });
+
   it("a rejection holds until the plan is revised; an answer to bytes the person did not read is refused", () => {
     const { dir, script } = plannedTask();
     const unseen = runBaton(dir, ["approve", "1", "--sha256", "0".repeat(64)]);

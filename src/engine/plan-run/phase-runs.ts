@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Route } from "../../agents/index.js";
+import { approvalStanding } from "../../approvals/index.js";
 import type { PhaseId } from "../../plan/index.js";
 import { setPhaseMarker } from "../../plan/index.js";
 import { addUsage, type RunnerEvent, type RunUsage } from "../../runners/index.js";
@@ -102,6 +103,12 @@ export class PhaseRuns {
    */
   private async firstCall(id: PhaseId): Promise<{ marked: Promise<void> } | PhaseOutcome> {
     const { run, journal, isolate } = this.input;
+    // The plan may not change under an approval while it runs (an agent's edit, a person's): no phase starts.
+    const standing = approvalStanding(run.config, run.task, run.folder);
+    if (standing.kind === "stale") {
+      const message = `the plan changed after its approval, while it ran: ${standing.plan.path}; \`baton approve ${run.taskNumber}\` again before the rest runs`;
+      return { kind: "failed", code: "APPROVAL_STALE", message };
+    }
     // Recovery reads whether the phase's agent wrote in the shared tree (put-aside.ts).
     const worktree = isolate === "worktree" ? { worktree: true } : {};
     journal.begin("PHASE", { phase: id, previousMarker: this.phase(id).marker, ...worktree });
