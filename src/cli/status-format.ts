@@ -32,8 +32,18 @@ function eventLine(e: BatonEvent): string {
 /** How many tasks `status` names by cost (the fast path asks readStatus for only these). */
 export const STATUS_TOP_TASKS = 8;
 
-export function formatStatus(view: StatusView, width = Number.POSITIVE_INFINITY): string {
+export function formatStatus(
+  view: StatusView & { approvals?: ReadonlyArray<{ task: number; plan: string | null; standing: string }> },
+  width = Number.POSITIVE_INFINITY,
+): string {
   const out: string[] = [];
+  if (view.approvals && view.approvals.length > 0) {
+    out.push(`Waiting for a person (${view.approvals.length}):`);
+    for (const a of view.approvals)
+      out.push(
+        `  task ${a.task} ${a.standing === "rejected" ? "plan rejected: baton revise" : `plan ${a.standing}: baton approve`} ${a.task}${a.plan ? `  ${a.plan}` : ""}`,
+      );
+  }
   out.push(view.running.length === 0 ? "Running: nothing" : `Running (${view.running.length}):`);
   for (const r of view.running) {
     const state =

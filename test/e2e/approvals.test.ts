@@ -212,8 +212,8 @@ describe("approvals in baton run", () => {
       const args = ["run", "--tasks", "1-3", "--concurrency", "2", "--script", script];
       const ran = await runBatonAsync(dir, args, env);
       expect(ran.status, shown(ran)).not.toBe(2);
-      const status = Object.fromEntries(activeTasks(dir).map((t) => [t.project_number, t.status]));
-      expect(status).toEqual({ 1: "completed", 2: "planned", 3: "completed" });
+      const statuses = Object.fromEntries(activeTasks(dir).map((t) => [t.project_number, t.status]));
+      expect(statuses).toEqual({ 1: "completed", 2: "planned", 3: "completed" });
       expect(shown(ran)).toContain("approve its plan: `baton approve 2`");
       // Told once, by both means, with what the person needs to answer for exactly those bytes.
       const again = await runBatonAsync(dir, args, env);
@@ -229,6 +229,9 @@ describe("approvals in baton run", () => {
         sha256: sha256(readFileSync(join(dir, plan.path), "utf8")),
       });
       expect(existsSync(told)).toBe(true);
+      const status = ok(dir, ["status"]).stdout;
+      expect(status).toContain("Waiting for a person (1):");
+      expect(status).toMatch(/task 2 plan pending: baton approve 2 {2}specs\/2_/);
     } finally {
       server.close();
     }

@@ -2,13 +2,14 @@ import { loadConfig } from "../../config/index.js";
 import { installedBin } from "../../init/manifest.js";
 import { requireStore, storeContext } from "../../state/index.js";
 import { readStatus, type StatusView } from "../../status/index.js";
+import { listApprovals, type WaitingApproval } from "./approvals.js";
 import { type LearnedConventions, learnedConventions } from "./conventions.js";
 
 /** `baton status`: what runs, what ended, what was refused, what it cost. */
 export async function status(options: {
   repo: string;
   recent?: string | undefined;
-}): Promise<StatusView & { conventions: LearnedConventions }> {
+}): Promise<StatusView & { conventions: LearnedConventions; approvals?: WaitingApproval[] }> {
   const config = await loadConfig(options.repo);
   const ctx = storeContext(config);
   requireStore(ctx);
@@ -17,5 +18,10 @@ export async function status(options: {
     bin: installedBin(config.root) ?? "baton",
     recent,
   });
-  return { ...view, conventions: await learnedConventions(config, ctx) };
+  // Only where approvals are asked for: the rest of status reads no task file.
+  const approvals =
+    Object.keys(config.approvals.implement).length > 0
+      ? await listApprovals({ repo: config.root })
+      : undefined;
+  return { ...view, ...(approvals ? { approvals } : {}), conventions: await learnedConventions(config, ctx) };
 }
