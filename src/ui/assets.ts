@@ -34,6 +34,7 @@ th { font-weight:600; color:var(--muted); font-size:.8rem; }
 .dead { color:var(--bad); font-weight:600; } .alive { color:var(--run); } .ok { color:var(--ok); } .bad { color:var(--bad); }
 .empty { color:var(--muted); }
 code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size:.85em; }
+pre.diff .add { color:#1a7f37; } pre.diff .del { color:#cf222e; text-decoration:line-through; } pre.diff .ctx { color:#888; }
 pre { overflow:auto; background:var(--bg); padding:.6rem; border-radius:6px; border:1px solid var(--line); }
 .markdown { max-width: 60rem; } .markdown h1 { font-size:1.3rem; } .markdown h2 { font-size:1.1rem; }
 .phases .marker { font-size:.75rem; padding:.05rem .35rem; border-radius:4px; border:1px solid var(--line); }
@@ -86,8 +87,23 @@ export const CLIENT = `
     const b = e.target.closest("button[data-action]"); if (!b) return;
     if (!confirm(b.dataset.confirm)) return;
     b.disabled = true;
-    fetch(b.dataset.action, { method: "POST", headers: { "x-baton-confirm": "yes" } })
-      .then((r) => r.json()).then((d) => { b.textContent = d.message ?? "done"; }).catch((err) => { b.textContent = String(err); });
+    fetch(b.dataset.action, { method: "POST", headers: { "x-baton-token": document.body.dataset.token } })
+      .then((r) => r.json()).then((d) => { b.textContent = d.message ?? d.error ?? "done"; }).catch((err) => { b.textContent = String(err); });
+  });
+  window.addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-answer]"); if (!b) return;
+    const reason = ($("reject-reason") || {}).value || "";
+    const out = $("answer-result");
+    if (b.dataset.answer === "reject" && !reason.trim()) { out.textContent = "Say why you reject it."; return; }
+    b.disabled = true;
+    fetch("/api/" + b.dataset.answer + "/" + b.dataset.task, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-baton-token": document.body.dataset.token },
+      body: JSON.stringify({ sha256: b.dataset.sha256, reason }),
+    }).then((r) => r.json()).then((d) => {
+      out.textContent = d.message ?? d.error; document.body.dataset.answered = d.message ? "yes" : "no";
+      if (!d.message) b.disabled = false;
+    }).catch((err) => { out.textContent = String(err); b.disabled = false; });
   });
 })();
 `;

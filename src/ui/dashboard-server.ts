@@ -1,7 +1,9 @@
 import { statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { basename } from "node:path";
+import { approverName } from "../approvals/index.js";
 import type { BatonConfig } from "../config/index.js";
+import { recordApproval } from "../engine/approval/record-approval.js";
 import { recoverOpenRuns } from "../engine/recovery/recover-checkpoint.js";
 import { eventsPath, parseEventLines, readFrom } from "../shared/event-stream.js";
 import { monotonicMs } from "../shared/time.js";
@@ -9,6 +11,7 @@ import { specsPaths } from "../state/index.js";
 import { readStatus, type StatusView } from "../status/index.js";
 import { readArtifact, readBoard, readTaskPage } from "./data.js";
 import { renderArtifact, renderBoard, renderNotFound, renderTask } from "./render.js";
+import { jsonBody, newDashboardToken, writeRefusal } from "./write-guard.js";
 
 /** Handles one request, or says it is not the dashboard's (false), so the hook routes can answer it. */
 export type RouteHandler = (
@@ -68,6 +71,8 @@ class LiveDashboard {
   private offset: number;
   private checkpoints: string;
   private lastPush = 0;
+  /** Required by every write (write-guard.ts); made anew each start. */
+  private readonly token = newDashboardToken();
   private readonly poll: NodeJS.Timeout;
 
   constructor(
@@ -131,11 +136,48 @@ class LiveDashboard {
     }
     if (request.method === "GET") return this.get(request, response, path);
     const recover = /^\/api\/recover\/(\d+)$/.exec(path);
-    if (request.method === "POST" && recover) {
-      await this.recover(request, response, Number(recover[1]));
-      return true;
-    }
-    return false;
+    const answer = /^\/api\/(approve|reject)\/(\d+)$/.exec(path);
+    if (request.method !== "POST" || (!recover && !answer)) return false;
+    const refused = writeRefusal(request, this.token);
+    if (refused) sendJson(response, 403, { error: refused });
+    else if (recover) await this.recover(response, Number(recover[1]));
+    else
+      await this.answer(
+        request,
+        response,
+        answer![1] === "approve" ? "approved" : "rejected",
+        Number(answer![2]),
+      );
+    return true;
+  }
+
+  /** A person's word on a plan from its task page: bound to the bytes the page showed (`sha256`). */
+  private async answer(
+    request: IncomingMessage,
+    response: ServerResponse,
+    verdict: "approved" | "rejected",
+    taskNumber: number,
+  ): Promise<void> {
+    const body = await jsonBody(request);
+    const sha256 = typeof body?.["sha256"] === "string" ? body["sha256"] : undefined;
+    const reason = typeof body?.["reason"] === "string" ? body["reason"].trim() : "";
+    if (!sha256)
+      return sendJson(response, 400, { error: "an answer names the plan's sha256 as the page showed it" });
+    if (verdict === "rejected" && !reason)
+      return sendJson(response, 400, { error: "a rejection needs a reason" });
+    const outcome = await recordApproval({
+      config: this.config,
+      taskNumber,
+      verdict,
+      reason,
+      seenSha256: sha256,
+    });
+    if (!outcome.ok) return sendJson(response, 409, { error: `${outcome.code}: ${outcome.message}` });
+    const who = approverName(outcome.approval.by);
+    sendJson(response, 200, {
+      message: `${verdict === "approved" ? "Approved" : "Rejected"} as ${who}`,
+      approval: outcome.approval,
+    });
   }
 
   private async get(request: IncomingMessage, response: ServerResponse, path: string): Promise<boolean> {
@@ -151,7 +193,7 @@ class LiveDashboard {
     } else if (task) {
       const page = await readTaskPage(config, Number(task[1]));
       if (!page) sendHtml(response, 404, renderNotFound(name, `Task ${task[1]} is not an active task.`));
-      else sendHtml(response, 200, renderTask(name, page, this.status()));
+      else sendHtml(response, 200, renderTask(name, page, this.status(), this.token));
     } else if (path === "/api/status") sendJson(response, 200, this.status());
     else if (path === "/api/tasks") sendJson(response, 200, await readBoard(config));
     else if (path === "/events") this.subscribe(request, response);
@@ -170,15 +212,7 @@ class LiveDashboard {
     request.on("close", () => this.clients.delete(response));
   }
 
-  private async recover(
-    request: IncomingMessage,
-    response: ServerResponse,
-    taskNumber: number,
-  ): Promise<void> {
-    if (request.headers["x-baton-confirm"] !== "yes") {
-      sendJson(response, 400, { error: "an action needs the page's confirmation (x-baton-confirm: yes)" });
-      return;
-    }
+  private async recover(response: ServerResponse, taskNumber: number): Promise<void> {
     const actions = await recoverOpenRuns(this.config, taskNumber);
     const message =
       actions.length === 0 ? "nothing to recover" : actions.map((a) => `${a.action}: ${a.detail}`).join("; ");

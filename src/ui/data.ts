@@ -17,6 +17,7 @@ import {
   taskViews,
   todoIndex,
 } from "../state/index.js";
+import { type ApprovalView, readApproval } from "./approval-panel.js";
 
 /** A task on the board: what a card shows. */
 export interface BoardTask {
@@ -128,6 +129,8 @@ export interface TaskPage {
   errors: Array<Record<string, unknown>>;
   /** This task's events, newest first (sessions, phases, gate verdicts, spend). */
   events: BatonEvent[];
+  /** Where its plan stands with a person's approval, where the configuration asks for one. */
+  approval: ApprovalView | null;
 }
 
 const MAX_TEXT = 256 * 1024;
@@ -228,6 +231,7 @@ export async function readTaskPage(config: BatonConfig, number: number): Promise
       };
     }),
     plan: readPlan(config, folder, entry.artifacts ?? []),
+    approval: await readApproval(config, entry, folder),
     evidence: readEvidence(folder, config.root),
     errors,
     events: readAllEvents(config.root)

@@ -1,6 +1,7 @@
 import type { BatonEvent } from "../shared/event-stream.js";
 import { TASK_STATUSES } from "../state/task-status.js";
 import type { StatusView } from "../status/index.js";
+import { renderApproval } from "./approval-panel.js";
 import { CLIENT, CSS } from "./assets.js";
 import type { Board, TaskPage } from "./data.js";
 import { escapeHtml as esc, renderMarkdown } from "./inert-markdown.js";
@@ -111,7 +112,7 @@ function planSection(page: TaskPage): string {
   return `<section class="panel phases"><h2>Plan <code>${esc(plan.file)}</code>${plan.status ? ` [${esc(plan.status)}]` : ""}</h2>${table(["phase", "name", "wave", "state", "depends on"], rows, "The plan has no phases.")}</section>`;
 }
 
-export function renderTask(repoName: string, page: TaskPage, status: StatusView): string {
+export function renderTask(repoName: string, page: TaskPage, status: StatusView, token = ""): string {
   const t = page.task;
   const running = status.running.filter((r) => r.task === t.number);
   const actions = running
@@ -146,12 +147,13 @@ export function renderTask(repoName: string, page: TaskPage, status: StatusView)
   const spent = status.costs.byTask.find((r) => r.key === String(t.number));
   const body = `<p class="back"><a href="/">← Back to the board</a></p><section class="panel"><h2>#${t.number} ${esc(t.title)}</h2><p>Status <b id="task-status">${esc(t.status)}</b> · ${esc(t.language)} · folder <code>${esc(page.folder)}</code>${spent ? ` · spent ${usd(spent.costUsd)} in ${spent.runs} agent runs` : ""}</p>${taskFacts(t)}${t.description ? `<div class="markdown">${renderMarkdown(t.description)}</div>` : ""}${actions}</section>
 ${running.length > 0 ? runningSection(running) : ""}
+${renderApproval(t.number, page.approval)}
 ${planSection(page)}
 ${artifacts.join("\n")}
 <section class="panel"><h2>Sessions and checkpoints</h2>${table(["time", "session", "step", "outcome", "cost"], sessions, "No recorded runs yet.")}</section>
 <section class="panel"><h2>Evidence</h2>${evidence.length > 0 ? evidence.join("") : '<p class="empty">No evidence yet.</p>'}</section>
 <section class="panel"><h2>Errors</h2>${table(["time", "type", "message"], errors, "No errors recorded for this task.")}</section>`;
-  return pageWith(`${repoName} — task ${t.number}`, body, t.number, t.status);
+  return pageWith(`${repoName} — task ${t.number}`, body, t.number, t.status, token);
 }
 
 function markdownOrText(path: string, text: string): string {
@@ -182,8 +184,9 @@ function taskFacts(t: TaskPage["task"]): string {
   return `<ul class="facts" id="task-facts">${facts.map(([k, v]) => `<li>${k} <b>${v}</b></li>`).join("")}</ul>`;
 }
 
-function pageWith(title: string, body: string, task: number, status: string): string {
-  return page(title, body, ` data-task="${task}" data-status="${esc(status)}"`);
+/** `token`: the dashboard's per-start token, which its write endpoints require (no other origin can read it). */
+function pageWith(title: string, body: string, task: number, status: string, token = ""): string {
+  return page(title, body, ` data-task="${task}" data-status="${esc(status)}" data-token="${esc(token)}"`);
 }
 
 export function renderNotFound(repoName: string, what: string): string {

@@ -1,12 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join, resolve } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generatePlan, layeredPlanPhases } from "../../src/testing/generate-plan.js";
 import { requireUnderCi } from "../../src/testing/requirements.js";
 import { BATON_BIN } from "../support/cli.js";
-import { generatedRepo, ok, okJson, readJson, scriptFile } from "./helpers.js";
+import { generatedRepo, ok, okJson, plannedTaskRepo, readJson, scriptFile } from "./helpers.js";
 
 /**
  * `baton ui` in real headless Chromium (Debian's, driven by playwright-core): the board of a generated
@@ -308,6 +310,68 @@ describe.skipIf(!CHROMIUM)("baton ui in Chromium", () => {
       expect(rows[2]).toMatch(/Step 2\.1\s*2/);
       await page.screenshot({ path: join(SHOTS, "task-plan.png"), fullPage: true });
     } finally {
+      await page.close();
+      await stopUi(child);
+    }
+  }, 60_000);
+
+  it("answers for a plan from its page: rendered, with what changed since approval; no other origin can", async () => {
+    const dir = plannedTaskRepo(layeredPlanPhases(2, 1), { approvals: { implement: "plan" } });
+    ok(dir, ["approve", "1"]);
+    const planPath = join(dir, "specs/1_build_the_parser/plans/implementation-001.md");
+    writeFileSync(planPath, readFileSync(planPath, "utf8").replace("Step 2.1", "Step 2.1 and the migration"));
+    const { url, child } = await startUi(dir);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const other = createServer((_req, res) => {
+      res.setHeader("content-type", "text/html");
+      res.end("<!doctype html><p>elsewhere</p>");
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    try {
+      // A page of another origin: without the token nothing is recorded, and it cannot read the token.
+      await page.goto(`http://localhost:${(other.address() as { port: number }).port}/`);
+      const attempts = await page.evaluate(async (target) => {
+        const body = JSON.stringify({ sha256: "x" });
+        const blind = await fetch(target, { method: "POST", mode: "no-cors", body }).then(
+          () => "sent",
+          String,
+        );
+        const json = await fetch(target, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+        }).then((r) => String(r.status), String);
+        const token = await fetch(target.replace(/api.*/, "task/1")).then((r) => r.text(), String);
+        return { blind, json, token };
+      }, `${url}/api/approve/1`);
+      expect(attempts.json).toContain("TypeError");
+      expect(attempts.token).toContain("TypeError");
+      expect(ok(dir, ["approvals"]).stdout).toContain("changed since it was approved");
+      const forged = await fetch(`${url}/api/approve/1`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-baton-token": "guess" },
+        body: JSON.stringify({ sha256: "x" }),
+      });
+      expect(forged.status).toBe(403);
+
+      await page.goto(`${url}/task/1`);
+      expect(await page.getAttribute("#approval", "data-standing")).toBe("stale");
+      expect(await page.textContent("#plan-diff")).toContain("+ ### Phase 2: Step 2.1 and the migration");
+      expect(await page.textContent("#plan-diff")).toContain("- ### Phase 2: Step 2.1 [NOT STARTED]");
+      expect(await page.$eval("#plan-text h1", (h) => h.textContent)).toContain("Implementation Plan");
+      await page.click('button[data-answer="reject"]');
+      expect(await page.textContent("#answer-result")).toContain("Say why");
+      await page.screenshot({ path: join(SHOTS, "task-approval.png"), fullPage: true });
+      await page.click('button[data-answer="approve"]');
+      await page.waitForSelector("body[data-answered]");
+      expect(await page.textContent("#answer-result")).toContain("Approved as Baton Test <test@example.com>");
+      expect(ok(dir, ["approvals"]).stdout).toContain("No plan waits for approval.");
+      expect(readJson(dir, "state.json").active_projects[0].plan_approval).toMatchObject({
+        verdict: "approved",
+        sha256: createHash("sha256").update(readFileSync(planPath)).digest("hex"),
+      });
+    } finally {
+      other.close();
       await page.close();
       await stopUi(child);
     }
