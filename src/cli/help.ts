@@ -57,6 +57,10 @@ export const EXAMPLES: Record<string, string[]> = {
   "gate-in": ["baton gate-in research 12   # the /research command runs this for you"],
   "gate-out": ["baton gate-out research 12 --session sess_1773703759_f69482"],
   init: ["baton init", "baton init --dry-run", "baton init --uninstall"],
+  mcp: [
+    "baton mcp   # in an MCP client's configuration: command baton, args [mcp]",
+    "baton mcp --allow-approvals   # the client may also approve plans, by their sha256",
+  ],
   serve: ["baton serve --port 4891   # for hooks installed with baton init --hooks http"],
   recover: ["baton recover", "baton recover 12 --force"],
   archive: ["baton archive --dry-run", "baton archive"],

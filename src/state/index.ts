@@ -38,6 +38,7 @@ export {
   checkOperationStart,
   MANUAL_TRANSITIONS,
   OPERATION_RULES,
+  OPERATIONS,
   type Operation,
   type TransitionVerdict,
 } from "./lifecycle.js";

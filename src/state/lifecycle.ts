@@ -7,7 +7,9 @@ import { IN_PROGRESS_STATUSES, type TaskStatus } from "./task-status.js";
  * in-progress status at GATE IN and their done status at GATE OUT; a failed run keeps the in-progress
  * status so the same operation can be retried from it.
  */
-export type Operation = "research" | "plan" | "implement" | "revise";
+/** The operations, in lifecycle order: every other list of them derives from this one. */
+export const OPERATIONS = ["research", "plan", "implement", "revise"] as const;
+export type Operation = (typeof OPERATIONS)[number];
 
 export interface OperationRule {
   from: readonly TaskStatus[];

@@ -9,6 +9,7 @@ export function defineSessionCommands(program: Command): void {
   defineGateIn(program);
   defineGateOut(program);
   defineServe(program);
+  defineMcp(program);
   defineUi(program);
   defineHook(program);
 }
@@ -158,6 +159,40 @@ function defineServe(program: Command): void {
       }),
     "sessions",
     "serve",
+  );
+}
+
+function defineMcp(program: Command): void {
+  described(
+    program
+      .command("mcp")
+      .description(
+        "serve Baton's gated operations to an MCP client (Claude Desktop, Cursor, VS Code, Codex) over stdio",
+      )
+      .option(
+        "--runner <type>",
+        "claude | opencode | codex | command | scripted, for every operation it starts",
+      )
+      .option("--script <file>", "a scripted agent for every operation it starts")
+      .option(
+        "--allow-approvals",
+        "let the client approve and reject plans: you consent to that by starting it so",
+      )
+      .action(async (opts: { runner?: string; script?: string; allowApprovals?: boolean }, cmd: Command) => {
+        const { loadConfig } = await import("../../config/index.js");
+        const { requireStore, storeContext } = await import("../../state/index.js");
+        const { serveMcp } = await import("../../mcp/index.js");
+        const config = await loadConfig(repoOf(cmd));
+        requireStore(storeContext(config));
+        const operationArgs = [
+          ...(opts.runner ? ["--runner", opts.runner] : []),
+          ...(opts.script ? ["--script", opts.script] : []),
+        ];
+        // stdout is the protocol's: nothing else is written there.
+        await serveMcp(config, { operationArgs, allowApprovals: opts.allowApprovals === true });
+      }),
+    "sessions",
+    "mcp",
   );
 }
 

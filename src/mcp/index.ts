@@ -1,0 +1,1 @@
+export { buildMcpServer, type McpOptions, serveMcp } from "./mcp-server.js";
