@@ -16,6 +16,7 @@ const BENCHES = [
   "verify-history.mjs",
   "ui.mjs",
   "queue.mjs",
+  "mcp.mjs",
   "crash-loop.mjs",
 ];
 const extra = QUICK ? ["--quick"] : [];
