@@ -17,6 +17,8 @@ export interface HostInstallContext {
   previous: InitManifest | undefined;
   /** Turn the host's own sandbox on, where it has one (Claude Code); off only when asked. */
   hostSandbox: boolean;
+  /** Register `baton mcp` as an MCP server of the host (`--mcp`; kept by a plain re-run). */
+  mcp: boolean;
 }
 
 /** A host's edit of its own settings file, and what the manifest records of it. */

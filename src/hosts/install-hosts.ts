@@ -36,6 +36,8 @@ export interface InstallOptions {
   force?: boolean | undefined;
   /** `off`: leave the host's own sandbox as the user has it. */
   hostSandbox?: "on" | "off" | undefined;
+  /** Register `baton mcp` with the hosts (true), take it out (false), or keep what the last init did. */
+  mcp?: boolean | undefined;
 }
 
 /** Baton's own folder, whatever the hosts. */
@@ -154,6 +156,7 @@ export async function planInstall(options: InstallOptions, hosts: readonly Host[
     specsDir: options.specsDir ?? "specs",
     previous: prev,
     hostSandbox,
+    mcp: options.mcp ?? (prev?.mcp !== undefined || prev?.opencode?.mcpServer === true),
   };
   const active = activeHosts(hosts, options.hosts ?? [], prev);
   const files = planFiles(root, [...active.flatMap((h) => h.installer.files(ctx)), ...ciFiles(ci)], prev);

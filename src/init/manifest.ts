@@ -53,6 +53,8 @@ export const InitManifest = z.object({
   settings: z.optional(SettingsRecord),
   /** Claude Code's local settings (`.claude/settings.local.json`): the installation's hook secret in `env`. */
   localSettings: z.optional(SettingsRecord),
+  /** `baton init --mcp`: `mcpServers.baton` in Claude Code's `.mcp.json`. */
+  mcp: z.optional(SettingsRecord),
   /** `--host codex`: Baton's hooks in `.codex/hooks.json`, recorded like the Claude Code settings. */
   codex: z.optional(SettingsRecord),
   /** `--host opencode`: Baton's deny rules in `permission.edit` of opencode.json(c). */
@@ -70,6 +72,10 @@ export const InitManifest = z.object({
       /** The file as Baton found it, and the hash of what Baton wrote: uninstall restores it byte for byte. */
       original: z.optional(z.string()),
       afterSha256: z.optional(z.string()),
+      /** `--mcp`: Baton set `mcp.baton` (`mcpWas`: the value it replaced), and made `mcp` itself when `madeMcp`. */
+      mcpServer: z.optional(z.boolean()),
+      mcpWas: z.optional(z.unknown()),
+      madeMcp: z.optional(z.boolean()),
     }),
   ),
 });

@@ -28,6 +28,8 @@ export interface InitCommandOptions {
   ci?: string | undefined;
   host?: string | undefined;
   hostSandbox?: string | undefined;
+  /** `--mcp` registers `baton mcp` with Claude Code (`.mcp.json`); `--no-mcp` takes it out. */
+  mcp?: boolean | undefined;
 }
 
 /** `baton init [dir]`: installs (or removes) the slash commands, agents and hooks for Claude Code. */
@@ -82,6 +84,7 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
     specsDir: host?.name === "opencode" ? await specsDirOf(root) : undefined,
     force: options.force,
     hostSandbox: options.hostSandbox as "on" | "off" | undefined,
+    mcp: options.mcp,
     dryRun: options.dryRun,
     uninstall: options.uninstall,
   });

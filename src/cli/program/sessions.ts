@@ -43,6 +43,8 @@ function defineInit(program: Command): void {
         "--host-sandbox <on|off>",
         "on (default): turn Claude Code's own sandbox on for every Bash command, store, git and Baton's files read-only, Baton's key unreadable | off: leave it as it is",
       )
+      .option("--mcp", "also register `baton mcp` as Claude Code's MCP server (.mcp.json)")
+      .option("--no-mcp", "take that registration out again")
       .option("--bin <command>", "how Claude Code runs Baton (default: baton if on PATH, else node <path>)")
       .option("--json", "print JSON")
       .action(async (dir: string | undefined, opts, cmd: Command) => {

@@ -10,6 +10,7 @@ import type { HostInstaller, HostSettingsPlan } from "../host.js";
 import { agentFiles, commandFiles, permissionRules } from "./command-files.js";
 import { hookSecretInstall, hookSecretUninstall } from "./hook-secret-settings.js";
 import { hookEntries, SETTINGS_PATH } from "./hook-settings.js";
+import { mcpInstall, mcpUninstall } from "./mcp-settings.js";
 import { missingSandboxTools, sandboxSettings } from "./sandbox-settings.js";
 
 /**
@@ -21,7 +22,16 @@ export const claudeInstaller: HostInstaller = {
   dirs: [".claude", ".claude/commands", ".claude/agents"],
   installedIn: (manifest) => manifest.settings !== undefined,
   files: ({ bin }) => [...commandFiles(bin), ...agentFiles()],
-  async settings({ root, bin, hooks, port, previous, specsDir, hostSandbox }): Promise<HostSettingsPlan> {
+  async settings({
+    root,
+    bin,
+    hooks,
+    port,
+    previous,
+    specsDir,
+    hostSandbox,
+    mcp,
+  }): Promise<HostSettingsPlan> {
     const file = readSettings(root, SETTINGS_PATH);
     const planned = await planSettingsInstall(
       file,
@@ -32,10 +42,13 @@ export const claudeInstaller: HostInstaller = {
       hostSandbox ? sandboxSettings(bin, specsDir) : [],
     );
     const secret = await hookSecretInstall(root, hooks, previous);
+    const mcpServer = mcp
+      ? await mcpInstall(root, bin, previous)
+      : { writes: await mcpUninstall(root, previous), record: {} };
     return {
       write: settingsWrite(SETTINGS_PATH, file, planned.after, planned.changed),
-      moreWrites: secret.writes,
-      record: { settings: planned.record, ...secret.record },
+      moreWrites: [...secret.writes, ...mcpServer.writes],
+      record: { settings: planned.record, ...secret.record, ...mcpServer.record },
       summary: {
         path: SETTINGS_PATH,
         hooksAdded: planned.added,
@@ -52,7 +65,10 @@ export const claudeInstaller: HostInstaller = {
   },
   async uninstallSettings(root, manifest) {
     const file = readSettings(root, SETTINGS_PATH);
-    const moreWrites = await hookSecretUninstall(root, manifest);
+    const moreWrites = [
+      ...(await hookSecretUninstall(root, manifest)),
+      ...(await mcpUninstall(root, manifest)),
+    ];
     if (!file.exists || !manifest.settings)
       return moreWrites.length > 0 ? { write: null, moreWrites, record: {}, warnings: [] } : null;
     const planned = await planSettingsUninstall(file, manifest.settings);

@@ -1,5 +1,6 @@
 import { settingsRemoval, settingsWrite } from "../../init/index.js";
 import type { HostInstaller } from "../host.js";
+import { mcpCommand } from "../mcp-command.js";
 import { OPENCODE_DIRS, opencodeFiles } from "./install-files.js";
 import { opencodeLayout } from "./opencode-layout.js";
 import {
@@ -20,9 +21,10 @@ export const opencodeInstaller: HostInstaller = {
   // The plugin asks the repository's hook server: on the HTTP hooks' port, else where the resident one publishes its port.
   files: ({ root, bin, hooks, port, previous }) =>
     opencodeFiles(bin, hooks === "http" ? port : null, opencodeLayout(root, previous)),
-  async settings({ root, specsDir, previous }) {
+  async settings({ root, bin, specsDir, previous, mcp }) {
     const file = readOpencodeConfig(root, previous?.opencode?.path);
-    const planned = planOpencodeConfigInstall(file, storeEditPatterns(specsDir), previous?.opencode);
+    const server = mcp ? Object.values(mcpCommand(bin)).flat() : null;
+    const planned = planOpencodeConfigInstall(file, storeEditPatterns(specsDir), previous?.opencode, server);
     return {
       write: settingsWrite(file.path, file, planned.after, planned.changed),
       record: { opencode: planned.record },

@@ -121,6 +121,8 @@ export function planOpencodeConfigInstall(
   file: OpencodeConfigFile,
   patterns: string[],
   previous: OpencodeConfigRecord | undefined,
+  /** `baton init --mcp`: the command that starts `baton mcp`, set as the local server `mcp.baton`. */
+  mcpServer: string[] | null = null,
 ): OpencodeConfigInstall {
   // What the user's file is without Baton: the text Baton found, while the file is as Baton left it;
   // else Baton's own rules taken out of it. Re-running is then idempotent.
@@ -161,8 +163,19 @@ export function planOpencodeConfigInstall(
     text = set(text, ["permission", "edit", pattern], "deny");
     record.rules.push(typeof was === "string" ? { pattern, was } : { pattern });
   }
+  if (mcpServer) text = addMcpServer(text, value, mcpServer, record);
   record.afterSha256 = sha256(text);
   return { after: text, changed: text !== file.text, record };
+}
+
+/** `mcp.baton` as a local server, what it replaced recorded so uninstall gives it back. */
+function addMcpServer(text: string, value: Json, command: string[], record: OpencodeConfigRecord): string {
+  const mcp = value["mcp"];
+  if (mcp === undefined) record.madeMcp = true;
+  const was = typeof mcp === "object" && mcp !== null ? (mcp as Json)["baton"] : undefined;
+  if (was !== undefined) record.mcpWas = was;
+  record.mcpServer = true;
+  return set(text, ["mcp", "baton"], { type: "local", command, enabled: true });
 }
 
 /** Takes Baton's rules out again, giving back what they replaced and dropping what it created. */
@@ -181,6 +194,12 @@ function removeRules(text: string, recorded: OpencodeConfigRecord): string {
     if (recorded.editWas !== undefined && keys.length === 1 && (left as Json)["*"] === recorded.editWas)
       out = set(out, ["permission", "edit"], recorded.editWas);
     else if (recorded.madeEdit && keys.length === 0) out = set(out, ["permission", "edit"], undefined);
+  }
+  if (recorded.mcpServer) {
+    out = set(out, ["mcp", "baton"], recorded.mcpWas);
+    const mcp = read(out)["mcp"];
+    if (recorded.madeMcp && typeof mcp === "object" && mcp !== null && Object.keys(mcp).length === 0)
+      out = set(out, ["mcp"], undefined);
   }
   const permission = read(out)["permission"];
   if (typeof permission === "object" && permission !== null) {
