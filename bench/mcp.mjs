@@ -10,7 +10,8 @@ import { BIN, DIST_GENERATOR, machine, median, numberFlag, QUICK, ROOT, table, t
 
 const TASKS = numberFlag("tasks", QUICK ? 200 : 1000);
 const CALLS = numberFlag("calls", QUICK ? 15 : 40);
-const sdk = (path) => import(pathToFileURL(join(ROOT, "node_modules/@modelcontextprotocol/sdk/dist/esm", path)).href);
+const sdk = (path) =>
+  import(pathToFileURL(join(ROOT, "node_modules/@modelcontextprotocol/sdk/dist/esm", path)).href);
 const { Client } = await sdk("client/index.js");
 const { StdioClientTransport } = await sdk("client/stdio.js");
 const { generateRepo } = await import(DIST_GENERATOR);
@@ -22,23 +23,35 @@ generateRepo({ dir, active: TASKS, archived: 0, folders: false, seed: 3 });
 const ms = (start) => Number(process.hrtime.bigint() - start) / 1e6;
 const cli = (args) => {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: "utf8", maxBuffer: 256 << 20 });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    maxBuffer: 256 << 20,
+  });
   if (result.status !== 0) throw new Error(`baton ${args.join(" ")}: ${result.stderr}`);
   return ms(start);
 };
 
 async function startServer() {
   const start = process.hrtime.bigint();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], cwd: dir, stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp"],
+    cwd: dir,
+    stderr: "ignore",
+  });
   const client = new Client({ name: "bench", version: "1" });
   await client.connect(transport);
   return { client, transport, startMs: ms(start) };
 }
 
-const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN);
+const rssKb = (pid) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN);
 
 try {
-  console.log(`# MCP server: ${TASKS} tasks, ${CALLS} calls, side by side with the CLI\nmachine: ${machine()}\n`);
+  console.log(
+    `# MCP server: ${TASKS} tasks, ${CALLS} calls, side by side with the CLI\nmachine: ${machine()}\n`,
+  );
   const starts = [];
   const cliStarts = [];
   for (let i = 0; i < 5; i++) {
@@ -71,8 +84,18 @@ try {
   console.log(
     table([
       ["measure (median ms)", "baton mcp", "CLI process", "ratio mcp/CLI"],
-      ["start (to initialize / one task list)", f(median(starts)), f(median(cliStarts)), (median(starts) / median(cliStarts)).toFixed(2)],
-      [`list ${TASKS} tasks (a call / a process)`, f(median(calls)), f(median(cliCalls)), (median(calls) / median(cliCalls)).toFixed(2)],
+      [
+        "start (to initialize / one task list)",
+        f(median(starts)),
+        f(median(cliStarts)),
+        (median(starts) / median(cliStarts)).toFixed(2),
+      ],
+      [
+        `list ${TASKS} tasks (a call / a process)`,
+        f(median(calls)),
+        f(median(cliCalls)),
+        (median(calls) / median(cliCalls)).toFixed(2),
+      ],
       ["show one task (a call)", f(median(showOne)), "", ""],
     ]),
   );
