@@ -139,6 +139,24 @@ function hookTransport(
   return chosen;
 }
 
+/** What every host's part of this init is planned from: the options, else what the last init recorded. */
+function installContext(
+  options: InstallOptions,
+  prev: InitManifest | undefined,
+  decided: { hooks: HookMode; port: number | undefined; hostSandbox: boolean },
+): HostInstallContext {
+  return {
+    root: options.root,
+    bin: options.bin !== undefined ? resolveBin(options.bin) : (prev?.bin ?? resolveBin(undefined)),
+    hooks: decided.hooks,
+    port: decided.port ?? repositoryPort(options.root),
+    specsDir: options.specsDir ?? "specs",
+    previous: prev,
+    hostSandbox: decided.hostSandbox,
+    mcp: options.mcp ?? (prev?.mcp !== undefined || prev?.opencode?.mcpServer === true),
+  };
+}
+
 /** Everything `baton init` would do, for every host it covers, read and validated before a single byte is written. */
 export async function planInstall(options: InstallOptions, hosts: readonly Host[]): Promise<InitPlan> {
   const { root } = options;
@@ -148,16 +166,7 @@ export async function planInstall(options: InstallOptions, hosts: readonly Host[
   const port =
     hooks === "http" ? (options.port ?? prev?.port ?? (await freeRepositoryPort(root))) : undefined;
   const ci = options.ci ?? prev?.ci;
-  const ctx: HostInstallContext = {
-    root,
-    bin: options.bin !== undefined ? resolveBin(options.bin) : (prev?.bin ?? resolveBin(undefined)),
-    hooks,
-    port: port ?? repositoryPort(root),
-    specsDir: options.specsDir ?? "specs",
-    previous: prev,
-    hostSandbox,
-    mcp: options.mcp ?? (prev?.mcp !== undefined || prev?.opencode?.mcpServer === true),
-  };
+  const ctx = installContext(options, prev, { hooks, port, hostSandbox });
   const active = activeHosts(hosts, options.hosts ?? [], prev);
   const files = planFiles(root, [...active.flatMap((h) => h.installer.files(ctx)), ...ciFiles(ci)], prev);
   const settings: HostSettingsPlan[] = [];

@@ -32,13 +32,25 @@ export interface InitCommandOptions {
   mcp?: boolean | undefined;
 }
 
+/** Options that cannot go together, or name nothing init knows: refused before anything is read. */
+function refuseBadOptions(options: InitCommandOptions): void {
+  if (options.ci !== undefined && options.ci !== "github") {
+    throw new UsageError(`--ci must be "github", got "${options.ci}"`);
+  }
+  if (options.uninstall && (options.hooks || options.bin !== undefined || options.force)) {
+    throw new UsageError("--uninstall takes no --hooks, --port, --bin or --force");
+  }
+  if (options.hostSandbox !== undefined && options.hostSandbox !== "on" && options.hostSandbox !== "off") {
+    throw new UsageError(`--host-sandbox must be "on" or "off", got "${options.hostSandbox}"`);
+  }
+  if (options.bin !== undefined && options.bin.trim() === "") throw new UsageError("--bin must not be empty");
+}
+
 /** `baton init [dir]`: installs (or removes) the slash commands, agents and hooks for Claude Code. */
 export async function init(options: InitCommandOptions): Promise<InitResult> {
   // The primary host (Claude Code) is always installed; --host adds another beside it.
   const host = options.host === undefined ? undefined : hostNamed(options.host);
-  if (options.ci !== undefined && options.ci !== "github") {
-    throw new UsageError(`--ci must be "github", got "${options.ci}"`);
-  }
+  refuseBadOptions(options);
   const args = InitArgs.safeParse({ hooks: options.hooks, port: options.port, ci: options.ci });
   if (!args.success) {
     const field = args.error.issues[0]?.path[0] === "port" ? "--port" : "--hooks";
@@ -55,13 +67,6 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
   if (port !== undefined && options.hooks !== "http") {
     throw new UsageError("--port only applies to HTTP hooks", { hint: "Add --hooks http." });
   }
-  if (options.uninstall && (options.hooks || options.bin !== undefined || options.force)) {
-    throw new UsageError("--uninstall takes no --hooks, --port, --bin or --force");
-  }
-  if (options.hostSandbox !== undefined && options.hostSandbox !== "on" && options.hostSandbox !== "off") {
-    throw new UsageError(`--host-sandbox must be "on" or "off", got "${options.hostSandbox}"`);
-  }
-  if (options.bin !== undefined && options.bin.trim() === "") throw new UsageError("--bin must not be empty");
   let root: string;
   if (options.dir === undefined) root = findRepoRoot(options.repo);
   else {
