@@ -138,8 +138,7 @@ async function delegateThroughQueue(
     operation,
     taskNumber: task,
   });
-  if (!gate.ok)
-    return { task, operation, ok: false, code: "GATE_IN_REFUSED", message: gate.reason, durationMs: 0 };
+  if (!gate.ok) return { task, operation, ok: false, code: gate.code, message: gate.reason, durationMs: 0 };
   const root = request.config.root;
   const base = await git(root, ["rev-parse", "HEAD"]);
   const margin = request.leaseMarginSeconds ?? 300;

@@ -31,7 +31,8 @@ export type QueuedGateIn =
       /** The folders whose own entries it keeps fixed (the store's), repository-relative. */
       frozen: string[];
     }
-  | { ok: false; reason: string };
+  /** `code`: GATE IN's own (GATE_IN_REFUSED, APPROVAL_REQUIRED, …). */
+  | { ok: false; reason: string; code: string };
 
 export async function openQueuedGate(request: {
   config: BatonConfig;
@@ -51,7 +52,7 @@ export async function openQueuedGate(request: {
   const result = driven.state.result;
   if (result && !result.ok) {
     finishOperation(rec, result, undefined, 0);
-    return { ok: false, reason: result.message };
+    return { ok: false, reason: result.message, code: result.code };
   }
   return {
     ok: true,
