@@ -13,6 +13,7 @@ import {
   taskFolders,
 } from "./project.js";
 import { absolutePath, classifyPath, denyReason } from "./protected-paths.js";
+import { personOnlyCommand } from "./refuse-person-commands.js";
 import { weakenedSettings } from "./settings-guard.js";
 
 export const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -73,6 +74,8 @@ export function preToolUse(input: ToolHookInput, project: Project): Decision | P
     if (typeof command !== "string") return allow();
     const impersonation = hostImpersonation(command);
     if (impersonation !== null) return deny(impersonation);
+    const personOnly = personOnlyCommand(command, batonCommand(project));
+    if (personOnly !== null) return deny(personOnly);
     const weakened = weakenedSettings(project);
     if (weakened.length > 0) {
       return deny(

@@ -12,7 +12,7 @@ import { FileFormatError } from "../shared/index.js";
 import { packageRoot } from "../shared/package.js";
 import { runInit } from "./index.js";
 
-const COMMANDS = ["errors", "implement", "plan", "research", "revise", "task", "todo"];
+const COMMANDS = ["approve", "errors", "implement", "plan", "reject", "research", "revise", "task", "todo"];
 const AGENTS = ["baton-implementer.md", "baton-planner.md", "baton-researcher.md", "baton-reviser.md"];
 
 function settings(root: string) {

@@ -31,8 +31,10 @@ export function yamlScalar(value: string): string {
   return plain ? value : JSON.stringify(value);
 }
 
-export function frontmatter(fields: Record<string, string>): string {
-  const lines = Object.entries(fields).map(([key, value]) => `${key}: ${yamlScalar(value)}`);
+export function frontmatter(fields: Record<string, string | boolean>): string {
+  const lines = Object.entries(fields).map(
+    ([key, value]) => `${key}: ${typeof value === "boolean" ? String(value) : yamlScalar(value)}`,
+  );
   return `---\n${lines.join("\n")}\n---\n`;
 }
 

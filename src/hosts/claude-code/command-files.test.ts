@@ -10,7 +10,15 @@ describe("command files", () => {
     }
     for (const file of commandFiles("node '/a b/bin/baton.js'")) {
       const fm = parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(file.content)![1]!);
-      expect(Object.keys(fm)).toEqual(["description", "argument-hint", "allowed-tools"]);
+      const personOnly = /\/(approve|reject)\.md$/.test(file.path);
+      expect(Object.keys(fm)).toEqual([
+        "description",
+        "argument-hint",
+        "allowed-tools",
+        ...(personOnly ? ["disable-model-invocation"] : []),
+      ]);
+      // Only the person types these: the model may not invoke them.
+      if (personOnly) expect(fm["disable-model-invocation"]).toBe(true);
       expect(fm["allowed-tools"]).toContain("Bash(node '/a b/bin/baton.js' ");
     }
   });

@@ -7,6 +7,7 @@ import {
   relayBody,
   type TemplateFile,
 } from "../../init/templates.js";
+import { PERSON_COMMANDS } from "../../shared/person-commands.js";
 import type { Operation } from "../../state/index.js";
 
 /** What `baton init` writes for Claude Code: slash commands, Baton's agents, and the permission rules they need. */
@@ -55,6 +56,33 @@ function relayCommand(bin: string, subcommand: string, description: string, hint
   );
 }
 
+/**
+ * /approve and /reject: the person's own answer, recorded by the `!` line as they type the command — no tool
+ * call, so nothing the model does is involved. The model may not invoke them (`disable-model-invocation`), and
+ * Baton's PreToolUse hook refuses its calls of these commands (hooks/refuse-person-commands.ts).
+ */
+function personCommand(bin: string, sub: (typeof PERSON_COMMANDS)[number]): string {
+  return (
+    frontmatter({
+      description:
+        sub === "approve"
+          ? "Approve task N's current plan yourself: implement may then run it while its content stays as approved"
+          : "Reject task N's current plan yourself, saying why: revise makes the next one",
+      "argument-hint":
+        sub === "approve" ? "<task-number> [--sha256 <hash>]" : '<task-number> --reason "<why>"',
+      "allowed-tools": bashRule(bin, sub),
+      "disable-model-invocation": true,
+    }) +
+    [
+      `!\`${bin} ${sub} $ARGUMENTS\``,
+      "",
+      "Baton recorded the person's answer above (or says why it did not). Report its output to the user word for",
+      "word and stop. Do not run any command: only the person answers for a plan.",
+      "",
+    ].join("\n")
+  );
+}
+
 export function commandFiles(bin: string): TemplateFile[] {
   const file = (name: string, content: string) => ({ path: `.claude/commands/${name}.md`, content });
   return [
@@ -68,6 +96,7 @@ export function commandFiles(bin: string): TemplateFile[] {
       ),
     ),
     ...GATE_OPERATIONS.map((op) => file(op, gateCommand(bin, op))),
+    ...PERSON_COMMANDS.map((sub) => file(sub, personCommand(bin, sub))),
     file(
       "todo",
       relayCommand(

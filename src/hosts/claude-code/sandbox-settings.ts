@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { homedir } from "node:os";
 import type { SettingValue } from "../../init/settings-values.js";
 import { BATON_DIR, batonKeyDir, CONFIG_FILE_NAMES, HOST_SETTINGS_FILES } from "../../shared/baton-paths.js";
+import { PERSON_COMMANDS } from "../../shared/person-commands.js";
 import { specsPaths } from "../../state/paths.js";
 import { BATON_COMMANDS } from "./command-files.js";
 
@@ -53,7 +54,9 @@ export function sandboxSettings(bin: string, specsDir: string): SettingValue[] {
     set(["enabled"], true),
     set(["failIfUnavailable"], true),
     set(["allowUnsandboxedCommands"], false),
-    ...BATON_COMMANDS.map((sub) => item(["sandbox", "excludedCommands"], `${bin} ${sub}:*`)),
+    ...[...BATON_COMMANDS, ...PERSON_COMMANDS].map((sub) =>
+      item(["sandbox", "excludedCommands"], `${bin} ${sub}:*`),
+    ),
     ...deniedWrites(specsDir).map((p) => item(["sandbox", "filesystem", "denyWrite"], p)),
     ...[key, HOLDOUT_HOME, HOLDOUT_COPIES].map((dir) => item(["sandbox", "filesystem", "denyRead"], dir)),
     // The sandbox covers Bash; Claude Code's own file tools answer to permission rules.
