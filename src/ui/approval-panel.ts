@@ -7,7 +7,7 @@ import {
 } from "../approvals/index.js";
 import type { BatonConfig } from "../config/index.js";
 import { planContent } from "../plan/index.js";
-import type { TaskEntry } from "../state/index.js";
+import { readSettledStore, storeContext, type TaskEntry, taskFolderPath } from "../state/index.js";
 import { escapeHtml as esc, renderMarkdown } from "./inert-markdown.js";
 
 /** What the task page shows of a plan that needs a person's word: the plan, what changed, who said what. */
@@ -121,4 +121,47 @@ export function renderApproval(task: number, view: ApprovalView | null | undefin
       : `<p class="answer"><button data-answer="approve" data-task="${task}" data-sha256="${view.sha256}">Approve this plan</button>
 <input id="reject-reason" placeholder="why (required to reject)" size="40"> <button data-answer="reject" data-task="${task}" data-sha256="${view.sha256}">Reject</button> <span id="answer-result"></span></p>`;
   return `<section class="panel" id="approval" data-standing="${view.standing}"><h2>Approval — <code>${esc(view.plan)}</code></h2><p>${WORDS[view.standing]}${view.last ? ` Last: ${esc(view.last)}.` : ""}</p><p><small>sha256 ${view.sha256}</small></p>${answer}${diff}<details${view.standing === "approved" ? "" : " open"}><summary>The plan as it is now</summary><div class="markdown" id="plan-text">${renderMarkdown(view.text)}</div></details></section>`;
+}
+
+/** A plan waiting for a person, as the board lists it. */
+export interface WaitingPlan {
+  task: number;
+  title: string;
+  standing: "pending" | "stale" | "rejected";
+  plan: string;
+}
+
+/** Every active task's plan that waits for a person's word (none where the configuration asks no approval). */
+export async function readWaitingPlans(config: BatonConfig): Promise<WaitingPlan[]> {
+  if (Object.keys(config.approvals.implement).length === 0) return [];
+  const ctx = storeContext(config);
+  const waiting: WaitingPlan[] = [];
+  for (const task of (await readSettledStore(ctx)).state.tasks) {
+    if (["completed", "abandoned", "implemented"].includes(task.status)) continue;
+    const standing = approvalStanding(
+      config,
+      task,
+      taskFolderPath(ctx.paths.dir, task, config.artifactNaming),
+    );
+    if (standing.kind === "pending" || standing.kind === "stale" || standing.kind === "rejected")
+      waiting.push({
+        task: task.project_number,
+        title: task.project_name,
+        standing: standing.kind,
+        plan: standing.plan.path,
+      });
+  }
+  return waiting;
+}
+
+/** The board's panel of plans that wait for a person; nothing where none waits. */
+export function renderWaitingPlans(waiting: readonly WaitingPlan[]): string {
+  if (waiting.length === 0) return "";
+  const rows = waiting
+    .map(
+      (w) =>
+        `<li><a href="/task/${w.task}">#${w.task} ${esc(w.title)}</a> — <code>${esc(w.plan)}</code> ${w.standing === "rejected" ? "rejected: waits for revise" : w.standing === "stale" ? "changed since approved: waits for you" : "waits for your approval"}</li>`,
+    )
+    .join("");
+  return `<section class="panel" id="waiting-plans"><h2>Waiting for a person (${waiting.length})</h2><ul>${rows}</ul></section>`;
 }

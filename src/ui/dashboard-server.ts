@@ -9,6 +9,7 @@ import { eventsPath, parseEventLines, readFrom } from "../shared/event-stream.js
 import { monotonicMs } from "../shared/time.js";
 import { specsPaths } from "../state/index.js";
 import { readStatus, type StatusView } from "../status/index.js";
+import { readWaitingPlans } from "./approval-panel.js";
 import { readArtifact, readBoard, readTaskPage } from "./data.js";
 import { renderArtifact, renderBoard, renderNotFound, renderTask } from "./render.js";
 import { jsonBody, newDashboardToken, writeRefusal } from "./write-guard.js";
@@ -184,7 +185,12 @@ class LiveDashboard {
     const { config, name } = this;
     const task = /^\/task\/(\d+)\/?$/.exec(path);
     const artifact = /^\/task\/(\d+)\/artifact\/(\d+)$/.exec(path);
-    if (path === "/") sendHtml(response, 200, renderBoard(name, await readBoard(config), this.status()));
+    if (path === "/")
+      sendHtml(
+        response,
+        200,
+        renderBoard(name, await readBoard(config), this.status(), await readWaitingPlans(config)),
+      );
     else if (artifact) {
       const found = await readArtifact(config, Number(artifact[1]), Number(artifact[2]));
       if (!found)

@@ -1,7 +1,7 @@
 import type { BatonEvent } from "../shared/event-stream.js";
 import { TASK_STATUSES } from "../state/task-status.js";
 import type { StatusView } from "../status/index.js";
-import { renderApproval } from "./approval-panel.js";
+import { renderApproval, renderWaitingPlans, type WaitingPlan } from "./approval-panel.js";
 import { CLIENT, CSS } from "./assets.js";
 import type { Board, TaskPage } from "./data.js";
 import { escapeHtml as esc, renderMarkdown } from "./inert-markdown.js";
@@ -71,7 +71,12 @@ function statusSections(status: StatusView): string {
   )}</div></section></div>`;
 }
 
-export function renderBoard(repoName: string, board: Board, status: StatusView): string {
+export function renderBoard(
+  repoName: string,
+  board: Board,
+  status: StatusView,
+  waiting: readonly WaitingPlan[] = [],
+): string {
   const byStatus = new Map<string, Board["tasks"]>(COLUMNS.map((s) => [s, []]));
   for (const task of board.tasks) {
     const list = byStatus.get(task.status) ?? [];
@@ -94,7 +99,7 @@ export function renderBoard(repoName: string, board: Board, status: StatusView):
   });
   return page(
     repoName,
-    `${statusSections(status)}<section><h2>Tasks (${board.tasks.length} active, ${board.archived} archived)</h2><div class="board" id="board">${columns.join("")}</div></section>`,
+    `${renderWaitingPlans(waiting)}${statusSections(status)}<section><h2>Tasks (${board.tasks.length} active, ${board.archived} archived)</h2><div class="board" id="board">${columns.join("")}</div></section>`,
   );
 }
 

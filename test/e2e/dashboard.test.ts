@@ -354,7 +354,10 @@ describe.skipIf(!CHROMIUM)("baton ui in Chromium", () => {
       });
       expect(forged.status).toBe(403);
 
-      await page.goto(`${url}/task/1`);
+      // The board lists what waits for a person, linked to the task's page.
+      await page.goto(`${url}/`);
+      expect(await page.textContent("#waiting-plans")).toContain("changed since approved: waits for you");
+      await page.click('#waiting-plans a[href="/task/1"]');
       expect(await page.getAttribute("#approval", "data-standing")).toBe("stale");
       expect(await page.textContent("#plan-diff")).toContain("+ ### Phase 2: Step 2.1 and the migration");
       expect(await page.textContent("#plan-diff")).toContain("- ### Phase 2: Step 2.1 [NOT STARTED]");
