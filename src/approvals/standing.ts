@@ -79,7 +79,7 @@ export function standingRefusal(
     case "pending":
       return {
         code: "APPROVAL_REQUIRED",
-        message: `task ${taskNumber}'s plan ${standing.plan.path} waits for a person's approval: \`baton approve ${taskNumber}\` (or \`baton reject ${taskNumber} --reason …\`)`,
+        message: `task ${taskNumber}'s plan ${standing.plan.path} waits for a person's approval: \`baton approve ${taskNumber}\` (in a session, the person types \`/approve ${taskNumber}\`; or reject it with a reason)`,
       };
     case "stale":
       return {

@@ -62,6 +62,11 @@ describe("approvals: implement waits for a person's yes to the plan's very conte
     expect(git(dir, ["status", "--porcelain"])).toBe("");
     expect(taskEntry(dir)["status"]).toBe("planned");
     expect(ok(dir, ["approvals"]).stdout).toContain(`Task 1: ${PLAN}`);
+    // A live session's gate-in is the same GATE IN.
+    const gateIn = runBaton(dir, ["gate-in", "implement", "1"]);
+    expect(gateIn.status).toBe(1);
+    expect(shown(gateIn)).toContain("waits for a person's approval");
+    expect(shown(gateIn)).toContain("/approve 1");
 
     const approved = ok(dir, ["approve", "1"]);
     expect(approved.stdout).toContain("Approved task 1's plan");
