@@ -167,6 +167,19 @@ describe.skipIf(missing !== null)("baton run --queue (PostgreSQL, pg-boss)", () 
     expect(setupRaces(mark)).toEqual([]);
   }, 120_000);
 
+  it("pauses a task whose plan waits for approval; the approved one is implemented through the queue", async () => {
+    const { dir, script } = coordinatorRepo(2, wholeWayScript());
+    ok(dir, ["run", "--all-ready", "--until", "planned", "--script", script]);
+    writeFileSync(join(dir, "baton.config.yaml"), "approvals:\n  implement: plan\n");
+    commitAll(dir, "approvals");
+    ok(dir, ["approve", "1"]);
+    startWorker(dir, "machine-approvals", script);
+    const run = await coordinator(dir, ["--tasks", "1-2", "--until", "completed"]);
+    const byNumber = Object.fromEntries(activeTasks(dir).map((t) => [t.project_number, t.status]));
+    expect(byNumber, run.out).toEqual({ 1: "completed", 2: "planned" });
+    expect(run.out).toContain("approve its plan: `baton approve 2`");
+  }, 120_000);
+
   it("a worker whose start fails exits non-zero at once, saying why", async () => {
     const { dir, script } = coordinatorRepo(1, wholeWayScript());
     // A port nothing listens on: the queue cannot be opened.
