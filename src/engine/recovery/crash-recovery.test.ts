@@ -192,43 +192,23 @@ describe("kill -9 of baton during an operation", () => {
     expect(readFileSync(t.ctx.paths.todo, "utf8")).toContain("[RESEARCHED]");
   });
 
-  it("puts aside what the dead agent wrote in the shared tree on a branch, keeping the person's files", async () => {
+  it("keeps what a dead operation's agent left (its draft is the re-run's); only a plan run's is put aside", async () => {
     const t = await repo();
     const git = (...args: string[]) => execFileSync("git", args, { cwd: t.dir, encoding: "utf8" });
     writeFileSync(join(t.dir, "tracked.txt"), "committed\n");
-    writeFileSync(join(t.dir, "notes.txt"), "committed notes\n");
-    git("add", "tracked.txt", "notes.txt");
+    git("add", "tracked.txt");
     git("commit", "-qm", "files");
-    // The person's own uncommitted edit and untracked file, there before the run began.
-    writeFileSync(join(t.dir, "notes.txt"), "my notes\n");
-    writeFileSync(join(t.dir, "scratch.txt"), "mine\n");
     const steps = [
-      { write: "src/deep/new.ts", content: "export const x = 1;\n" },
       { write: "tracked.txt", content: "changed by the agent\n" },
-      { write: "notes.txt", content: "my notes, then the agent's\n" },
+      { write: "{task_folder}/reports/draft.md", content: "half a report\n" },
       { sleepMs: 60_000 },
     ];
-    const written = () =>
-      existsSync(join(t.dir, "notes.txt")) &&
-      readFileSync(join(t.dir, "notes.txt"), "utf8").includes("agent");
+    const written = () => existsSync(join(t.dir, "specs/1_crash_me/reports/draft.md"));
     await killDuringDelegate(t.dir, steps, written);
     const actions = await recoverOpenRuns(await loadConfig(t.dir));
-    const branch = "baton/leftovers/task-1";
-    expect(actions).toEqual([
-      expect.objectContaining({ action: "rolled_back", detail: expect.stringContaining(branch) }),
-    ]);
-    // The tree is as the run found it, but for the person's file the agent changed again.
-    expect(git("status", "--porcelain", "--untracked-files=all", "--", ".", ":!specs")).toBe(
-      " M notes.txt\n?? scratch.txt\n",
-    );
-    expect(readFileSync(join(t.dir, "tracked.txt"), "utf8")).toBe("committed\n");
-    expect(existsSync(join(t.dir, "src"))).toBe(false);
-    // Nothing is lost: the branch holds the agent's files, on top of HEAD.
-    expect(git("show", `${branch}:tracked.txt`)).toBe("changed by the agent\n");
-    expect(git("show", `${branch}:src/deep/new.ts`)).toBe("export const x = 1;\n");
-    expect(git("diff", "--name-only", "HEAD", branch)).toBe("src/deep/new.ts\ntracked.txt\n");
-    expect(loadErrors(t.ctx.paths).entries.at(-1)).toMatchObject({
-      recovery: { suggested_action: expect.stringContaining(`git checkout ${branch} -- <file>`) },
-    });
+    expect(actions).toEqual([expect.objectContaining({ action: "rolled_back" })]);
+    expect(readFileSync(join(t.dir, "tracked.txt"), "utf8")).toBe("changed by the agent\n");
+    expect(existsSync(join(t.dir, "specs/1_crash_me/reports/draft.md"))).toBe(true);
+    expect(git("branch", "--list", "baton/*")).toBe("");
   });
 });

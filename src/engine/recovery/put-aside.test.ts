@@ -11,6 +11,8 @@ import { putAsideDeadOutput } from "./put-aside.js";
 
 let cleanup = () => {};
 const SCOPE = { folder: null, keep: [] };
+/** A plan run's journal: a phase began in the shared tree. */
+const PLAN_RUN: JournalRecord[] = [{ at: "x", step: "PHASE", phase: "begin", detail: { phase: "1" } }];
 afterEach(() => cleanup());
 
 /** A repository with one committed file, a dead headless run's checkpoint on it, and that file changed since. */
@@ -41,20 +43,25 @@ async function deadRunChanged() {
 describe("putting aside a dead run's unrecorded changes", () => {
   it("saves them on the session's branch and puts the file back; asked again, names the branch", async () => {
     const { t, git, checkpoint, tracked } = await deadRunChanged();
-    const aside = await putAsideDeadOutput(t.ctx, checkpoint, [], SCOPE);
+    const aside = await putAsideDeadOutput(t.ctx, checkpoint, PLAN_RUN, SCOPE);
     expect(aside).toEqual({ branch: "baton/leftovers/task-1", files: ["tracked.txt"], kept: [] });
     expect(tracked()).toBe("committed\n");
     expect(git("show", "baton/leftovers/task-1:tracked.txt")).toBe("the dead agent's\n");
     const first = git("rev-parse", "baton/leftovers/task-1");
     // A recover killed after the put-aside runs again: nothing left to move, the branch still named.
-    expect(await putAsideDeadOutput(t.ctx, checkpoint, [], SCOPE)).toEqual({
+    expect(await putAsideDeadOutput(t.ctx, checkpoint, PLAN_RUN, SCOPE)).toEqual({
       branch: "baton/leftovers/task-1",
       files: [],
       kept: [],
     });
     // Another dead run of the task: one branch still, the earlier put-aside its second parent.
     writeFileSync(join(t.dir, "tracked.txt"), "the next dead agent's\n");
-    const again = await putAsideDeadOutput(t.ctx, { ...checkpoint, sessionId: "sess_dead2" }, [], SCOPE);
+    const again = await putAsideDeadOutput(
+      t.ctx,
+      { ...checkpoint, sessionId: "sess_dead2" },
+      PLAN_RUN,
+      SCOPE,
+    );
     expect(again.files).toEqual(["tracked.txt"]);
     expect(git("rev-parse", "baton/leftovers/task-1^2").trim()).toBe(first.trim());
     expect(git("show", "baton/leftovers/task-1:tracked.txt")).toBe("the next dead agent's\n");
@@ -62,7 +69,8 @@ describe("putting aside a dead run's unrecorded changes", () => {
   });
 
   it.each<[string, (c: OpenCheckpoint) => OpenCheckpoint, JournalRecord[]]>([
-    ["a live session's tree (the person works there too)", (c) => ({ ...c, mode: "session" }), []],
+    ["a live session's tree (the person works there too)", (c) => ({ ...c, mode: "session" }), PLAN_RUN],
+    ["an operation's run (its draft is kept for the re-run)", (c) => c, []],
     [
       "a run whose phases ran in worktrees (the shared tree is the person's)",
       (c) => c,
@@ -84,7 +92,7 @@ describe("putting aside a dead run's unrecorded changes", () => {
     const live = { ...checkpoint, sessionId: "sess_live", taskNumber: 2, pid: process.pid };
     mkdirSync(join(t.ctx.paths.internalDir, "checkpoints"), { recursive: true });
     writeFileSync(checkpointPath(t.ctx.paths.internalDir, 2), JSON.stringify(live));
-    const aside = await putAsideDeadOutput(t.ctx, checkpoint, [], SCOPE);
+    const aside = await putAsideDeadOutput(t.ctx, checkpoint, PLAN_RUN, SCOPE);
     expect(aside).toMatchObject({ files: [], skipped: expect.stringContaining("task 2's run") });
     expect(tracked()).toBe("the dead agent's\n");
   });
@@ -98,7 +106,7 @@ describe("putting aside a dead run's unrecorded changes", () => {
     writeFileSync(join(folder, "plans/implementation-001.md"), "# plan\n");
     writeFileSync(join(folder, ".return-meta.json"), "{}\n");
     const scope = { folder, keep: [join(folder, "plans/implementation-001.md")] };
-    const aside = await putAsideDeadOutput(t.ctx, checkpoint, [], scope);
+    const aside = await putAsideDeadOutput(t.ctx, checkpoint, PLAN_RUN, scope);
     expect(aside.files).toEqual(["specs/1_task/summaries/phase-2-summary.md", "tracked.txt"]);
     expect(git("status", "--porcelain", "--untracked-files=all", "--", "specs/1_task")).toBe(
       "?? specs/1_task/.return-meta.json\n?? specs/1_task/plans/implementation-001.md\n",

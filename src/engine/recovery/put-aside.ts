@@ -34,7 +34,7 @@ export function leftoversBranch(taskNumber: number): string {
 }
 
 /**
- * Puts aside what a dead headless run's agent wrote in the shared tree and never recorded, so the re-run
+ * Puts aside what a dead plan run's phase agents wrote in the shared tree and never recorded, so the re-run
  * starts from the tree the dead run started from: a re-run that isolates its phases in worktrees would
  * otherwise be refused by its own predecessor's files (MERGE_REFUSED), and a re-run in the shared tree would
  * commit only what it changed again, leaving the rest uncommitted under a completed task.
@@ -65,7 +65,10 @@ export async function putAsideDeadOutput(
   });
   const baseline = checkpoint.baseline;
   if (checkpoint.mode === "session" || !baseline || baseline.commit === null) return none();
-  if (records.some((r) => r.step === "PHASE" && r.detail?.["worktree"] === true)) return none();
+  // Only a plan run's phases ran in the shared tree with the tree theirs (each phase commits what changed);
+  // an operation's draft in its folder is kept for its re-run, and a worktree run never wrote the shared tree.
+  const phases = records.filter((r) => r.step === "PHASE" && r.phase === "begin");
+  if (phases.length === 0 || phases.some((r) => r.detail?.["worktree"] === true)) return none();
   const ours = deadRunPaths(ctx, scope);
   const changed = await differingFromHead(root, await changedSince(root, baseline, (p) => !ours(p)));
   if (changed.length === 0) return none();
