@@ -167,12 +167,22 @@ describe("approvals: implement waits for a person's yes to the plan's very conte
     const refused = runBaton(dir, ["implement", "1", "--script", script]);
     expect(refused.status, shown(refused)).toBe(1);
     expect(shown(refused)).toMatch(/APPROVAL_REJECTED[\s\S]*phase 2 has no tests[\s\S]*baton revise 1/);
-    // A new plan (what revise writes) is pending again: the rejection was of the old one.
+    // `baton revise` writes the next plan: pending again, the rejection was of the old one.
     const next = `${FOLDER}/plans/implementation-002.md`;
+    const revised = readFileSync(join(dir, PLAN), "utf8").replace("Step 2.1", "Step 2.1 with tests");
+    const reviser = join(dir, ".git", "reviser.json");
+    const meta = { status: "planned", summary: "revised", artifacts: [{ type: "plan", path: next }] };
     writeFileSync(
-      join(dir, next),
-      readFileSync(join(dir, PLAN), "utf8").replace("Step 2.1", "Step 2.1 with tests"),
+      reviser,
+      JSON.stringify({
+        steps: [
+          { write: next, content: revised },
+          { writeMetadata: { ...meta, metadata: { session_id: "{session_id}", agent_type: "scripted" } } },
+        ],
+      }),
     );
+    const revise = runBaton(dir, ["revise", "1", "--script", reviser]);
+    expect(revise.status, shown(revise)).toBe(0);
     const pending = runBaton(dir, ["implement", "1", "--script", script]);
     expect(shown(pending)).toContain("APPROVAL_REQUIRED");
     expect(ok(dir, ["approvals", "--json"]).stdout).toContain('"standing": "pending"');
