@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseFrontmatter } from "../shared/frontmatter.js";
+import { OPERATIONS } from "../shared/operation-names.js";
 import { defaultAgentsDir } from "../shared/package.js";
 import type { Operation } from "../state/index.js";
 
@@ -10,7 +11,7 @@ export interface TemplateFile {
   content: string;
 }
 
-export const GATE_OPERATIONS = ["research", "plan", "implement", "revise"] as const;
+export const GATE_OPERATIONS = OPERATIONS;
 
 export const GATE_DESCRIPTIONS: Record<Operation, string> = {
   research: "Research a task through Baton's gates (GATE IN, the research agent, GATE OUT, commit)",

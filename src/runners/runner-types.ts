@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { OPERATIONS } from "../shared/operation-names.js";
 import type { SandboxPolicy } from "./sandbox.js";
 
 /** The plan phase a delegation implements, when `baton implement` runs a plan phase by phase. */
@@ -22,7 +23,7 @@ export const DelegationContext = z.object({
   session_id: z.string().check(z.minLength(1)),
   delegation_depth: z.number().check(z.int(), z.minimum(0)),
   delegation_path: z.array(z.string()),
-  operation: z.enum(["research", "plan", "implement", "revise"]),
+  operation: z.enum(OPERATIONS),
   /** Seconds, informative: the runner's `timeoutMs` is what is enforced. */
   timeout: z.optional(z.number()),
   task_context: z.object({

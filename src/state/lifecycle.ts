@@ -1,15 +1,14 @@
 import { TransitionError } from "../shared/index.js";
-import { IN_PROGRESS_STATUSES, type TaskStatus } from "./task-status.js";
-
 /**
  * The status lifecycle, as one table. The original documents disagreed (format reference 13.3); the
  * decisions and their reasons are in docs/lifecycle.md. Operations write their
  * in-progress status at GATE IN and their done status at GATE OUT; a failed run keeps the in-progress
  * status so the same operation can be retried from it.
  */
-/** The operations, in lifecycle order: every other list of them derives from this one. */
-export const OPERATIONS = ["research", "plan", "implement", "revise"] as const;
-export type Operation = (typeof OPERATIONS)[number];
+import type { Operation } from "../shared/operation-names.js";
+import { IN_PROGRESS_STATUSES, type TaskStatus } from "./task-status.js";
+
+export { OPERATIONS, type Operation } from "../shared/operation-names.js";
 
 export interface OperationRule {
   from: readonly TaskStatus[];

@@ -4,6 +4,7 @@ import pg from "pg";
 import PgBoss from "pg-boss";
 import * as z from "zod/mini";
 import { IoError } from "../../shared/index.js";
+import { OPERATIONS } from "../../shared/operation-names.js";
 import { monotonicMs } from "../../shared/time.js";
 
 /**
@@ -20,7 +21,7 @@ export const DelegateJob = z.object({
   base: z.string(),
   session: z.string(),
   task: z.number(),
-  operation: z.enum(["research", "plan", "implement", "revise"]),
+  operation: z.enum(OPERATIONS),
   prompt: z.string(),
   context: z.record(z.string(), z.unknown()),
   agent: z.record(z.string(), z.unknown()),

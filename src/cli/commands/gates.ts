@@ -8,11 +8,9 @@ import {
 import { agentFileReaders, sessionHostNamed } from "../../hosts/index.js";
 import { installedBin } from "../../init/index.js";
 import { UsageError } from "../../shared/index.js";
-import type { Operation } from "../../state/index.js";
+import { OPERATIONS, type Operation } from "../../state/index.js";
 import { leftOutLines } from "../progress.js";
 import { parseTaskNumber } from "./task.js";
-
-const OPERATIONS: readonly Operation[] = ["research", "plan", "implement", "revise"];
 
 function parseOperation(value: string): Operation {
   if ((OPERATIONS as readonly string[]).includes(value)) return value as Operation;

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { OPERATIONS } from "../../shared/operation-names.js";
 import type { Operation } from "../../state/index.js";
 import { described, type Output, print, repoOf } from "./io.js";
 
@@ -10,7 +11,7 @@ const DESCRIPTIONS: Record<Operation, string> = {
 };
 
 export function defineOperations(program: Command): void {
-  for (const operation of ["research", "plan", "implement", "revise"] as const) {
+  for (const operation of OPERATIONS) {
     const command = program
       .command(operation)
       .description(DESCRIPTIONS[operation])

@@ -58,6 +58,19 @@ export const GATE_OUT: readonly Gate[] = [
   snapshotResult,
 ];
 
+/**
+ * GATE OUT's gates that judge a whole operation's result, not one call of a phase agent: the phase barrier
+ * (plan-run/phase-call.ts) is GATE OUT without these, with its own status and summary checks in place of
+ * checkStatus and checkArtifacts.
+ */
+export const OPERATION_ONLY_GATES: ReadonlySet<Gate> = new Set([
+  checkSubstance,
+  checkDelegationLog,
+  checkProvenance,
+  snapshotResult,
+]);
+export { checkArtifacts, checkStatus };
+
 export type GateOutVerdict =
   | {
       ok: true;

@@ -90,3 +90,27 @@ describe("phase barrier gates", () => {
     expect(checkPhaseSummary(stale)).toMatchObject({ code: "SUMMARY_UNCHANGED" });
   });
 });
+
+describe("the phase barrier's gates", () => {
+  it("are GATE OUT's, in its order, less the whole-operation ones, with the phase's own status and summary checks", async () => {
+    const { PHASE_BARRIER } = await import("./phase-call.js");
+    expect(PHASE_BARRIER.map((gate) => gate.name)).toEqual([
+      "checkGitConfig",
+      "checkBranch",
+      "checkHistory",
+      "checkHooks",
+      "checkSettings",
+      "checkAgentSignals",
+      "readReturnMetadata",
+      "checkSession",
+      "refuseUnfinishedStatus",
+      "checkPhaseStatus",
+      "checkPhaseSummary",
+      "checkSubmodules",
+      "checkChanges",
+      "refuseLinksOut",
+      "checkProject",
+      "checkTestCounts",
+    ]);
+  });
+});

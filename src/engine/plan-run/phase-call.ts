@@ -11,42 +11,31 @@ import type {
 } from "../../runners/index.js";
 import { phaseMetadataFile } from "../../shared/baton-paths.js";
 import type { GitBaseline } from "../../state/index.js";
-import { checkAgentSignals } from "../gate-out/agent-signals.js";
-import { checkBranch } from "../gate-out/check-branch.js";
-import { checkChanges } from "../gate-out/check-changes.js";
-import { checkGitConfig } from "../gate-out/check-git-config.js";
-import { checkHistory } from "../gate-out/check-history.js";
-import { checkHooks } from "../gate-out/check-hooks.js";
-import { refuseLinksOut } from "../gate-out/check-links.js";
-import { checkSettings } from "../gate-out/check-settings.js";
-import { checkSession, refuseUnfinishedStatus } from "../gate-out/check-status.js";
-import { checkSubmodules } from "../gate-out/check-submodules.js";
 import type { ChangeEvidence, Gate } from "../gate-out/gate-types.js";
-import { CHECK_GATES, type GateOutVerdict, runGateOut } from "../gate-out/index.js";
+import {
+  checkArtifacts,
+  checkStatus,
+  GATE_OUT,
+  type GateOutVerdict,
+  OPERATION_ONLY_GATES,
+  runGateOut,
+} from "../gate-out/index.js";
 import type { CheckRun, ConfiguredCheck } from "../gate-out/project-checks.js";
-import { readReturnMetadata } from "../gate-out/read-metadata.js";
 import type { ReturnMetadata } from "../gate-out/return-metadata.js";
 import { checkPhaseStatus, checkPhaseSummary, fileDigest, reportedRemaining } from "./phase-barrier.js";
 import type { PhaseOutcome } from "./plan-run-types.js";
 
-/** The hard barrier after one call of a phase agent: the GATE OUT gates, with the phase summary for artifacts. */
-export const PHASE_BARRIER: readonly Gate[] = [
-  checkGitConfig,
-  checkBranch,
-  checkHistory,
-  checkHooks,
-  checkSettings,
-  checkAgentSignals,
-  readReturnMetadata,
-  checkSession,
-  refuseUnfinishedStatus,
-  checkPhaseStatus,
-  checkPhaseSummary,
-  checkSubmodules,
-  checkChanges,
-  refuseLinksOut,
-  ...CHECK_GATES,
-];
+/**
+ * The hard barrier after one call of a phase agent: GATE OUT's gates in GATE OUT's order, less those that judge
+ * a whole operation, with the phase's status and summary checks in place of the operation's.
+ */
+const PHASE_SUBSTITUTES = new Map<Gate, Gate>([
+  [checkStatus, checkPhaseStatus],
+  [checkArtifacts, checkPhaseSummary],
+]);
+export const PHASE_BARRIER: readonly Gate[] = GATE_OUT.filter((gate) => !OPERATION_ONLY_GATES.has(gate)).map(
+  (gate) => PHASE_SUBSTITUTES.get(gate) ?? gate,
+);
 
 export function phaseSummaryName(id: string): string {
   return `phase-${id}-summary.md`;
