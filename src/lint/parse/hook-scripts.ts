@@ -16,26 +16,13 @@ export interface HookScripts {
   external: string[];
 }
 
+import { INTERPRETERS } from "./interpreters.js";
+
 const ROOT = "\u0000ROOT\u0000";
 const SCRIPT_EXTENSION = /\.(sh|bash|zsh|js|mjs|cjs|ts|mts|py|rb|pl|lua)$/;
 const PATH_TOKEN = /^[\w./~@+\u0000-]+$/;
-// Words after which the next word is the script being run.
-const RUNNERS = new Set([
-  "bash",
-  "sh",
-  "zsh",
-  "node",
-  "python",
-  "python3",
-  "bun",
-  "deno",
-  "ruby",
-  "perl",
-  "tsx",
-  "exec",
-  "source",
-  ".",
-]);
+// Words after which the next word is the script being run: an interpreter's, or `exec`'s (which needs the bit).
+const RUNNERS = new Set([...INTERPRETERS, "exec"]);
 
 export function hookScripts(command: string, root: string): HookScripts {
   const text = command

@@ -7,26 +7,11 @@
  * on the author's machine and fails on every fresh clone. Running it as `bash x.sh` needs no bit and is
  * not reported.
  */
+import { INTERPRETERS } from "../../../lint/parse/interpreters.js";
 import { type Finding, finding, type LintModel, type Rule } from "../../../lint/rule-types.js";
 
-// Interpreters that read the script themselves; `exec` is not one of them (it needs the bit).
-const RUNNERS = new Set([
-  "bash",
-  "sh",
-  "zsh",
-  "dash",
-  "node",
-  "python",
-  "python3",
-  "bun",
-  "deno",
-  "ruby",
-  "perl",
-  "tsx",
-  "npx",
-  "source",
-  ".",
-]);
+// Interpreters read the script themselves; `exec` is not one of them (it needs the bit).
+const RUNNERS = INTERPRETERS;
 
 export const notExecutable: Rule = {
   id: "hooks/not-executable",
