@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { RUNNER_TYPES, type RunnerType } from "../shared/runner-names.js";
 
 /** Agents per operation for one language; a missing operation falls back to the `general` route. */
 export const LanguageRoute = z.strictObject({
@@ -141,7 +142,7 @@ export const BatonConfigFile = z.strictObject({
   newTaskPosition: z.optional(z.enum(["top", "bottom"])),
   lockTimeoutMs: z.optional(z.number().check(z.int(), z.minimum(100))),
   /** Which agent runner operations use; its own schema (src/runners) validates the rest. */
-  runner: z.optional(z.looseObject({ type: z.enum(["claude", "opencode", "codex", "command", "scripted"]) })),
+  runner: z.optional(z.looseObject({ type: z.enum(RUNNER_TYPES) })),
   /** Per-operation timeouts; the originals were research 3600 s, plan 1800 s, implement 7200 s. */
   timeoutsMs: z.optional(
     z.strictObject({
@@ -187,7 +188,7 @@ export interface BatonConfig {
   slug: { maxLength: number; separator: "_" | "-" };
   newTaskPosition: "top" | "bottom";
   lockTimeoutMs: number;
-  runner: { type: "claude" | "opencode" | "codex" | "command" | "scripted"; [key: string]: unknown };
+  runner: { type: RunnerType; [key: string]: unknown };
   timeoutsMs: { research: number; plan: number; implement: number; revise: number };
   minArtifactBytes: number;
   commit: boolean;

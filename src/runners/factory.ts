@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { ConfigError, formatIssues, validationIssues } from "../shared/index.js";
+import type { RunnerType } from "../shared/runner-names.js";
 import { ClaudeRunner, ClaudeRunnerOptions } from "./claude.js";
 import { CodexRunner, CodexRunnerOptions } from "./codex.js";
 import { CommandRunner, CommandTemplate } from "./command.js";
@@ -37,6 +38,36 @@ export const RunnerConfig = z.discriminatedUnion("type", [
 ]);
 export type RunnerConfig = z.infer<typeof RunnerConfig>;
 
+/** One runner kind: how its configuration reads, and how a runner is made from it. */
+interface RunnerEntry<C extends { type: RunnerType }> {
+  create(config: C, baseDir: string | undefined): Runner;
+}
+
+const withBase = (baseDir: string | undefined) => (baseDir !== undefined ? { baseDir } : {});
+
+/**
+ * The registry of runners, keyed by every name in RUNNER_TYPES (shared/runner-names.ts): a name without an
+ * entry, or an entry without a name, does not compile. The config schema and the CLI's choices come from the
+ * same names.
+ */
+export const RUNNERS: { [T in RunnerType]: RunnerEntry<Extract<RunnerConfig, { type: T }>> } = {
+  claude: { create: ({ type: _type, ...claude }, baseDir) => new ClaudeRunner(claude, withBase(baseDir)) },
+  opencode: {
+    create: ({ type: _type, ...opencode }, baseDir) => new OpencodeRunner(opencode, withBase(baseDir)),
+  },
+  codex: { create: ({ type: _type, ...codex }, baseDir) => new CodexRunner(codex, withBase(baseDir)) },
+  command: { create: ({ type: _type, ...template }) => new CommandRunner(template) },
+  scripted: {
+    create: (config, baseDir) =>
+      new ScriptedRunner({
+        script: config.script,
+        ...withBase(baseDir),
+        ...(config.agentEntry !== undefined ? { agentEntry: config.agentEntry } : {}),
+        ...(config.killGraceMs !== undefined ? { killGraceMs: config.killGraceMs } : {}),
+      }),
+  },
+};
+
 /**
  * A runner from configuration. Throws ConfigError naming the field when the configuration is invalid; a
  * script path or a relative Claude binary path resolves against `baseDir` (the repository root).
@@ -44,26 +75,6 @@ export type RunnerConfig = z.infer<typeof RunnerConfig>;
 export function createRunner(config: RunnerConfig, options: { baseDir?: string } = {}): Runner {
   const issues = validationIssues(RunnerConfig, config);
   if (issues) throw new ConfigError(`runner: ${formatIssues(issues)}`);
-  if (config.type === "claude") {
-    const { type: _type, ...claude } = config;
-    return new ClaudeRunner(claude, options.baseDir !== undefined ? { baseDir: options.baseDir } : {});
-  }
-  if (config.type === "opencode") {
-    const { type: _type, ...opencode } = config;
-    return new OpencodeRunner(opencode, options.baseDir !== undefined ? { baseDir: options.baseDir } : {});
-  }
-  if (config.type === "codex") {
-    const { type: _type, ...codex } = config;
-    return new CodexRunner(codex, options.baseDir !== undefined ? { baseDir: options.baseDir } : {});
-  }
-  if (config.type === "command") {
-    const { type: _type, ...template } = config;
-    return new CommandRunner(template);
-  }
-  return new ScriptedRunner({
-    script: config.script,
-    ...(options.baseDir !== undefined ? { baseDir: options.baseDir } : {}),
-    ...(config.agentEntry !== undefined ? { agentEntry: config.agentEntry } : {}),
-    ...(config.killGraceMs !== undefined ? { killGraceMs: config.killGraceMs } : {}),
-  });
+  const entry = RUNNERS[config.type] as RunnerEntry<RunnerConfig>;
+  return entry.create(config, options.baseDir);
 }

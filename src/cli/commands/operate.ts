@@ -11,6 +11,7 @@ import {
 import { agentFileReaders } from "../../hosts/index.js";
 import { createRunner, type RunnerConfig } from "../../runners/index.js";
 import { UsageError } from "../../shared/index.js";
+import { RUNNER_TYPES } from "../../shared/runner-names.js";
 import type { Operation } from "../../state/index.js";
 import { requireStore, storeContext } from "../../state/index.js";
 import { parseTaskNumber } from "./task.js";
@@ -70,10 +71,8 @@ export function runnerConfig(
 ): RunnerConfig {
   if (options.script) return { type: "scripted", script: options.script };
   const type = options.runner ?? configured.type;
-  if (!["claude", "opencode", "codex", "command", "scripted"].includes(type)) {
-    throw new UsageError(`unknown runner "${type}"`, {
-      hint: "Use claude, opencode, codex, command or scripted.",
-    });
+  if (!(RUNNER_TYPES as readonly string[]).includes(type)) {
+    throw new UsageError(`unknown runner "${type}"`, { hint: `Use one of: ${RUNNER_TYPES.join(", ")}.` });
   }
   if (type !== configured.type) {
     // These run with their defaults; the others have nothing to run without settings.

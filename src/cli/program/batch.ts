@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { RUNNER_CHOICES } from "../../shared/runner-names.js";
 import { inert } from "../../shared/terminal-text.js";
 import { collect, described, print, repoOf } from "./io.js";
 
@@ -19,7 +20,7 @@ function defineRun(program: Command): void {
       .option("--until <status>", "researched | planned | implemented | completed (default completed)")
       .option("--concurrency <n>", "operations at once (default 2)")
       .option("--max-cost <usd>", "stop starting runs before the batch spends more than this")
-      .option("--runner <type>", "claude | opencode | codex | command | scripted, for every run")
+      .option("--runner <type>", `${RUNNER_CHOICES}, for every run`)
       .option("--script <file>", "a scripted agent for every run (its `operations` steps per operation)")
       .option("--timeout <seconds>", "each agent's timeout")
       .option("--sandbox <mode>", "bubblewrap (default) | off: where each agent runs")

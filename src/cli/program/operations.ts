@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { OPERATIONS } from "../../shared/operation-names.js";
+import { RUNNER_CHOICES } from "../../shared/runner-names.js";
 import type { Operation } from "../../state/index.js";
 import { described, type Output, print, repoOf } from "./io.js";
 
@@ -20,10 +21,7 @@ export function defineOperations(program: Command): void {
       .option("-f, --force", "start past the lifecycle table (audited), or take over a dead run's checkpoint")
       .option("--agent <name>", "route to this agent or skill instead of the language table")
       .option("--language <language>", "route as if the task had this language (e.g. lean, latex)")
-      .option(
-        "--runner <type>",
-        "claude | opencode | codex | command | scripted (default: baton.config.json, else claude)",
-      )
+      .option("--runner <type>", `${RUNNER_CHOICES} (default: baton.config.json, else claude)`)
       .option("--script <file>", "run a scripted agent from this JSON script (dry runs, demos, tests)")
       .option("--timeout <seconds>", "kill the agent's whole process group after this long")
       .option(

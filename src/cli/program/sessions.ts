@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { BATON_DIR } from "../../shared/baton-paths.js";
 import { present } from "../../shared/present.js";
+import { RUNNER_CHOICES } from "../../shared/runner-names.js";
 import { described, print, repoOf, selfCommand } from "./io.js";
 
 export function defineSessionCommands(program: Command): void {
@@ -171,10 +172,7 @@ function defineMcp(program: Command): void {
       .description(
         "serve Baton's gated operations to an MCP client (Claude Desktop, Cursor, VS Code, Codex) over stdio",
       )
-      .option(
-        "--runner <type>",
-        "claude | opencode | codex | command | scripted, for every operation it starts",
-      )
+      .option("--runner <type>", `${RUNNER_CHOICES}, for every operation it starts`)
       .option("--script <file>", "a scripted agent for every operation it starts")
       .option(
         "--allow-approvals",
