@@ -1,10 +1,10 @@
 import { REPO_KEYS_DIR } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
 import { readObjects } from "../shared/git-objects.js";
+import type { Completion } from "./completion.js";
 import { EVIDENCE_DIR, Evidence, sha256Of, signedBytes } from "./evidence-record.js";
 import type { KeyTrust } from "./key-trust.js";
 import { signatureValid } from "./signing.js";
-import type { Completion } from "./verify-history.js";
 
 const SESSION_ID = /^sess_\d{10}_[0-9a-f]{6}$/;
 const ZERO = /^0+$/;

@@ -4,6 +4,7 @@ import type { BatonConfig } from "../config/index.js";
 import { batonPaths, CONFIG_FILE_NAMES, INIT_MANIFEST, REPO_KEYS_DIR } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
 import { storePrefix } from "../state/index.js";
+import type { Completion } from "./completion.js";
 import { judgeApproval, type SelfApproval } from "./judge-approval.js";
 import { judgeCompletion } from "./judge-completion.js";
 import { judgePhaseCommits, type PhaseCommitProblem } from "./judge-phase-commits.js";
@@ -11,19 +12,10 @@ import { type KeyTrust, keyTrust } from "./key-trust.js";
 import { stateHistory } from "./state-history.js";
 import { type UnsealedClaim, unsealedClaims } from "./unsealed-commits.js";
 
+export type { Completion } from "./completion.js";
+
 /** Statuses that say work is done; reaching one must be backed by a Baton commit with evidence. */
 export const DONE_STATUSES = new Set(["researched", "planned", "implemented", "completed"]);
-
-export interface Completion {
-  commit: string;
-  subject: string;
-  task: number;
-  from: string | null;
-  to: string;
-  session: string | null;
-  /** The completion's evidence file (verified completions), where `verify --rerun` finds its checks. */
-  evidencePath?: string;
-}
 
 export interface VerifyReport {
   /** The commit from which completions must carry evidence: Baton's adoption, or --since. */
