@@ -2,8 +2,6 @@
 
 export { type ApprovalOutcome, type ApprovalRequest, recordApproval } from "./approval/record-approval.js";
 export { commitAcceptance } from "./commit/accept-commits.js";
-export { protectedPaths, sandboxPolicy } from "./delegate/sandbox-policy.js";
-export { changedSince, readBaseline, staleIndexLock } from "./gate-in/work-tree-baseline.js";
 export {
   CHECK_GATES,
   type GateOutVerdict,
@@ -20,6 +18,8 @@ export { routePhases } from "./plan-run/prepare-plan.js";
 export type { PhaseRecord } from "./plan-run/record-phase.js";
 export type { PhaseReport, PlanProgressEvent, PlanRunReport } from "./plan-run/run-plan.js";
 export { type RecoveryAction, recoverOpenRuns } from "./recovery/recover-checkpoint.js";
+export { protectedPaths, sandboxPolicy } from "./run/sandbox-policy.js";
+export { changedSince, readBaseline, staleIndexLock } from "./run/work-tree-baseline.js";
 export { type DryRunPlan, planOperation } from "./run-modes/dry-run.js";
 export {
   type OperationReport,

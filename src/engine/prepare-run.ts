@@ -23,8 +23,8 @@ import {
   type TaskEntry,
   taskFolderPath,
 } from "../state/index.js";
-import { METADATA_FILE } from "./delegate/postflight-marker.js";
 import { type PreparedPlan, preparePlan } from "./plan-run/prepare-plan.js";
+import { METADATA_FILE } from "./run/postflight-marker.js";
 import { SessionJournal, sessionJournalPath } from "./session-journal.js";
 
 /**

@@ -6,8 +6,8 @@ import {
   requireTask,
   type Transaction,
 } from "../state/index.js";
-import { closePostflight } from "./delegate/postflight-marker.js";
 import type { DriveContext } from "./drive-context.js";
+import { closePostflight } from "./run/postflight-marker.js";
 import type { Checkpoint } from "./session-journal.js";
 import type { Effect, FailureCode } from "./transition.js";
 

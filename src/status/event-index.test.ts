@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BudgetGuard } from "../engine/delegate/budget-guard.js";
+import { BudgetGuard } from "../engine/run/budget-guard.js";
 import { appendEvent, eventsDir, eventsPath } from "../shared/event-stream.js";
 import { readEventIndex } from "./event-index.js";
 

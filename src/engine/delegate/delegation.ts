@@ -1,8 +1,8 @@
 import type { RunUsage } from "../../runners/index.js";
 import type { GateOutVerdict } from "../gate-out/index.js";
 import type { Run } from "../prepare-run.js";
+import { openPostflight } from "../run/postflight-marker.js";
 import type { RunEvent } from "../transition.js";
-import { openPostflight } from "./postflight-marker.js";
 
 /** DELEGATE begins: the run's postflight marker names who owes the result, and why it is pending. */
 export function openRunMarker(run: Run, reason: string): Promise<string> {

@@ -11,12 +11,12 @@ import { countComplete, renderRunSummary, runMetadata } from "../plan-run/rollup
 import { type PlanRunReport, runPlan } from "../plan-run/run-plan.js";
 import { type Run, runContext, runPrompt } from "../prepare-run.js";
 import type { ProgressEvent } from "../progress-event.js";
+import type { BudgetGuard } from "../run/budget-guard.js";
+import { runSandbox } from "../run/sandbox-policy.js";
 import type { SessionJournal } from "../session-journal.js";
 import type { DelegationOutcome, RunEvent } from "../transition.js";
-import type { BudgetGuard } from "./budget-guard.js";
 import type { Delegation } from "./delegation.js";
 import { openRunMarker } from "./delegation.js";
-import { runSandbox } from "./sandbox-policy.js";
 
 const REASONS: Record<
   Extract<RunOutcome, { ok: false }>["reason"],

@@ -15,11 +15,11 @@ import { requireSigningKey } from "./require-signing-key.js";
 import { requireWritable } from "./require-writable.js";
 import { takeBaseline } from "./take-baseline.js";
 
+export { changedSince, readBaseline, staleIndexLock } from "../run/work-tree-baseline.js";
 export { decideGateIn, type GateInDecision, readGateIn } from "./decide-gate-in.js";
 export type { GateInContext, GateInRefusalCode, GateInStep, GateInStepResult } from "./gate-in-step.js";
 export { type GateInVerdict, gateIn } from "./open-run.js";
 export { MAX_FOCUS_BYTES } from "./refuse-long-focus.js";
-export { changedSince, readBaseline, staleIndexLock } from "./work-tree-baseline.js";
 
 /**
  * GATE IN, in order: the steps before anything is written, then one store write that checks the

@@ -1,5 +1,5 @@
+import { staleIndexLock } from "../run/work-tree-baseline.js";
 import type { GateInStep } from "./gate-in-step.js";
-import { staleIndexLock } from "./work-tree-baseline.js";
 
 /** A stale index.lock makes every later commit fail: refuse before an agent is paid to work. */
 export const refuseStaleIndexLock: GateInStep = async ({ run }) => {

@@ -1,5 +1,5 @@
+import { readBaseline } from "../run/work-tree-baseline.js";
 import type { GateInStep } from "./gate-in-step.js";
-import { readBaseline } from "./work-tree-baseline.js";
 
 /** The work tree as the agent will find it: HEAD and the files already dirty, kept in the checkpoint. */
 export const takeBaseline: GateInStep = async (ctx) => {

@@ -1,7 +1,7 @@
 import { writeEvidence } from "../../evidence/index.js";
 import { holdStore, keyReachableBy, readOpenCheckpoint, requireTask } from "../../state/index.js";
-import { closePostflight } from "../delegate/postflight-marker.js";
 import type { DriveContext } from "../drive-context.js";
+import { closePostflight } from "../run/postflight-marker.js";
 import type { RunEvent } from "../transition.js";
 import type { GateOutVerdict } from "./index.js";
 import { recordResult } from "./record-result.js";

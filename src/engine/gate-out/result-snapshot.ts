@@ -4,7 +4,7 @@ import { CONTROL_FILE_GLOBS, TEMP_FILE_GLOB } from "../../shared/baton-paths.js"
 import { runGit } from "../../shared/git.js";
 import { present } from "../../shared/present.js";
 import type { GitBaseline } from "../../state/index.js";
-import { blobId } from "../gate-in/work-tree-baseline.js";
+import { blobId } from "../run/work-tree-baseline.js";
 import type { Gate } from "./gate-types.js";
 
 /** One file as git would commit it: its mode and the id of its bytes, written to git's object store. */

@@ -1,8 +1,8 @@
 import type { PhaseId } from "../../plan/index.js";
 import type { DelegationContext, Runner, RunnerEvent, RunUsage } from "../../runners/index.js";
-import type { BudgetGuard } from "../delegate/budget-guard.js";
 import type { VerifiedArtifact } from "../gate-out/gate-types.js";
 import type { Run } from "../prepare-run.js";
+import type { BudgetGuard } from "../run/budget-guard.js";
 import type { SessionJournal } from "../session-journal.js";
 import type { PreparedPlan } from "./prepare-plan.js";
 

@@ -23,10 +23,10 @@ import {
 } from "../../state/index.js";
 import { storeFiles } from "../commit/commit-operation.js";
 import { commitTaskChanges } from "../commit/git-commit.js";
-import { closePostflight, METADATA_FILE } from "../delegate/postflight-marker.js";
 import { gateOutInput } from "../gate-out/check-run-result.js";
 import { type GateOutVerdict, runGateOut } from "../gate-out/index.js";
 import { recordResult } from "../gate-out/record-result.js";
+import { closePostflight, METADATA_FILE } from "../run/postflight-marker.js";
 import {
   type Checkpoint,
   type JournalRecord,

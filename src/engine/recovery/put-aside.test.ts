@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkpointPath, type OpenCheckpoint } from "../../state/index.js";
 import { tempStore } from "../../testing/store-fixture.js";
-import { readBaseline } from "../gate-in/work-tree-baseline.js";
+import { readBaseline } from "../run/work-tree-baseline.js";
 import type { JournalRecord } from "../session-journal.js";
 import { putAsideDeadOutput } from "./put-aside.js";
 

@@ -9,8 +9,8 @@ import {
   readOpenCheckpoint,
   type StoreContext,
 } from "../../state/index.js";
-import { isControlFile } from "../delegate/postflight-marker.js";
-import { changedSince } from "../gate-in/work-tree-baseline.js";
+import { isControlFile } from "../run/postflight-marker.js";
+import { changedSince } from "../run/work-tree-baseline.js";
 import type { JournalRecord } from "../session-journal.js";
 
 /** What a rolled-back run's agent left in the shared tree, and where it went. */

@@ -12,7 +12,6 @@ import {
   settleInterruptedWrite,
   storeContext,
 } from "../../state/index.js";
-import { BudgetGuard, type BudgetStop, budgetLimits } from "../delegate/budget-guard.js";
 import { HeadlessDelegation } from "../delegate/runner-delegation.js";
 import type { Driven } from "../drive-context.js";
 import {
@@ -27,6 +26,7 @@ import type { PlanRunReport } from "../plan-run/run-plan.js";
 import { prepareRun, type Run } from "../prepare-run.js";
 import type { ProgressEvent } from "../progress-event.js";
 import { type RecoveryAction, recoverCheckpoint } from "../recovery/recover-checkpoint.js";
+import { BudgetGuard, type BudgetStop, budgetLimits } from "../run/budget-guard.js";
 import { SessionJournal, sessionJournalPath } from "../session-journal.js";
 import { initialState, type RunResult } from "../transition.js";
 

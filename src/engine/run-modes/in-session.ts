@@ -4,11 +4,11 @@ import type { BatonConfig } from "../../config/index.js";
 import { elapsedSince, UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import { type OpenCheckpoint, readOpenCheckpoint, storeContext } from "../../state/index.js";
-import { MARKER_FILE } from "../delegate/postflight-marker.js";
 import { sessionHandOff } from "../delegate/session-hand-off.js";
 import { finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
 import { drive } from "../executor.js";
 import { prepareOpenRun, prepareRun, type Run, runJournal, runPrompt } from "../prepare-run.js";
+import { MARKER_FILE } from "../run/postflight-marker.js";
 import { initialState } from "../transition.js";
 
 /**

@@ -5,10 +5,10 @@ import { elapsedSince, UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { queueHandOff } from "../delegate/queue-hand-off.js";
-import { frozenFolders, protectedPaths } from "../delegate/sandbox-policy.js";
 import { finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
 import { type Delegation, drive } from "../executor.js";
 import { prepareOpenRun, prepareRun, runContext, runJournal, runPrompt } from "../prepare-run.js";
+import { frozenFolders, protectedPaths } from "../run/sandbox-policy.js";
 import { type DelegationOutcome, initialState } from "../transition.js";
 
 /**
