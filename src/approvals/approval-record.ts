@@ -31,6 +31,12 @@ export function planApprovalOf(task: TaskEntry): PlanApproval | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** A recorded answer in words: `approved by A <a@b> (user) at …: reason`. */
+export function answerWords(approval: PlanApproval): string {
+  const reason = approval.reason ? `: ${approval.reason}` : "";
+  return `${approval.verdict} by ${approverName(approval.by)} at ${approval.at}${reason}`;
+}
+
 /** A person in words: the git identity, else the OS user. */
 export function approverName(by: PlanApproval["by"]): string {
   return by.git ? `${by.git} (${by.user})` : by.user;

@@ -1,5 +1,6 @@
 export {
   APPROVAL_KEY,
+  answerWords,
   approvedPlanOf,
   approverName,
   PlanApproval,
@@ -9,6 +10,7 @@ export { APPROVAL_COMMAND_ENV, notifyPendingApproval, type PendingApproval } fro
 export { approvedPlanText, describePlanChange } from "./plan-change.js";
 export {
   type ApprovalStanding,
+  activeStandings,
   approvalStanding,
   approvalWait,
   type CurrentPlan,

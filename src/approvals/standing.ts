@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { type BatonConfig, planApprovalRequired } from "../config/index.js";
 import { planContentHash } from "../plan/index.js";
-import { latestPlanFile, type TaskEntry, taskTypeOf } from "../state/index.js";
+import { latestPlanFile, storeContext, type TaskEntry, taskFolderPath, taskTypeOf } from "../state/index.js";
 import { approverName, type PlanApproval, planApprovalOf } from "./approval-record.js";
 
 /** The plan an approval is about, as it is now. */
@@ -59,6 +59,23 @@ export function approvalStanding(
   if (approval.verdict === "approved")
     return same ? { kind: "approved", plan, approval } : { kind: "stale", plan, approval };
   return same ? { kind: "rejected", plan, approval } : { kind: "pending", plan, earlier: approval };
+}
+
+/** Statuses with nothing left to approve. */
+const FINISHED = new Set(["completed", "abandoned", "implemented"]);
+
+/** Where each unfinished task's plan stands: what `baton approvals`, status and the dashboard list. */
+export function activeStandings(
+  config: BatonConfig,
+  tasks: readonly TaskEntry[],
+): Array<{ task: TaskEntry; standing: ApprovalStanding }> {
+  const dir = storeContext(config).paths.dir;
+  return tasks
+    .filter((task) => !FINISHED.has(task.status))
+    .map((task) => ({
+      task,
+      standing: approvalStanding(config, task, taskFolderPath(dir, task, config.artifactNaming)),
+    }));
 }
 
 /** A standing that keeps `implement` from starting, in words with what to do; null when it may start. */

@@ -1,6 +1,7 @@
 import { REPO_KEYS_DIR } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
 import { readObjects } from "../shared/git-objects.js";
+import { specsPaths } from "../state/index.js";
 import type { Completion } from "./completion.js";
 import { EVIDENCE_DIR, Evidence, sha256Of, signedBytes } from "./evidence-record.js";
 import type { KeyTrust } from "./key-trust.js";
@@ -42,12 +43,15 @@ function parseChanges(fields: string[]): Map<string, string | null> {
   return changes;
 }
 
-/** The evidence file the completion's commit adds for its session and task (not a phase's), if any. */
-async function addedEvidence(
+/**
+ * The evidence file a commit adds for a session and task: the operation's (no `phase`), or one phase's. Null
+ * when the commit adds none that reads as such.
+ */
+export async function addedEvidence(
   root: string,
   prefix: string,
-  completion: Completion,
-  session: string,
+  commit: string,
+  want: { session: string; task: number; phase?: string | undefined },
 ): Promise<{ evidence: Evidence; path: string } | null> {
   const added = await git(root, [
     "diff-tree",
@@ -56,18 +60,19 @@ async function addedEvidence(
     "-r",
     "--diff-filter=A",
     "--root",
-    completion.commit,
+    commit,
   ]);
   const candidates = added.out
     .split("\n")
     .filter(
-      (p) => p.startsWith(`${prefix}/`) && p.includes(`/${EVIDENCE_DIR}/${session}-`) && p.endsWith(".json"),
+      (p) =>
+        p.startsWith(`${prefix}/`) && p.includes(`/${EVIDENCE_DIR}/${want.session}-`) && p.endsWith(".json"),
     );
   for (const path of candidates) {
-    const shown = await git(root, ["show", `${completion.commit}:${path}`]);
+    const shown = await git(root, ["show", `${commit}:${path}`]);
     try {
       const parsed = Evidence.safeParse(JSON.parse(shown.out));
-      if (parsed.success && parsed.data.task === completion.task && parsed.data.phase === undefined)
+      if (parsed.success && parsed.data.task === want.task && parsed.data.phase === want.phase)
         return { evidence: parsed.data, path };
     } catch {
       // unreadable evidence is no evidence
@@ -141,10 +146,8 @@ async function scopeProblems(
 
 /** Baton's store files and the evidence keys: what any of Baton's commits may change beside its work. */
 export function isStoreRecord(prefix: string, path: string): boolean {
-  return (
-    [`${prefix}/state.json`, `${prefix}/TODO.md`, `${prefix}/errors.json`].includes(path) ||
-    path.startsWith(`${REPO_KEYS_DIR}/`)
-  );
+  const store = specsPaths(prefix);
+  return [store.state, store.todo, store.errors].includes(path) || path.startsWith(`${REPO_KEYS_DIR}/`);
 }
 
 /**
@@ -183,7 +186,7 @@ export async function judgeCompletion(
   if (session === null) return { reasons: ["the commit has no Session: trailer"], evidence: null };
   const reasons: string[] = [];
   if (!SESSION_ID.test(session)) reasons.push(`"${session}" is not a Baton session id`);
-  const found = await addedEvidence(root, prefix, completion, session);
+  const found = await addedEvidence(root, prefix, completion.commit, { session, task: completion.task });
   if (!found) {
     reasons.push(`the commit adds no evidence of session ${session} for task ${completion.task}`);
     return { reasons, evidence: null };

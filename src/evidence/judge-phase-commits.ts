@@ -1,7 +1,13 @@
 import { runGit } from "../shared/git.js";
 import { sessionOf } from "./commit-seal.js";
-import { EVIDENCE_DIR, Evidence } from "./evidence-record.js";
-import { commitChanges, isStoreRecord, signatureProblem, workListProblems } from "./judge-completion.js";
+import { EVIDENCE_DIR, type Evidence } from "./evidence-record.js";
+import {
+  addedEvidence,
+  commitChanges,
+  isStoreRecord,
+  signatureProblem,
+  workListProblems,
+} from "./judge-completion.js";
 import type { KeyTrust } from "./key-trust.js";
 
 export interface PhaseCommitProblem {
@@ -40,7 +46,7 @@ export async function judgePhaseCommits(
     if (!phase || !session || !after.has(commit)) continue;
     const task = Number(phase[1]);
     if (tasks && !tasks.includes(task)) continue;
-    const found = await phaseEvidence(root, prefix, commit, session, task, phase[2]!);
+    const found = await addedEvidence(root, prefix, commit, { session, task, phase: phase[2]! });
     if (!found?.evidence.work) continue;
     result.checked++;
     const reasons = await phaseScope(root, prefix, commit, found);
@@ -49,38 +55,6 @@ export async function judgePhaseCommits(
     if (reasons.length > 0) result.problems.push({ commit, subject, reasons });
   }
   return result;
-}
-
-async function phaseEvidence(
-  root: string,
-  prefix: string,
-  commit: string,
-  session: string,
-  task: number,
-  phase: string,
-): Promise<{ evidence: Evidence; path: string } | null> {
-  const added = await runGit(root, [
-    "diff-tree",
-    "--no-commit-id",
-    "--name-only",
-    "-r",
-    "--diff-filter=A",
-    commit,
-  ]);
-  const path = added.stdout
-    .split("\n")
-    .find(
-      (p) =>
-        p.startsWith(`${prefix}/`) && p.endsWith(`/${EVIDENCE_DIR}/${session}-implement-phase-${phase}.json`),
-    );
-  if (!path) return null;
-  try {
-    const shown = await runGit(root, ["show", `${commit}:${path}`]);
-    const parsed = Evidence.safeParse(JSON.parse(shown.stdout));
-    return parsed.success && parsed.data.task === task ? { evidence: parsed.data, path } : null;
-  } catch {
-    return null;
-  }
 }
 
 async function phaseScope(

@@ -3,7 +3,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { BatonConfig } from "../config/index.js";
 import { packageVersion } from "../shared/package.js";
 import { registerResources } from "./mcp-resources.js";
-import { McpRuns } from "./mcp-runs.js";
+import { type McpRun, McpRuns } from "./mcp-runs.js";
 import {
   AnswerInput,
   answerTool,
@@ -36,7 +36,12 @@ const safely =
     }
   };
 
-const notFound = (run: string) => refusal("RUN_NOT_FOUND", `no run ${run} was started by this server`);
+/** A tool on one run: the run this server started under that id, or RUN_NOT_FOUND. */
+const forRun = (runs: McpRuns, handler: (run: McpRun) => Promise<ToolReply>) =>
+  safely(async ({ run }: { run: string }) => {
+    const found = runs.get(run);
+    return found ? handler(found) : refusal("RUN_NOT_FOUND", `no run ${run} was started by this server`);
+  });
 
 /**
  * `baton mcp`: Baton's gated workflow for any MCP client, over stdio. A handful of tools — list and show
@@ -96,10 +101,7 @@ function registerRunTools(server: McpServer, config: BatonConfig, runs: McpRuns)
         "A run's state, what it is doing, what it spent, a plan waiting for a person, and its verdict once it ended.",
       inputSchema: RunInput,
     },
-    safely(async ({ run }) => {
-      const found = runs.get(run);
-      return found ? statusTool(config, runs, found) : notFound(run);
-    }),
+    forRun(runs, async (found) => statusTool(config, runs, found)),
   );
   registerEndTools(server, runs);
 }
@@ -113,13 +115,11 @@ function registerEndTools(server: McpServer, runs: McpRuns): void {
         "A finished run's whole report (the CLI's --json report: verdict, artifacts, phases, cost).",
       inputSchema: RunInput,
     },
-    safely(async ({ run }) => {
-      const found = runs.get(run);
-      if (!found) return notFound(run);
+    forRun(runs, async (found) => {
       if (found.state === "running")
-        return refusal("RUN_NOT_FINISHED", `run ${run} is still running: ask \`status\``);
+        return refusal("RUN_NOT_FINISHED", `run ${found.id} is still running: ask \`status\``);
       return found.report
-        ? reply({ run, report: found.report })
+        ? reply({ run: found.id, report: found.report })
         : refusal("RUN_FAILED", found.failure ?? "no report");
     }),
   );
@@ -129,12 +129,10 @@ function registerEndTools(server: McpServer, runs: McpRuns): void {
       description: "Stop a running run: its agent is stopped and the task goes back as after Ctrl-C.",
       inputSchema: RunInput,
     },
-    safely(async ({ run }) => {
-      const found = runs.get(run);
-      if (!found) return notFound(run);
+    forRun(runs, async (found) => {
       runs.cancel(found);
       await found.done;
-      return reply({ run, state: found.state, verdict: found.report?.result ?? null });
+      return reply({ run: found.id, state: found.state, verdict: found.report?.result ?? null });
     }),
   );
 }

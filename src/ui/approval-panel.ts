@@ -1,13 +1,15 @@
 import {
   type ApprovalStanding,
+  activeStandings,
+  answerWords,
   approvalStanding,
   approvedPlanText,
-  approverName,
   planApprovalOf,
 } from "../approvals/index.js";
 import type { BatonConfig } from "../config/index.js";
 import { planContent } from "../plan/index.js";
-import { readSettledStore, storeContext, type TaskEntry, taskFolderPath } from "../state/index.js";
+import { editScript, type Op } from "../shared/line-diff.js";
+import { readSettledStore, storeContext, type TaskEntry } from "../state/index.js";
 import { escapeHtml as esc, renderMarkdown } from "./inert-markdown.js";
 
 /** What the task page shows of a plan that needs a person's word: the plan, what changed, who said what. */
@@ -22,7 +24,7 @@ export interface ApprovalView {
   last: string | null;
 }
 
-export type DiffLine = { op: " " | "+" | "-"; line: string };
+export type DiffLine = Op;
 
 /** The approval panel's data; null where the configuration asks no approval or there is no plan. */
 export async function readApproval(
@@ -41,60 +43,26 @@ export async function readApproval(
     sha256: standing.plan.sha256,
     text: standing.plan.text,
     diff: approved === null || standing.kind === "approved" ? null : lineDiff(approved, standing.plan.text),
-    last: recorded
-      ? `${recorded.verdict} by ${approverName(recorded.by)} at ${recorded.at}${recorded.reason ? `: ${recorded.reason}` : ""}`
-      : null,
+    last: recorded ? answerWords(recorded) : null,
   };
 }
 
-/** Lines of the longest common subsequence: past this size, only the changed middle is shown. */
-const MAX_CELLS = 4_000_000;
-
-/** The content of two plan texts (Baton's progress edits aside), compared line by line. */
+/** The content of two plan texts (Baton's progress edits aside), compared line by line: what changed, two lines around. */
 export function lineDiff(before: string, after: string): DiffLine[] {
   const a = planContent(before).split("\n");
   const b = planContent(after).split("\n");
+  // The common beginning and end are most of a plan: only the middle goes through the edit script.
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let end = 0;
   while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end])
     end++;
-  const x = a.slice(start, a.length - end);
-  const y = b.slice(start, b.length - end);
-  const middle: DiffLine[] =
-    x.length * y.length > MAX_CELLS
-      ? [...x.map((line) => ({ op: "-" as const, line })), ...y.map((line) => ({ op: "+" as const, line }))]
-      : commonSubsequenceDiff(x, y);
-  const context = (lines: string[]) => lines.map((line) => ({ op: " " as const, line }));
+  const context = (lines: string[]) => lines.map((text) => ({ kind: " " as const, text }));
   return [
     ...context(a.slice(Math.max(0, start - 2), start)),
-    ...middle,
+    ...editScript(a.slice(start, a.length - end), b.slice(start, b.length - end)),
     ...context(a.slice(a.length - end, a.length - end + 2)),
   ];
-}
-
-function commonSubsequenceDiff(x: string[], y: string[]): DiffLine[] {
-  const width = y.length + 1;
-  const table = new Uint32Array((x.length + 1) * width);
-  for (let i = x.length - 1; i >= 0; i--)
-    for (let j = y.length - 1; j >= 0; j--)
-      table[i * width + j] =
-        x[i] === y[j]
-          ? table[(i + 1) * width + j + 1]! + 1
-          : Math.max(table[(i + 1) * width + j]!, table[i * width + j + 1]!);
-  const out: DiffLine[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < x.length || j < y.length) {
-    if (i < x.length && j < y.length && x[i] === y[j]) {
-      out.push({ op: " ", line: x[i]! });
-      i++;
-      j++;
-    } else if (j < y.length && (i === x.length || table[i * width + j + 1]! > table[(i + 1) * width + j]!)) {
-      out.push({ op: "+", line: y[j++]! });
-    } else out.push({ op: "-", line: x[i++]! });
-  }
-  return out;
 }
 
 const WORDS: Record<ApprovalView["standing"], string> = {
@@ -111,7 +79,7 @@ export function renderApproval(task: number, view: ApprovalView | null | undefin
     ? `<h3>Changed since the approved version</h3><pre class="diff" id="plan-diff">${view.diff
         .map(
           (d) =>
-            `<span class="${d.op === "+" ? "add" : d.op === "-" ? "del" : "ctx"}">${esc(`${d.op} ${d.line}`)}</span>`,
+            `<span class="${d.kind === "+" ? "add" : d.kind === "-" ? "del" : "ctx"}">${esc(`${d.kind} ${d.text}`)}</span>`,
         )
         .join("\n")}</pre>`
     : "";
@@ -134,15 +102,11 @@ export interface WaitingPlan {
 /** Every active task's plan that waits for a person's word (none where the configuration asks no approval). */
 export async function readWaitingPlans(config: BatonConfig): Promise<WaitingPlan[]> {
   if (Object.keys(config.approvals.implement).length === 0) return [];
-  const ctx = storeContext(config);
   const waiting: WaitingPlan[] = [];
-  for (const task of (await readSettledStore(ctx)).state.tasks) {
-    if (["completed", "abandoned", "implemented"].includes(task.status)) continue;
-    const standing = approvalStanding(
-      config,
-      task,
-      taskFolderPath(ctx.paths.dir, task, config.artifactNaming),
-    );
+  for (const { task, standing } of activeStandings(
+    config,
+    (await readSettledStore(storeContext(config))).state.tasks,
+  )) {
     if (standing.kind === "pending" || standing.kind === "stale" || standing.kind === "rejected")
       waiting.push({
         task: task.project_number,

@@ -1,8 +1,8 @@
-import { type ApprovalStanding, approvalStanding, approverName } from "../../approvals/index.js";
+import { type ApprovalStanding, activeStandings, answerWords, approverName } from "../../approvals/index.js";
 import { loadConfig } from "../../config/index.js";
 import { type ApprovalOutcome, recordApproval } from "../../engine/index.js";
 import { BatonError } from "../../shared/errors.js";
-import { readStore, requireStore, storeContext, taskFolderPath } from "../../state/index.js";
+import { readStore, requireStore, storeContext } from "../../state/index.js";
 import { parseTaskNumber } from "./task.js";
 
 /** `baton approve N` / `baton reject N --reason …`: a person's word on task N's current plan. */
@@ -50,12 +50,9 @@ export async function listApprovals(options: {
   const ctx = storeContext(config);
   requireStore(ctx);
   const rows: WaitingApproval[] = [];
-  for (const task of readStore(ctx).state.tasks) {
-    if (["completed", "abandoned", "implemented"].includes(task.status)) continue;
-    const folder = taskFolderPath(ctx.paths.dir, task, config.artifactNaming);
-    const standing = approvalStanding(config, task, folder);
-    if (standing.kind === "not_required" || (standing.kind === "approved" && !options.all)) continue;
-    if (standing.kind === "no_plan" && !options.all) continue;
+  for (const { task, standing } of activeStandings(config, readStore(ctx).state.tasks)) {
+    if (standing.kind === "not_required") continue;
+    if ((standing.kind === "approved" || standing.kind === "no_plan") && !options.all) continue;
     const plan = "plan" in standing ? standing.plan : null;
     const answered =
       "approval" in standing ? standing.approval : standing.kind === "pending" ? standing.earlier : null;
@@ -66,9 +63,7 @@ export async function listApprovals(options: {
       plan: plan?.path ?? null,
       sha256: plan?.sha256 ?? null,
       contentSha256: plan?.contentSha256 ?? null,
-      last: answered
-        ? `${answered.verdict} by ${approverName(answered.by)} at ${answered.at}${answered.reason ? `: ${answered.reason}` : ""}`
-        : null,
+      last: answered ? answerWords(answered) : null,
     });
   }
   return rows;
