@@ -2,7 +2,7 @@ import { binScript } from "../shared/package.js";
 import { runProcess } from "../shared/process.js";
 import { Stopwatch } from "../shared/time.js";
 import type { Operation } from "../state/index.js";
-import type { BatchRequest, BatchRun } from "./local.js";
+import type { BatchRequest, BatchRun } from "./batch-types.js";
 
 function operationArgs(request: BatchRequest, operation: Operation, cap: number | undefined): string[] {
   const args = ["--json", ...request.operationArgs];

@@ -1,69 +1,16 @@
 import { statSync } from "node:fs";
 import { approvalWait, notifyPendingApproval } from "../approvals/index.js";
 import type { BatonConfig } from "../config/index.js";
-import { type BatonEvent, eventsPath, parseEventLines, readFrom } from "../shared/event-stream.js";
+import { eventsPath, parseEventLines, readFrom } from "../shared/event-stream.js";
 import type { Operation } from "../state/index.js";
 import { readSettledStore, storeContext, taskFolderPath, taskTypeOf } from "../state/index.js";
+import type { BatchReport, BatchRequest, BatchRun, RunOne, Selection } from "./batch-types.js";
 import { runLocally } from "./local-run.js";
-import { type BatchTask, nextOperation, type RunTarget, schedule, type Waiting } from "./schedule.js";
+import { type BatchTask, nextOperation, schedule, type Waiting } from "./schedule.js";
 import { claimTask, type TaskClaim } from "./task-claim.js";
 
+export type { BatchProgress, BatchReport, BatchRequest, BatchRun, RunOne, Selection } from "./batch-types.js";
 export { runLocally } from "./local-run.js";
-
-/**
- * `baton run` on one machine: each selected task's next operation, up to `concurrency` at once, each
- * a real `baton <operation> N` process (GATE IN → DELEGATE → GATE OUT → COMMIT, substance checks, the
- * store lock, recovery of a dead run — all as when run by hand); `implement` runs its phases in git
- * worktrees. Progress comes from the event stream the runs write. Stopping (the signal) stops every
- * run cleanly; running again resumes from the statuses they left.
- */
-export interface Selection {
-  tasks?: number[] | undefined;
-  statuses?: string[] | undefined;
-  languages?: string[] | undefined;
-  allReady?: boolean | undefined;
-}
-
-export interface BatchRequest {
-  config: BatonConfig;
-  selection: Selection;
-  until: RunTarget;
-  concurrency: number;
-  /** USD for the whole batch; each run gets a share, so the runs together never pass it. */
-  maxCost?: number | undefined;
-  /** Passed to every operation: `--runner …`, `--script …`, `--timeout …`. */
-  operationArgs: string[];
-  signal: AbortSignal;
-  onProgress?: ((event: BatchProgress) => void) | undefined;
-}
-
-export type BatchProgress =
-  | { type: "started"; task: number; operation: Operation; pid: number | null }
-  | { type: "event"; event: BatonEvent }
-  | { type: "finished"; run: BatchRun };
-
-export interface BatchRun {
-  task: number;
-  operation: Operation;
-  ok: boolean;
-  session?: string;
-  status?: string;
-  code?: string;
-  message?: string;
-  costUsd?: number;
-  durationMs: number;
-}
-
-export interface BatchReport {
-  selected: number[];
-  runs: BatchRun[];
-  /** Selected tasks with nothing left to do within `--until`. */
-  finished: number[];
-  /** Selected tasks that could not go on, and why (a dependency not completed, a failed run). */
-  waiting: Waiting[];
-  stopped: "done" | "signal" | "budget";
-  spentUsd: number;
-}
 
 async function readTasks(config: BatonConfig): Promise<Array<BatchTask & { language: string }>> {
   const ctx = storeContext(config);
@@ -113,9 +60,13 @@ export function selectTasks(
   );
 }
 
-/** Runs one operation on one task and says how it ended: a local process, or a job on the queue. */
-export type RunOne = (task: number, operation: Operation, cap: number | undefined) => Promise<BatchRun>;
-
+/**
+ * `baton run` on one machine: each selected task's next operation, up to `concurrency` at once, each
+ * a real `baton <operation> N` process (GATE IN → DELEGATE → GATE OUT → COMMIT, substance checks, the
+ * store lock, recovery of a dead run — all as when run by hand); `implement` runs its phases in git
+ * worktrees. Progress comes from the event stream the runs write. Stopping (the signal) stops every
+ * run cleanly; running again resumes from the statuses they left.
+ */
 export async function runBatch(request: BatchRequest, runOne?: RunOne): Promise<BatchReport> {
   const execute = runOne ?? ((task, operation, cap) => runLocally(request, task, operation, cap));
   const selected = selectTasks(await readTasks(request.config), request.selection);

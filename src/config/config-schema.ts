@@ -171,6 +171,18 @@ export const BatonConfigFile = z.strictObject({
 });
 export type BatonConfigFile = z.infer<typeof BatonConfigFile>;
 
+/** One project check as the loaded configuration holds it: every default filled in. */
+export type ConfiguredCheck = Required<
+  Omit<CheckConfig, "languages" | "report" | "holdout" | "format" | "network">
+> & {
+  format: "junit" | "tap" | "jest-json" | "go-json";
+  /** Absent: no network. */
+  network?: boolean;
+  languages: string[] | null;
+  report: string | null;
+  holdout: string | null;
+};
+
 export interface BatonConfig {
   /** Absolute path of the repository root (where baton.config.* lives, or the git top level). */
   root: string;
@@ -199,16 +211,7 @@ export interface BatonConfig {
     implementers: { lean: string; software: string };
     routing: PhaseRoutingRule[];
   };
-  checks: Array<
-    Required<Omit<CheckConfig, "languages" | "report" | "holdout" | "format" | "network">> & {
-      format: "junit" | "tap" | "jest-json" | "go-json";
-      /** Absent: no network. */
-      network?: boolean;
-      languages: string[] | null;
-      report: string | null;
-      holdout: string | null;
-    }
-  >;
+  checks: ConfiguredCheck[];
   research: { sections: string[] };
   lint: { disable: string[] };
   budgets: BudgetsConfig;

@@ -1,4 +1,10 @@
-export type { ArtifactNaming, BatonConfig, LanguageRoute, PhaseRoutingRule } from "./config-schema.js";
+export type {
+  ArtifactNaming,
+  BatonConfig,
+  ConfiguredCheck,
+  LanguageRoute,
+  PhaseRoutingRule,
+} from "./config-schema.js";
 export { BatonConfigFile, planApprovalRequired } from "./config-schema.js";
 export { DEFAULT_LANGUAGES, DEFAULT_PHASE_ROUTING, DEFAULT_ROUTING } from "./defaults.js";
 export {

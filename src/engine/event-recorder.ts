@@ -1,8 +1,8 @@
 import type { RunnerEvent, RunUsage } from "../runners/index.js";
 import { appendEvent, type NewEvent } from "../shared/event-stream.js";
-import type { PlanProgressEvent } from "./plan-run/run-plan.js";
-import type { Run } from "./prepare-run.js";
+import type { PlanProgressEvent } from "./plan-run/index.js";
 import type { ProgressEvent } from "./progress-event.js";
+import type { Run } from "./run/index.js";
 import type { RunResult } from "./transition.js";
 
 /** Who an operation's events belong to, fixed once per run. */

@@ -1,42 +1,51 @@
 /** The checkpoint engine: operations through GATE IN → DELEGATE → GATE OUT → COMMIT, and recovery. */
 
-export { type ApprovalOutcome, type ApprovalRequest, recordApproval } from "./approval/record-approval.js";
-export { commitAcceptance } from "./commit/accept-commits.js";
+export { type ApprovalOutcome, type ApprovalRequest, recordApproval } from "./approval/index.js";
+export { commitAcceptance } from "./commit/index.js";
 export {
   CHECK_GATES,
+  type CheckRun,
+  checksFor,
   type GateOutVerdict,
   planVerdictTree,
+  type Rerun,
+  ReturnMetadata,
+  rerunChecks,
+  runChecks,
   runGateOut,
   type VerdictTreePlan,
   withVerdictTree,
 } from "./gate-out/index.js";
-export { type CheckRun, checksFor, runChecks } from "./gate-out/project-checks.js";
-export { type Rerun, rerunChecks } from "./gate-out/rerun-checks.js";
-export { ReturnMetadata } from "./gate-out/return-metadata.js";
-export type { PhaseVerdict } from "./plan-run/phase-transition.js";
-export { routePhases } from "./plan-run/prepare-plan.js";
-export type { PhaseRecord } from "./plan-run/record-phase.js";
-export type { PhaseReport, PlanProgressEvent, PlanRunReport } from "./plan-run/run-plan.js";
-export { type RecoveryAction, recoverOpenRuns } from "./recovery/recover-checkpoint.js";
-export { protectedPaths, sandboxPolicy } from "./run/sandbox-policy.js";
-export { changedSince, readBaseline, staleIndexLock } from "./run/work-tree-baseline.js";
-export { type DryRunPlan, planOperation } from "./run-modes/dry-run.js";
+export type {
+  PhaseRecord,
+  PhaseReport,
+  PhaseVerdict,
+  PlanProgressEvent,
+  PlanRunReport,
+} from "./plan-run/index.js";
+export { type RecoveryAction, recoverOpenRuns } from "./recovery/index.js";
 export {
-  type OperationReport,
-  type OperationRequest,
-  type ProgressEvent,
-  runOperation,
-} from "./run-modes/headless-run.js";
-export {
-  closeSessionGate,
-  openSessionGate,
-  type SessionGateIn,
-  type SessionGateOut,
-} from "./run-modes/in-session.js";
+  changedSince,
+  protectedPaths,
+  readBaseline,
+  routePhases,
+  sandboxPolicy,
+  staleIndexLock,
+} from "./run/index.js";
 export {
   closeQueuedGate,
+  closeSessionGate,
+  type DryRunPlan,
+  type OperationReport,
+  type OperationRequest,
   openQueuedGate,
+  openSessionGate,
+  type ProgressEvent,
+  planOperation,
   type QueuedGateIn,
   type QueuedGateOut,
-} from "./run-modes/queued.js";
+  runOperation,
+  type SessionGateIn,
+  type SessionGateOut,
+} from "./run-modes/index.js";
 export type { DelegationOutcome, RunResult } from "./transition.js";

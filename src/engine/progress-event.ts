@@ -1,5 +1,5 @@
 import type { RunnerEvent } from "../runners/index.js";
-import type { PlanProgressEvent } from "./plan-run/run-plan.js";
+import type { PlanProgressEvent } from "./plan-run/index.js";
 
 /** What a run reports as it goes: engine checkpoints, the runner's own events, and a plan run's waves and phases. */
 export type ProgressEvent =

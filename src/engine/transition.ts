@@ -1,7 +1,7 @@
 import type { Operation } from "../state/index.js";
-import type { GateInRefusalCode } from "./gate-in/gate-in-step.js";
+import type { GateInRefusalCode } from "./gate-in/index.js";
 import type { GateOutVerdict } from "./gate-out/index.js";
-import type { Checkpoint } from "./session-journal.js";
+import type { Checkpoint } from "./run/index.js";
 
 /**
  * The checkpoint sequence as a pure state machine: `transition(state, event)` returns the next state

@@ -2,18 +2,10 @@ import { storeInternalPaths } from "../shared/baton-paths.js";
 import { present } from "../shared/present.js";
 import { keepOffsets } from "./entry-offsets.js";
 import { sessionActive } from "./open-checkpoint.js";
-import { readSettledStore, requireStore, type Snapshot, type StoreContext } from "./store.js";
-import {
-  type PackedRow,
-  pack,
-  readSummary,
-  storeKey,
-  type TaskRow,
-  unpack,
-  writeStoreSummary,
-} from "./summary-file.js";
-import { learnTaskType, type TaskTypeConvention } from "./task-type.js";
-import { taskViews } from "./views.js";
+import { readSettledStore, requireStore, type StoreContext } from "./store.js";
+import { readSummary, storeKey, type TaskRow, unpack, writeStoreSummary } from "./summary-file.js";
+import { summarize } from "./summary-write.js";
+import type { TaskTypeConvention } from "./task-type.js";
 
 export type { TaskRow } from "./summary-file.js";
 
@@ -53,43 +45,4 @@ export async function readStoreSummary(ctx: StoreContext): Promise<StoreSummary>
     keepOffsets(ctx, key, snapshot, { state: snapshot.state.doc.text, todo: snapshot.todo.source });
   }
   return { rows: packed.map(unpack), taskType };
-}
-
-function summarize(
-  ctx: StoreContext,
-  snapshot: Snapshot,
-): { packed: PackedRow[]; taskType: TaskTypeConvention } {
-  return {
-    packed: taskViews(snapshot).map(pack),
-    taskType: learnTaskType(snapshot.state.tasks, snapshot.todo, {
-      key: ctx.config.taskTypeKey,
-      field: ctx.config.taskTypeField,
-    }),
-  };
-}
-
-/**
- * After a write, under the store's lock: the summary of what was just written, from the documents the
- * write rendered, so the next `task list` reads it instead of the files. A store with an irregular entry
- * keeps none (its messages name lines the write may have moved); the next read builds it.
- */
-export function summarizeWrite(
-  ctx: StoreContext,
-  written: Snapshot,
-  texts: { state: string; todo: string },
-): void {
-  if (written.state.irregular.length > 0 || written.todo.irregular.length > 0) return;
-  if (present(ctx.paths.journal) || !present(ctx.paths.internalDir)) return;
-  try {
-    const key = storeKey(ctx);
-    const { packed, taskType } = summarize(ctx, written);
-    writeStoreSummary(storeInternalPaths(ctx.paths.internalDir).summaryCache, ctx.paths.internalDir, {
-      key,
-      rows: packed,
-      taskType,
-    });
-    keepOffsets(ctx, key, written, texts);
-  } catch {
-    // A summary is an optimisation: the next read builds it.
-  }
 }

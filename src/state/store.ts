@@ -17,7 +17,7 @@ import {
   sealWrites,
 } from "./seal.js";
 import { type Snapshot, type StoreContext, storeContext } from "./store-context.js";
-import { summarizeWrite } from "./store-summary.js";
+import { summarizeWrite } from "./summary-write.js";
 import { emptyTodo } from "./todo-document.js";
 import { Transaction } from "./transaction.js";
 

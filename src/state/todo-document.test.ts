@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FileFormatError } from "../shared/index.js";
-import { checkTodoGuards, entries, entryStatus, findEntry, parseTodo, renderTodo } from "./todo-document.js";
+import { entries, entryStatus, findEntry, parseTodo, renderTodo } from "./todo-document.js";
 import {
   buildEntry,
   getEntryDescription,
@@ -11,6 +11,7 @@ import {
   setEntryStatus,
 } from "./todo-entry.js";
 import { frontmatterNextNumber, setFrontmatterNextNumber } from "./todo-frontmatter.js";
+import { checkTodoGuards } from "./todo-guards.js";
 
 const TODO = `---
 next_project_number: 984

@@ -1,6 +1,5 @@
 import { lineIndex } from "../shared/lines.js";
 import type { Irregularity } from "./irregularity.js";
-import { entryIrregularity, guardEntry } from "./todo-guards.js";
 import { frontmatterEnd, STATUS_LINE, segmentCuts } from "./todo-segments.js";
 
 export { ENTRY_HEADING, FIELD_PREFIX, NEXT_NUMBER_LINE, STATUS_LINE } from "./todo-segments.js";
@@ -192,8 +191,6 @@ export function* entries(doc: TodoDocument): Generator<TodoEntry> {
   for (const segment of doc.segments) if (segment.kind === "entry") yield segment;
 }
 
-export { checkTodoGuards } from "./todo-guards.js";
-
 export function findEntry(doc: TodoDocument, number: number): TodoEntry | undefined {
   for (const e of entries(doc)) if (e.number === number) return e;
   return undefined;
@@ -232,4 +229,20 @@ export function emptyTodo(path: string, nextNumber: number): TodoDocument {
     irregular: [],
     guards: new Map(),
   };
+}
+
+/** An irregular entry found while parsing: recorded, and guarded so a write cannot change it unseen. */
+export function entryIrregularity(
+  doc: TodoDocument,
+  task: number,
+  line: number,
+  fields: Pick<Irregularity, "code" | "message" | "fix" | "fixable">,
+): Irregularity {
+  const found: Irregularity = { file: doc.path, line, task, writable: false, ...fields };
+  doc.irregular.push(found);
+  return found;
+}
+
+export function guardEntry(doc: TodoDocument, entry: TodoEntry, irregularity: Irregularity): void {
+  if (!doc.guards.has(entry)) doc.guards.set(entry, { snapshot: entry.render("\n"), irregularity });
 }

@@ -1,23 +1,7 @@
-import { type Irregularity, irregularEntryError } from "./irregularity.js";
+import { irregularEntryError } from "./irregularity.js";
 import { entries, type TodoDocument, type TodoEntry } from "./todo-document.js";
 
-/** Irregular TODO.md entries: recorded while parsing, and kept as read through any write. */
-
-export function entryIrregularity(
-  doc: TodoDocument,
-  task: number,
-  line: number,
-  fields: Pick<Irregularity, "code" | "message" | "fix" | "fixable">,
-): Irregularity {
-  const found: Irregularity = { file: doc.path, line, task, writable: false, ...fields };
-  doc.irregular.push(found);
-  return found;
-}
-
-export function guardEntry(doc: TodoDocument, entry: TodoEntry, irregularity: Irregularity): void {
-  if (!doc.guards.has(entry)) doc.guards.set(entry, { snapshot: entry.render("\n"), irregularity });
-}
-
+/** Irregular TODO.md entries are kept as read through any write. */
 /**
  * Refuses a write that would change or remove an irregular entry (`repaired` ones excepted: doctor --fix
  * writes their repair).

@@ -24,15 +24,9 @@ import type { SpecsPaths } from "./paths.js";
 import { isTaskEntry } from "./schema-fast.js";
 import type { StoreContext } from "./store-context.js";
 import { TaskEntry } from "./store-schema.js";
-import {
-  checkTodoGuards,
-  entries,
-  findEntry,
-  renderTodo,
-  type TodoDocument,
-  type TodoEntry,
-} from "./todo-document.js";
+import { entries, findEntry, renderTodo, type TodoDocument, type TodoEntry } from "./todo-document.js";
 import { frontmatterNextNumber, setFrontmatterNextNumber } from "./todo-frontmatter.js";
+import { checkTodoGuards } from "./todo-guards.js";
 
 /**
  * One mutation of the store, run by `mutateStore` under the specs lock. Every change goes through it:

@@ -1,6 +1,6 @@
 import { describeIrregularity } from "./irregularity.js";
 import { titleFromSlug } from "./naming.js";
-import type { Snapshot } from "./store.js";
+import type { Snapshot } from "./store-context.js";
 import type { TaskEntry } from "./store-schema.js";
 import { taskTypeOf } from "./task-type.js";
 import { entries, entryStatus, type TodoDocument, type TodoEntry } from "./todo-document.js";

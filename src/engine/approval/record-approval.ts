@@ -15,8 +15,7 @@ import {
   type Transaction,
   taskFolderPath,
 } from "../../state/index.js";
-import { storeFiles } from "../commit/commit-operation.js";
-import { commitTaskChanges } from "../commit/git-commit.js";
+import { commitTaskChanges, storeFiles } from "../commit/index.js";
 
 export interface ApprovalRequest {
   config: BatonConfig;

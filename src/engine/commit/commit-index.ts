@@ -4,8 +4,8 @@ import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { commitChanges } from "../../evidence/index.js";
 import { runGit, runGitWaitingForLock } from "../../shared/git.js";
-import type { WorkSnapshot } from "../gate-out/result-snapshot.js";
-import { staleIndexLock } from "../run/work-tree-baseline.js";
+import type { WorkSnapshot } from "../gate-out/index.js";
+import { staleIndexLock } from "../run/index.js";
 import { sealedCommit } from "./sealed-commit.js";
 import { settleStoredEvidence } from "./stored-evidence.js";
 

@@ -3,7 +3,7 @@ import { evidencePath, publishedKeyPath } from "../../evidence/index.js";
 import { present } from "../../shared/present.js";
 import type { GitBaseline, Operation } from "../../state/index.js";
 import { appendError, type HeldStore, type StoreContext } from "../../state/index.js";
-import type { WorkSnapshot } from "../gate-out/result-snapshot.js";
+import type { WorkSnapshot } from "../gate-out/index.js";
 import { type BatonFile, commitTaskChanges } from "./git-commit.js";
 import { taskOnlyStoreFiles } from "./task-only-store.js";
 

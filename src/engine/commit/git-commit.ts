@@ -11,7 +11,7 @@ import {
   type WorkPaths,
   type WorkSnapshot,
   workPathspecs,
-} from "../gate-out/result-snapshot.js";
+} from "../gate-out/index.js";
 import { commitEntries } from "./commit-index.js";
 
 export type CommitResult =

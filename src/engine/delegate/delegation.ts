@@ -1,7 +1,7 @@
 import type { RunUsage } from "../../runners/index.js";
 import type { GateOutVerdict } from "../gate-out/index.js";
-import type { Run } from "../prepare-run.js";
-import { openPostflight } from "../run/postflight-marker.js";
+import type { Run } from "../run/index.js";
+import { openPostflight } from "../run/index.js";
 import type { RunEvent } from "../transition.js";
 
 /** DELEGATE begins: the run's postflight marker names who owes the result, and why it is pending. */

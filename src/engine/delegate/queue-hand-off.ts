@@ -1,5 +1,5 @@
-import { checkRunResult } from "../gate-out/check-run-result.js";
-import type { Run } from "../prepare-run.js";
+import { checkRunResult } from "../gate-out/index.js";
+import type { Run } from "../run/index.js";
 import type { Delegation } from "./delegation.js";
 import { openRunMarker } from "./delegation.js";
 

@@ -3,17 +3,18 @@ import { basename, dirname, join, relative } from "node:path";
 import type { Runner, RunOutcome, RunUsage } from "../../runners/index.js";
 import { writeFileNamed } from "../../shared/atomic-write.js";
 import { readOpenCheckpoint, storePrefix, taskTypeOf } from "../../state/index.js";
-import { checkRunResult } from "../gate-out/check-run-result.js";
 import type { GateOutVerdict } from "../gate-out/index.js";
-import { runOperationChecks } from "../gate-out/operation-checks.js";
-import { checksFor } from "../gate-out/project-checks.js";
-import { countComplete, renderRunSummary, runMetadata } from "../plan-run/rollup.js";
-import { type PlanRunReport, runPlan } from "../plan-run/run-plan.js";
-import { type Run, runContext, runPrompt } from "../prepare-run.js";
+import { checkRunResult, checksFor, runOperationChecks } from "../gate-out/index.js";
+import {
+  countComplete,
+  type PlanRunReport,
+  renderRunSummary,
+  runMetadata,
+  runPlan,
+} from "../plan-run/index.js";
 import type { ProgressEvent } from "../progress-event.js";
-import type { BudgetGuard } from "../run/budget-guard.js";
-import { runSandbox } from "../run/sandbox-policy.js";
-import type { SessionJournal } from "../session-journal.js";
+import type { BudgetGuard, SessionJournal } from "../run/index.js";
+import { type Run, runContext, runPrompt, runSandbox } from "../run/index.js";
 import type { DelegationOutcome, RunEvent } from "../transition.js";
 import type { Delegation } from "./delegation.js";
 import { openRunMarker } from "./delegation.js";

@@ -4,8 +4,8 @@ import {
   observeFolders,
   readDelegation,
 } from "../../state/index.js";
-import { checkRunResult } from "../gate-out/check-run-result.js";
-import { type Run, runPrompt } from "../prepare-run.js";
+import { checkRunResult } from "../gate-out/index.js";
+import { type Run, runPrompt } from "../run/index.js";
 import type { Delegation } from "./delegation.js";
 import { openRunMarker } from "./delegation.js";
 

@@ -1,5 +1,5 @@
 import type { GitBaseline } from "../../state/index.js";
-import type { Run } from "../prepare-run.js";
+import type { Run } from "../run/index.js";
 
 /** What GATE IN has established before its store write; each step adds what it found. */
 export interface GateInContext {

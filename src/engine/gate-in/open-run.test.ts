@@ -11,8 +11,8 @@ import {
   resealFile,
 } from "../../state/index.js";
 import { tempStore } from "../../testing/store-fixture.js";
+import { recordFailure } from "../drive/record-failure.js";
 import { recordResult } from "../gate-out/record-result.js";
-import { recordFailure } from "../record-failure.js";
 import { gateIn } from "./open-run.js";
 
 let cleanup = () => {};

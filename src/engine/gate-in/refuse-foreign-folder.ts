@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { runGit } from "../../shared/git.js";
 import { listErrors } from "../../state/index.js";
-import { isControlFile } from "../run/postflight-marker.js";
+import { isControlFile } from "../run/index.js";
 import type { GateInStep } from "./gate-in-step.js";
 
 /** At most this many of the folder's files are named in the refusal. */

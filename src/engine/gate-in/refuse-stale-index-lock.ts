@@ -1,4 +1,4 @@
-import { staleIndexLock } from "../run/work-tree-baseline.js";
+import { staleIndexLock } from "../run/index.js";
 import type { GateInStep } from "./gate-in-step.js";
 
 /** A stale index.lock makes every later commit fail: refuse before an agent is paid to work. */

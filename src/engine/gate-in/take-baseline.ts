@@ -1,4 +1,4 @@
-import { readBaseline } from "../run/work-tree-baseline.js";
+import { readBaseline } from "../run/index.js";
 import type { GateInStep } from "./gate-in-step.js";
 
 /** The work tree as the agent will find it: HEAD and the files already dirty, kept in the checkpoint. */

@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { ConfiguredCheck } from "../../config/index.js";
 import type { TestCounts } from "../../evidence/index.js";
 import { writeFileNamed } from "../../shared/atomic-write.js";
 import { batonPaths } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
 import type { CheckPlace } from "./check-sandbox.js";
-import { type ConfiguredCheck, runChecks } from "./project-checks.js";
+import { runChecks } from "./project-checks.js";
 import { withScratchTree } from "./scratch-tree.js";
 
 /**

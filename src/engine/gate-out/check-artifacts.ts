@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
-import { isControlFile } from "../run/postflight-marker.js";
+import { isControlFile } from "../run/index.js";
 import { type Gate, refuse, type VerifiedArtifact } from "./gate-types.js";
 
 function isInside(folder: string, path: string): boolean {

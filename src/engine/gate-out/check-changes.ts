@@ -2,8 +2,7 @@ import { basename, isAbsolute, normalize, relative, sep } from "node:path";
 import { BATON_DIR } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
 import type { GitBaseline } from "../../state/index.js";
-import { isControlFile } from "../run/postflight-marker.js";
-import { changedSince } from "../run/work-tree-baseline.js";
+import { changedSince, isControlFile } from "../run/index.js";
 import { type Gate, type GateOutContext, type GateResult, refuse } from "./gate-types.js";
 
 /** A `files_changed` entry as a repository-relative path, or why it cannot be one. */

@@ -1,4 +1,4 @@
-import { historyChanges } from "../run/git-history.js";
+import { historyChanges } from "../run/index.js";
 import { type Gate, refuse } from "./gate-types.js";
 
 /**

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { runGit } from "../../shared/git.js";
-import { changedSince } from "../run/work-tree-baseline.js";
+import { changedSince } from "../run/index.js";
 import { type Gate, refuse } from "./gate-types.js";
 
 /**

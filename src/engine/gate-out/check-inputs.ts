@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import type { ConfiguredCheck } from "../../config/index.js";
 import { CONFIG_FILE_NAMES } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
-import type { ConfiguredCheck } from "./project-checks.js";
 
 /**
  * What decides what "passing" means for a run's checks, as it stood at the baseline: the test files, the

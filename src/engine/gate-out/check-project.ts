@@ -1,10 +1,11 @@
+import type { ConfiguredCheck } from "../../config/index.js";
 import type { CheckRun } from "../../evidence/index.js";
 import { probeSandbox } from "../../runners/index.js";
 import { changedOutside } from "./changed-outside.js";
 import { type CheckPlace, checkPlace } from "./check-sandbox.js";
 import { undeclaredDependencyChanges } from "./dependency-changes.js";
 import { type Gate, type GateOutContext, refuse } from "./gate-types.js";
-import { type ConfiguredCheck, describeFailedChecks, runChecks } from "./project-checks.js";
+import { describeFailedChecks, runChecks } from "./project-checks.js";
 import { dependencyFolders } from "./scratch-tree.js";
 import { planVerdictTree, type VerdictTreePlan, withVerdictTree } from "./verdict-tree.js";
 

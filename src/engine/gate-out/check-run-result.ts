@@ -11,9 +11,9 @@ import {
   type TaskEntry,
   taskTypeOf,
 } from "../../state/index.js";
-import type { Run } from "../prepare-run.js";
+import type { Run } from "../run/index.js";
+import { type GateOutVerdict, runGateOut } from "./gate-out-list.js";
 import type { GateOutInput } from "./gate-types.js";
-import { type GateOutVerdict, runGateOut } from "./index.js";
 import { checksFor } from "./project-checks.js";
 
 /** A result to check, as a live run and the recovery of a dead one both know it. */

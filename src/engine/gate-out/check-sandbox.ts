@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { probeSandbox, type SandboxPolicy } from "../../runners/index.js";
 import { batonPaths } from "../../shared/baton-paths.js";
 import { specsPaths } from "../../state/index.js";
-import { repositoryProtectedPaths, sandboxPolicy } from "../run/sandbox-policy.js";
+import { repositoryProtectedPaths, sandboxPolicy } from "../run/index.js";
 
 /** Where the checks of a result run: the repository, its store's folder, and the holdout folders of its checks. */
 export interface CheckPlace {

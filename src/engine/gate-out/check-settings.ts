@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { fingerprint } from "../run/settings-fingerprint.js";
+import { fingerprint } from "../run/index.js";
 import { type Gate, refuse } from "./gate-types.js";
 
 /**

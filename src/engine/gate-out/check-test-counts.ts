@@ -1,9 +1,9 @@
+import type { ConfiguredCheck } from "../../config/index.js";
 import type { CheckRun, TestCounts } from "../../evidence/index.js";
 import { baselineCounts } from "./baseline-counts.js";
 import { baselineScripts, reachedCommands, scriptsIn } from "./check-inputs.js";
 import { checkPlace } from "./check-sandbox.js";
 import { type Gate, type GateOutCode, refuse } from "./gate-types.js";
-import type { ConfiguredCheck } from "./project-checks.js";
 
 /**
  * A check that passes counts only with the tests behind it: Baton reads what each check's runner

@@ -1,6 +1,6 @@
+import type { ConfiguredCheck } from "../../config/index.js";
 import type { ChangeEvidence, CheckRun, VerifiedArtifact } from "../../evidence/index.js";
 import type { DelegationView, GitBaseline, Operation } from "../../state/index.js";
-import type { ConfiguredCheck } from "./project-checks.js";
 
 export type { ChangeEvidence, VerifiedArtifact };
 

@@ -1,9 +1,11 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { ConfiguredCheck } from "../../config/index.js";
+import type { CheckRun } from "../../evidence/index.js";
 import type { SandboxPolicy } from "../../runners/index.js";
 import { batonPaths, holdoutLogPath } from "../../shared/baton-paths.js";
 import { present } from "../../shared/present.js";
-import { type CheckRun, type ConfiguredCheck, runOneCheck } from "./project-checks.js";
+import { runOneCheck } from "./run-one-check.js";
 
 /**
  * A holdout check: files the agent never sees (a folder outside the repository, hidden from every

@@ -1,8 +1,9 @@
+import type { ConfiguredCheck } from "../../config/index.js";
 import type { GitBaseline } from "../../state/index.js";
 import { workChangedSince } from "./check-changes.js";
+import { CHECK_GATES, runGateOut } from "./gate-out-list.js";
 import type { GateOutFailure } from "./gate-types.js";
-import { CHECK_GATES, runGateOut } from "./index.js";
-import type { CheckRun, ConfiguredCheck } from "./project-checks.js";
+import type { CheckRun } from "./project-checks.js";
 
 /**
  * The project's checks at the end of a whole operation whose own GATE OUT is not the usual list (a plan

@@ -1,10 +1,10 @@
 import { dirname } from "node:path";
-import type { BatonConfig } from "../../config/index.js";
+import type { BatonConfig, ConfiguredCheck } from "../../config/index.js";
 import type { Completion, TestCounts } from "../../evidence/index.js";
 import { runGit } from "../../shared/git.js";
 import { storePrefix } from "../../state/index.js";
 import { checkPlace } from "./check-sandbox.js";
-import { type ConfiguredCheck, runChecks } from "./project-checks.js";
+import { runChecks } from "./project-checks.js";
 import { withScratchTree } from "./scratch-tree.js";
 
 /**

@@ -4,8 +4,7 @@ import { CONTROL_FILE_GLOBS, TEMP_FILE_GLOB } from "../../shared/baton-paths.js"
 import { runGit } from "../../shared/git.js";
 import { present } from "../../shared/present.js";
 import type { GitBaseline } from "../../state/index.js";
-import { blobId } from "../run/work-tree-baseline.js";
-import type { Gate } from "./gate-types.js";
+import { blobId } from "../run/index.js";
 
 /** One file as git would commit it: its mode and the id of its bytes, written to git's object store. */
 export interface SnapshotEntry {
@@ -136,22 +135,6 @@ export function workPathspecs(root: string, work: WorkPaths, baton: readonly str
   if (specs.every((p) => p.startsWith(":(exclude"))) return [];
   return [...specs, TEMP_FILE_EXCLUDE, ...baton.map((p) => `:(exclude,literal)${p}`)];
 }
-
-/**
- * The last gate: the accepted result as the agent left it, hashed into git's object store — the task
- * folder and the verified files it changed. COMMIT commits these bytes and names whatever differs later.
- */
-export const snapshotResult: Gate = async (ctx) => {
-  const changes = ctx.changes;
-  const files = changes ? changes.files.filter((f) => !changes.unlisted.includes(f)) : [];
-  const work = { paths: files.map((f) => join(ctx.repoRoot, f)), taskFolder: ctx.taskFolder };
-  const record = (ctx.artifacts ?? []).map((a) => a.path);
-  if (ctx.phase) record.push(relative(ctx.repoRoot, ctx.phase.summaryPath));
-  const taken = await snapshotWork(ctx.repoRoot, workPathspecs(ctx.repoRoot, work), record);
-  // Outside git there is nothing to commit, and so nothing to snapshot.
-  if (taken.ok) ctx.snapshot = agentChanged(ctx.repoRoot, taken.snapshot, ctx.baseline);
-  return { ok: true };
-};
 
 /**
  * What of a snapshot differs from HEAD — what its commit will change — as path → object id (null:

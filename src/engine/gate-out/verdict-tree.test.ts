@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ConfiguredCheck } from "../../config/index.js";
 import { mergedPackage, mergedPyproject } from "./check-side.js";
-import type { ConfiguredCheck } from "./project-checks.js";
 import { planVerdictTree, withVerdictTree } from "./verdict-tree.js";
 
 const check = (run: string): ConfiguredCheck => ({

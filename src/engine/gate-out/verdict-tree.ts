@@ -9,10 +9,10 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import type { ConfiguredCheck } from "../../config/index.js";
 import { runGit } from "../../shared/git.js";
 import { checkInputsAt } from "./check-inputs.js";
 import { mergedPackage, mergedPyproject } from "./check-side.js";
-import type { ConfiguredCheck } from "./project-checks.js";
 import { withScratchTree } from "./scratch-tree.js";
 
 /**

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { relative } from "node:path";
-import { type Gate, refuse } from "../gate-out/gate-types.js";
-import type { ReturnMetadata } from "../gate-out/return-metadata.js";
+import type { ReturnMetadata } from "../gate-out/index.js";
+import { type Gate, refuse } from "../gate-out/index.js";
 
 /** SHA-256 of a file's bytes, or null when it does not exist. */
 export function fileDigest(path: string): string | null {

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { Route } from "../../agents/index.js";
+import type { ConfiguredCheck } from "../../config/index.js";
 import type { Phase, Plan } from "../../plan/index.js";
 import type {
   DelegationContext,
@@ -11,7 +12,7 @@ import type {
 } from "../../runners/index.js";
 import { phaseMetadataFile } from "../../shared/baton-paths.js";
 import type { GitBaseline } from "../../state/index.js";
-import type { ChangeEvidence, Gate } from "../gate-out/gate-types.js";
+import type { ChangeEvidence, CheckRun, Gate, ReturnMetadata } from "../gate-out/index.js";
 import {
   checkArtifacts,
   checkStatus,
@@ -20,8 +21,6 @@ import {
   OPERATION_ONLY_GATES,
   runGateOut,
 } from "../gate-out/index.js";
-import type { CheckRun, ConfiguredCheck } from "../gate-out/project-checks.js";
-import type { ReturnMetadata } from "../gate-out/return-metadata.js";
 import { checkPhaseStatus, checkPhaseSummary, fileDigest, reportedRemaining } from "./phase-barrier.js";
 import type { PhaseOutcome } from "./plan-run-types.js";
 

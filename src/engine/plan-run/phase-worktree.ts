@@ -1,7 +1,7 @@
 import { readdir, rm, rmdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { readHeadRef, runGitWorktree } from "../../shared/git.js";
-import { sealedCommit } from "../commit/sealed-commit.js";
+import { sealedCommit } from "../commit/index.js";
 import { canonical, changedBetween, exists, git, inside, LITERAL, why } from "./worktree-git.js";
 
 export { type ApplyPhaseResult, applyPhaseCommit } from "./worktree-apply.js";

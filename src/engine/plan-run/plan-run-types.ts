@@ -1,10 +1,7 @@
 import type { PhaseId } from "../../plan/index.js";
 import type { DelegationContext, Runner, RunnerEvent, RunUsage } from "../../runners/index.js";
-import type { VerifiedArtifact } from "../gate-out/gate-types.js";
-import type { Run } from "../prepare-run.js";
-import type { BudgetGuard } from "../run/budget-guard.js";
-import type { SessionJournal } from "../session-journal.js";
-import type { PreparedPlan } from "./prepare-plan.js";
+import type { VerifiedArtifact } from "../gate-out/index.js";
+import type { BudgetGuard, PreparedPlan, Run, SessionJournal } from "../run/index.js";
 
 /** How one call of a phase agent ended, once the hard barrier has looked at it. */
 export type PhaseOutcome =

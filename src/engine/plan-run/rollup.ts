@@ -1,4 +1,4 @@
-import type { ReturnMetadata } from "../gate-out/return-metadata.js";
+import type { ReturnMetadata } from "../gate-out/index.js";
 import type { PhaseReport, PlanRunReport } from "./run-plan.js";
 
 function verdictText(report: PhaseReport): string {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parsePlan, planStatusMarker, setPlanStatus } from "../../plan/index.js";
 import { mutateStore } from "../../state/index.js";
+import { isSettled } from "../run/index.js";
 import { PhaseRuns } from "./phase-runs.js";
 import {
   initialPlanRun,
@@ -13,7 +14,6 @@ import {
   phaseTransition,
 } from "./phase-transition.js";
 import type { PhaseReport, PlanRunInput, PlanRunReport } from "./plan-run-types.js";
-import { isSettled } from "./prepare-plan.js";
 
 export type { PhaseReport, PlanProgressEvent, PlanRunInput, PlanRunReport } from "./plan-run-types.js";
 

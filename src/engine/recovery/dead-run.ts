@@ -21,20 +21,18 @@ import {
   type Transaction,
   taskFolderPath,
 } from "../../state/index.js";
-import { storeFiles } from "../commit/commit-operation.js";
-import { commitTaskChanges } from "../commit/git-commit.js";
-import { gateOutInput } from "../gate-out/check-run-result.js";
-import { type GateOutVerdict, runGateOut } from "../gate-out/index.js";
-import { recordResult } from "../gate-out/record-result.js";
-import { closePostflight, METADATA_FILE } from "../run/postflight-marker.js";
+import { commitTaskChanges, storeFiles } from "../commit/index.js";
+import { type GateOutVerdict, gateOutInput, recordResult, runGateOut } from "../gate-out/index.js";
 import {
   type Checkpoint,
+  closePostflight,
   type JournalRecord,
   lastStep,
+  METADATA_FILE,
   readJournal,
   SessionJournal,
   sessionJournalPath,
-} from "../session-journal.js";
+} from "../run/index.js";
 import { type PutAside, putAsideDeadOutput } from "./put-aside.js";
 import { type SettledPlanRun, settlePlanRun } from "./settle-plan-run.js";
 

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkpointPath, type OpenCheckpoint } from "../../state/index.js";
 import { tempStore } from "../../testing/store-fixture.js";
+import type { JournalRecord } from "../run/session-journal.js";
 import { readBaseline } from "../run/work-tree-baseline.js";
-import type { JournalRecord } from "../session-journal.js";
 import { putAsideDeadOutput } from "./put-aside.js";
 
 let cleanup = () => {};

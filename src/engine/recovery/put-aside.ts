@@ -9,9 +9,8 @@ import {
   readOpenCheckpoint,
   type StoreContext,
 } from "../../state/index.js";
-import { isControlFile } from "../run/postflight-marker.js";
-import { changedSince } from "../run/work-tree-baseline.js";
-import type { JournalRecord } from "../session-journal.js";
+import type { JournalRecord } from "../run/index.js";
+import { changedSince, isControlFile } from "../run/index.js";
 
 /** What a rolled-back run's agent left in the shared tree, and where it went. */
 export interface PutAside {

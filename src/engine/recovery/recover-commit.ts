@@ -10,9 +10,7 @@ import {
   storeContext,
   taskFolderPath,
 } from "../../state/index.js";
-import { closeCheckpoint } from "../commit/close-checkpoint.js";
-import { commitOperation } from "../commit/commit-operation.js";
-import { sessionCommitSubjects } from "../commit/git-commit.js";
+import { closeCheckpoint, commitOperation, sessionCommitSubjects } from "../commit/index.js";
 
 export type PendingCommitOutcome = { committed: boolean; detail: string } | { failed: string };
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../config/index.js";
 import type { TaskEntry } from "../../state/index.js";
 import { generatePlan } from "../../testing/generate-plan.js";
-import type { JournalRecord } from "../session-journal.js";
+import type { JournalRecord } from "../run/session-journal.js";
 import { settlePlanRun } from "./settle-plan-run.js";
 
 const dirs: string[] = [];

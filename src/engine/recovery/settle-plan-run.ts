@@ -4,9 +4,9 @@ import type { BatonConfig } from "../../config/index.js";
 import { parsePlan, planStatusMarker, setPhaseMarker, setPlanStatus } from "../../plan/index.js";
 import { METADATA_FILE, METADATA_NAME } from "../../shared/baton-paths.js";
 import { latestPlanFile, type TaskEntry } from "../../state/index.js";
-import { sessionCommitSubjects } from "../commit/git-commit.js";
-import { prunePhaseWorktrees } from "../plan-run/phase-worktree.js";
-import type { JournalRecord } from "../session-journal.js";
+import { sessionCommitSubjects } from "../commit/index.js";
+import { prunePhaseWorktrees } from "../plan-run/index.js";
+import type { JournalRecord } from "../run/index.js";
 
 /** The phases this session committed (`task N phase K: …` with its Session trailer); null without git. */
 async function phaseCommits(

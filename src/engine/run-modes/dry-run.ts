@@ -4,8 +4,8 @@ import { plannedArtifact } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import type { Operation } from "../../state/index.js";
 import { isCheckpointProcessAlive, readOpenCheckpoint } from "../../state/index.js";
-import { decideGateIn } from "../gate-in/decide-gate-in.js";
-import { prepareRun, type Run, runPrompt } from "../prepare-run.js";
+import { decideGateIn } from "../gate-in/index.js";
+import { prepareRun, type Run, runPrompt } from "../run/index.js";
 
 export interface DryRunPlan {
   taskNumber: number;

@@ -12,8 +12,9 @@ import {
   settleInterruptedWrite,
   storeContext,
 } from "../../state/index.js";
-import { HeadlessDelegation } from "../delegate/runner-delegation.js";
-import type { Driven } from "../drive-context.js";
+import { HeadlessDelegation } from "../delegate/index.js";
+import type { Driven } from "../drive/index.js";
+import { drive } from "../drive/index.js";
 import {
   eventBase,
   finishOperation,
@@ -21,13 +22,18 @@ import {
   type RecordedRun,
   recordedRun,
 } from "../event-recorder.js";
-import { drive } from "../executor.js";
-import type { PlanRunReport } from "../plan-run/run-plan.js";
-import { prepareRun, type Run } from "../prepare-run.js";
+import type { PlanRunReport } from "../plan-run/index.js";
 import type { ProgressEvent } from "../progress-event.js";
-import { type RecoveryAction, recoverCheckpoint } from "../recovery/recover-checkpoint.js";
-import { BudgetGuard, type BudgetStop, budgetLimits } from "../run/budget-guard.js";
-import { SessionJournal, sessionJournalPath } from "../session-journal.js";
+import { type RecoveryAction, recoverCheckpoint } from "../recovery/index.js";
+import {
+  BudgetGuard,
+  type BudgetStop,
+  budgetLimits,
+  prepareRun,
+  type Run,
+  SessionJournal,
+  sessionJournalPath,
+} from "../run/index.js";
 import { initialState, type RunResult } from "../transition.js";
 
 export type { ProgressEvent };

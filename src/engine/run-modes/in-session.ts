@@ -4,11 +4,10 @@ import type { BatonConfig } from "../../config/index.js";
 import { elapsedSince, UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import { type OpenCheckpoint, readOpenCheckpoint, storeContext } from "../../state/index.js";
-import { sessionHandOff } from "../delegate/session-hand-off.js";
+import { sessionHandOff } from "../delegate/index.js";
+import { drive } from "../drive/index.js";
 import { finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
-import { drive } from "../executor.js";
-import { prepareOpenRun, prepareRun, type Run, runJournal, runPrompt } from "../prepare-run.js";
-import { MARKER_FILE } from "../run/postflight-marker.js";
+import { MARKER_FILE, prepareOpenRun, prepareRun, type Run, runJournal, runPrompt } from "../run/index.js";
 import { initialState } from "../transition.js";
 
 /**

@@ -4,11 +4,18 @@ import type { AgentDefinition, DelegationContext, RunUsage } from "../../runners
 import { elapsedSince, UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
-import { queueHandOff } from "../delegate/queue-hand-off.js";
+import { type Delegation, queueHandOff } from "../delegate/index.js";
+import { drive } from "../drive/index.js";
 import { finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
-import { type Delegation, drive } from "../executor.js";
-import { prepareOpenRun, prepareRun, runContext, runJournal, runPrompt } from "../prepare-run.js";
-import { frozenFolders, protectedPaths } from "../run/sandbox-policy.js";
+import {
+  frozenFolders,
+  prepareOpenRun,
+  prepareRun,
+  protectedPaths,
+  runContext,
+  runJournal,
+  runPrompt,
+} from "../run/index.js";
 import { type DelegationOutcome, initialState } from "../transition.js";
 
 /**

@@ -12,7 +12,7 @@ import {
 import { runGit } from "../../shared/git.js";
 import { present } from "../../shared/present.js";
 import type { SpecsPaths } from "../../state/index.js";
-import type { Run } from "../prepare-run.js";
+import type { Run } from "./prepare-run.js";
 
 /**
  * What no agent of this run may change, repository-relative: the task store (state, TODO, errors, the

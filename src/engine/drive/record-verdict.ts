@@ -1,11 +1,10 @@
 import { writeEvidence } from "../../evidence/index.js";
 import { holdStore, keyReachableBy, readOpenCheckpoint, requireTask } from "../../state/index.js";
-import type { DriveContext } from "../drive-context.js";
-import { closePostflight } from "../run/postflight-marker.js";
+import type { GateOutVerdict } from "../gate-out/index.js";
+import { recordResult, snapshotDelta } from "../gate-out/index.js";
+import { closePostflight } from "../run/index.js";
 import type { RunEvent } from "../transition.js";
-import type { GateOutVerdict } from "./index.js";
-import { recordResult } from "./record-result.js";
-import { snapshotDelta } from "./result-snapshot.js";
+import type { DriveContext } from "./drive-context.js";
 
 /**
  * GATE OUT's write after an accepted verdict: the done (or partial) status, the artifacts' links and

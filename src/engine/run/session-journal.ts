@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { storeInternalPaths } from "../shared/baton-paths.js";
-import { withPath } from "../shared/errors.js";
+import { storeInternalPaths } from "../../shared/baton-paths.js";
+import { withPath } from "../../shared/errors.js";
 
 /**
  * An append-only record of one operation run: each step is written before it starts and after it

@@ -1,10 +1,9 @@
-import type { HeldStore } from "../state/index.js";
-import type { Delegation } from "./delegate/delegation.js";
-import type { GateOutVerdict } from "./gate-out/index.js";
-import type { Run } from "./prepare-run.js";
-import type { ProgressEvent } from "./progress-event.js";
-import type { SessionJournal } from "./session-journal.js";
-import type { RunState } from "./transition.js";
+import type { HeldStore } from "../../state/index.js";
+import type { Delegation } from "../delegate/index.js";
+import type { GateOutVerdict } from "../gate-out/index.js";
+import type { ProgressEvent } from "../progress-event.js";
+import type { Run, SessionJournal } from "../run/index.js";
+import type { RunState } from "../transition.js";
 
 export interface RunIO {
   journal: SessionJournal;

@@ -1,15 +1,12 @@
-import { commitRun } from "./commit/commit-run.js";
-import type { Delegation } from "./delegate/delegation.js";
+import type { Delegation } from "../delegate/index.js";
+import type { Run } from "../run/index.js";
+import { type Effect, type RunEvent, type RunState, transition } from "../transition.js";
+import { commitRun } from "./commit-run.js";
 import type { DriveContext, Driven, RunIO } from "./drive-context.js";
-import { runGateIn } from "./gate-in/index.js";
-import { recordVerdict } from "./gate-out/record-verdict.js";
 import { journalStep } from "./journal-step.js";
-import type { Run } from "./prepare-run.js";
 import { recordFailureStep } from "./record-failure.js";
-import { type Effect, type RunEvent, type RunState, transition } from "./transition.js";
-
-export type { Delegation } from "./delegate/delegation.js";
-export type { Driven, RunIO } from "./drive-context.js";
+import { recordVerdict } from "./record-verdict.js";
+import { runGateIn } from "./run-gate-in.js";
 
 /** Which checkpoint performs each effect; the executor itself only dispatches. */
 function perform(ctx: DriveContext, effect: Effect): Promise<RunEvent | null> | RunEvent | null {

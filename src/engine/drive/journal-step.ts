@@ -1,5 +1,5 @@
+import type { Effect } from "../transition.js";
 import type { DriveContext } from "./drive-context.js";
-import type { Effect } from "./transition.js";
 
 /** A checkpoint's begin or end: fsynced into the session journal first, then reported as progress. */
 export function journalStep(ctx: DriveContext, effect: Extract<Effect, { type: "journal" }>): null {

@@ -1,8 +1,7 @@
 import { holdStore, readOpenCheckpoint } from "../../state/index.js";
-import type { DriveContext } from "../drive-context.js";
+import { closeCheckpoint, commitOperation } from "../commit/index.js";
 import type { RunEvent } from "../transition.js";
-import { closeCheckpoint } from "./close-checkpoint.js";
-import { commitOperation } from "./commit-operation.js";
+import type { DriveContext } from "./drive-context.js";
 
 /**
  * COMMIT of the run's recorded result, under the lock GATE OUT's record took; only once the record and

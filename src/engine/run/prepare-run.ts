@@ -7,11 +7,11 @@ import {
   loadAgentCatalog,
   type Route,
   routeTask,
-} from "../agents/index.js";
-import type { BatonConfig } from "../config/index.js";
-import type { DelegationContext } from "../runners/index.js";
-import { newSessionId, requireRepository, TaskNotFoundError, TransitionError } from "../shared/index.js";
-import type { Operation } from "../state/index.js";
+} from "../../agents/index.js";
+import type { BatonConfig } from "../../config/index.js";
+import type { DelegationContext } from "../../runners/index.js";
+import { newSessionId, requireRepository, TaskNotFoundError, TransitionError } from "../../shared/index.js";
+import type { Operation } from "../../state/index.js";
 import {
   findEntry,
   type OpenCheckpoint,
@@ -22,9 +22,9 @@ import {
   storeContext,
   type TaskEntry,
   taskFolderPath,
-} from "../state/index.js";
-import { type PreparedPlan, preparePlan } from "./plan-run/prepare-plan.js";
-import { METADATA_FILE } from "./run/postflight-marker.js";
+} from "../../state/index.js";
+import { METADATA_FILE } from "./postflight-marker.js";
+import { type PreparedPlan, preparePlan } from "./prepare-plan.js";
 import { SessionJournal, sessionJournalPath } from "./session-journal.js";
 
 /**

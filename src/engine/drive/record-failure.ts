@@ -5,11 +5,11 @@ import {
   type Operation,
   requireTask,
   type Transaction,
-} from "../state/index.js";
+} from "../../state/index.js";
+import type { Checkpoint } from "../run/index.js";
+import { closePostflight } from "../run/index.js";
+import type { Effect, FailureCode } from "../transition.js";
 import type { DriveContext } from "./drive-context.js";
-import { closePostflight } from "./run/postflight-marker.js";
-import type { Checkpoint } from "./session-journal.js";
-import type { Effect, FailureCode } from "./transition.js";
 
 /** The write after a failure: the task stays retryable in its in-progress status, errors.json says why. */
 export function recordFailure(
