@@ -1,3 +1,4 @@
+// side doors: the fast read path (task list, show, status) loads only the modules it reads with; a barrel would bring the store's writers and zod.
 import type { TaskRow, TaskView } from "../state/index.js";
 import { statusToMarker } from "../state/task-status.js";
 

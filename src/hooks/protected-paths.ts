@@ -1,3 +1,4 @@
+// side doors: a hook starts on every tool call; the state barrel would bring the store's writers and zod.
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { BATON_DIR, batonKeyDir, GUARDED_SETTINGS, SIGNING_KEY_FILE } from "../shared/baton-paths.js";

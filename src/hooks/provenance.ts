@@ -1,3 +1,4 @@
+// side doors: a hook starts on every tool call; the state barrel would bring the store's writers and zod.
 import { closeSync, openSync, readSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BATON_DIR } from "../shared/baton-paths.js";

@@ -1,3 +1,4 @@
+// side doors: a hook starts on every tool call; the state barrel would bring the store's writers and zod.
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -1,3 +1,4 @@
+// side doors: a hook starts on every tool call; the state barrel would bring the store's writers and zod.
 import { join } from "node:path";
 import { BATON_DIR } from "../shared/baton-paths.js";
 import { STOP_GATE_OUT_TIMEOUT_S } from "../shared/hook-port.js";

@@ -1,3 +1,4 @@
+// side doors: a hook starts on every tool call; the state barrel would bring the store's writers and zod.
 import { join, relative } from "node:path";
 import { METADATA_FILE } from "../shared/baton-paths.js";
 import type { OpenCheckpoint } from "../state/open-checkpoint.js";

@@ -1,3 +1,4 @@
+// side doors: a hook starts on every tool call; the state barrel would bring the store's writers and zod.
 import { isAbsolute, join, relative } from "node:path";
 import { BATON_DIR } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";

@@ -113,3 +113,4 @@ export function applyInitPlan(plan: InitPlan, dryRun: boolean): InitResult {
     ),
   };
 }
+export type { SettingValue } from "./settings-values.js";

@@ -1,6 +1,10 @@
 /** `baton lint`: the public face of the lint domain. */
+
+export { hostOf } from "./file-host.js";
 export { DOCS_PATH, formatHuman, formatJson, formatSarif, ruleAnchor, summary } from "./format-findings.js";
 export { buildModel, type ModelFromTextsOptions, modelFromTexts } from "./model.js";
+export { INTERPRETERS } from "./parse/interpreters.js";
+export { keyLine } from "./parse/jsonc.js";
 export type {
   FileKind,
   Finding,
@@ -13,6 +17,8 @@ export type {
   Severity,
 } from "./rule-types.js";
 export { finding } from "./rule-types.js";
+export { isComment } from "./rules/delegation/delegation-scan.js";
 export { RULES } from "./rules/index.js";
 export { exitStatus, type LintOptions, type LintResult, lint, runRules, sortFindings } from "./run-lint.js";
 export { matchesRule, selectRules } from "./select.js";
+export { closest } from "./suggest.js";

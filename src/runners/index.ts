@@ -14,6 +14,7 @@ export {
   findOnPath,
   locateBundledClaude,
   locateClaude,
+  platformPackages,
 } from "./claude-binary.js";
 export { ClaudeStreamInterpreter, resultFailure, resultUsage, toolLabel } from "./claude-stream.js";
 export { CommandRunner, CommandTemplate, commandInvocation, parseCommandTemplate } from "./command.js";

@@ -1,4 +1,4 @@
-import type { BatonConfig } from "../config/config-schema.js";
+import type { BatonConfig } from "../config/index.js";
 import type { LoadedState } from "./load-store.js";
 import { type SpecsPaths, specsPaths } from "./paths.js";
 import type { TodoDocument } from "./todo-document.js";

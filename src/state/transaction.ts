@@ -1,4 +1,4 @@
-import type { BatonConfig } from "../config/config-schema.js";
+import type { BatonConfig } from "../config/index.js";
 import {
   FileFormatError,
   formatIssues,

@@ -1,6 +1,6 @@
+// side doors: `baton status` must start fast and never writes the store; the state barrel would bring its writers.
 import type { BatonEvent } from "../shared/event-stream.js";
 import { elapsedSince } from "../shared/time.js";
-// The modules themselves, not the state barrel: `baton status` must start fast and never writes the store.
 import {
   isCheckpointProcessAlive,
   type OpenCheckpoint,

@@ -1,12 +1,12 @@
 import { join } from "node:path";
-import { locateBundledClaude } from "../runners/claude-binary.js";
+import { locateBundledClaude } from "../runners/index.js";
 import { runProcess } from "../shared/process.js";
 
 /**
  * The real Claude Code binary for offline tests: the copy bundled in the dev dependency
  * `@anthropic-ai/claude-agent-sdk`, found by the runner's own lookup (src/runners/claude-binary.ts).
  */
-export { locateBundledClaude as locateClaudeBinary, platformPackages } from "../runners/claude-binary.js";
+export { locateBundledClaude as locateClaudeBinary, platformPackages } from "../runners/index.js";
 
 export class ClaudeBinaryNotFoundError extends Error {
   override name = "ClaudeBinaryNotFoundError";

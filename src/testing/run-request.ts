@@ -1,4 +1,4 @@
-import type { RunnerEvent, RunOptions, RunRequest } from "../runners/runner-types.js";
+import type { RunnerEvent, RunOptions, RunRequest } from "../runners/index.js";
 import { METADATA_FILE } from "../shared/baton-paths.js";
 
 /** A realistic delegation (format reference 10) for runner tests and the demo. */

@@ -1,5 +1,5 @@
 import type { BatonEvent } from "../shared/event-stream.js";
-import { TASK_STATUSES } from "../state/task-status.js";
+import { TASK_STATUSES } from "../state/index.js";
 import type { StatusView } from "../status/index.js";
 import { renderApproval, renderWaitingPlans, type WaitingPlan } from "./approval-panel.js";
 import { CLIENT, CSS } from "./assets.js";

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
+// side door: status and doctor read opencode's layout at start-up; the hosts face would load every installer.
 import { opencodeLayout } from "../../hosts/opencode/opencode-layout.js";
 import { readManifest } from "../../init/index.js";
 import { present } from "../../shared/present.js";

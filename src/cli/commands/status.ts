@@ -1,4 +1,5 @@
 import { loadConfig } from "../../config/index.js";
+// side door: `baton status` must start fast; the init face would load every host installer with it.
 import { installedBin } from "../../init/manifest.js";
 import { requireStore, storeContext } from "../../state/index.js";
 import { readStatus, type StatusView } from "../../status/index.js";

@@ -143,6 +143,7 @@ function defineServe(program: Command): void {
         }
         const server = await startHookServer({ port, root: repoOf(cmd) });
         const { publishPort, readSpecsDir, unpublishPort } = await import("../../hooks/index.js");
+        // side door: loaded lazily, this one module, when the command needs it
         const { liveSessions } = await import("../../state/live-sessions.js");
         if (opts.portFile) publishPort(opts.portFile, server.port);
         const urls = Object.keys(HOOK_EVENTS).map((event) => `  POST ${server.url}/hooks/${event}\n`);
@@ -212,6 +213,7 @@ function defineUi(program: Command): void {
           throw new UsageError(`--port must be a port number, got "${opts.port}"`);
         }
         const { loadConfig } = await import("../../config/index.js");
+        // side door: loaded lazily, this one module, when the command needs it
         const { installedBin } = await import("../../init/manifest.js");
         const { dashboard } = await import("../../ui/index.js");
         const config = await loadConfig(repoOf(cmd));

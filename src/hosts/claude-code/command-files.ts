@@ -6,7 +6,7 @@ import {
   GATE_OPERATIONS,
   relayBody,
   type TemplateFile,
-} from "../../init/templates.js";
+} from "../../init/index.js";
 import { PERSON_COMMANDS } from "../../shared/person-commands.js";
 import type { Operation } from "../../state/index.js";
 

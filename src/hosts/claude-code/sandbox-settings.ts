@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { homedir } from "node:os";
-import type { SettingValue } from "../../init/settings-values.js";
+import type { SettingValue } from "../../init/index.js";
 import { BATON_DIR, batonKeyDir, CONFIG_FILE_NAMES, HOST_SETTINGS_FILES } from "../../shared/baton-paths.js";
 import { PERSON_COMMANDS } from "../../shared/person-commands.js";
-import { specsPaths } from "../../state/paths.js";
+import { specsPaths } from "../../state/index.js";
 import { BATON_COMMANDS } from "./command-files.js";
 
 /**

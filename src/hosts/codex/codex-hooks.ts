@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { shellQuote } from "../../init/bin.js";
 import type { HookEntry, HookMode } from "../../init/index.js";
+import { shellQuote } from "../../init/index.js";
 import { packageRoot } from "../../shared/package.js";
 
 export const CODEX_HOOKS_PATH = ".codex/hooks.json";

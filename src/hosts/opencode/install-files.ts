@@ -7,7 +7,7 @@ import {
   GATE_OPERATIONS,
   relayBody,
   type TemplateFile,
-} from "../../init/templates.js";
+} from "../../init/index.js";
 import { parseFrontmatter } from "../../shared/frontmatter.js";
 import { packageRoot } from "../../shared/package.js";
 import type { Operation } from "../../state/index.js";

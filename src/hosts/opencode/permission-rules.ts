@@ -8,11 +8,11 @@ import {
   parse,
   printParseErrorCode,
 } from "jsonc-parser";
-import { type InitManifest, sha256 } from "../../init/manifest.js";
+import { type InitManifest, sha256 } from "../../init/index.js";
 import { BATON_DIR, MARKER_FILES } from "../../shared/baton-paths.js";
 import { FileFormatError } from "../../shared/index.js";
 import { present } from "../../shared/present.js";
-import { specsPaths } from "../../state/paths.js";
+import { specsPaths } from "../../state/index.js";
 
 /**
  * Baton's rules in opencode's `permission.edit` (opencode contract 2.4): deny rules for the files only

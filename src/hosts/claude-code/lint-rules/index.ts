@@ -1,4 +1,4 @@
-import type { Rule } from "../../../lint/rule-types.js";
+import type { Rule } from "../../../lint/index.js";
 import { missingScript } from "./missing-script.js";
 import { notExecutable } from "./not-executable.js";
 import { stopHookActive } from "./stop-hook-active.js";

@@ -6,7 +6,7 @@
  * postflight relied on simply stopped existing after a rename. Scripts outside the repository (`~/…`,
  * absolute paths) cannot be checked here and are not reported.
  */
-import { type Finding, finding, type LintModel, type Rule } from "../../../lint/rule-types.js";
+import { type Finding, finding, type LintModel, type Rule } from "../../../lint/index.js";
 
 export const missingScript: Rule = {
   id: "hooks/missing-script",

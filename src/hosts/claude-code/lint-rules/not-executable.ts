@@ -7,8 +7,7 @@
  * on the author's machine and fails on every fresh clone. Running it as `bash x.sh` needs no bit and is
  * not reported.
  */
-import { INTERPRETERS } from "../../../lint/parse/interpreters.js";
-import { type Finding, finding, type LintModel, type Rule } from "../../../lint/rule-types.js";
+import { type Finding, finding, INTERPRETERS, type LintModel, type Rule } from "../../../lint/index.js";
 
 // Interpreters read the script themselves; `exec` is not one of them (it needs the bit).
 const RUNNERS = INTERPRETERS;

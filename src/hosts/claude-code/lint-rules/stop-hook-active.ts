@@ -13,10 +13,10 @@ import {
   type Finding,
   finding,
   type HookEntry,
+  isComment,
   type LintModel,
   type Rule,
-} from "../../../lint/rule-types.js";
-import { isComment } from "../../../lint/rules/delegation/delegation-scan.js";
+} from "../../../lint/index.js";
 
 const STOP_EVENTS = new Set(["Stop", "SubagentStop"]);
 const BLOCKS: RegExp[] = [

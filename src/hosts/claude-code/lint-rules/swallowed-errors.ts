@@ -10,8 +10,7 @@
  * script where the decision is made.
  */
 
-import { type Finding, finding, type LintModel, type Rule } from "../../../lint/rule-types.js";
-import { isComment } from "../../../lint/rules/delegation/delegation-scan.js";
+import { type Finding, finding, isComment, type LintModel, type Rule } from "../../../lint/index.js";
 
 // `|| echo '{}'` (any quoting, escaped or not), `|| true`, `|| :`, `|| exit 0`, or a trailing `; exit 0`.
 const EMPTY_JSON = String.raw`\\?["']?\{\s*\}\\?["']?`;

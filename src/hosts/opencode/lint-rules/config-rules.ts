@@ -1,6 +1,4 @@
-import { keyLine } from "../../../lint/parse/jsonc.js";
-import { type Finding, finding, type Rule } from "../../../lint/rule-types.js";
-import { closest } from "../../../lint/suggest.js";
+import { closest, type Finding, finding, keyLine, type Rule } from "../../../lint/index.js";
 
 // Top-level keys of opencode's `Config` (opencode contract 3.3; SDK typings of 1.18/1.19).
 const CONFIG_KEYS = new Set([

@@ -1,5 +1,4 @@
-import { hostOf } from "../../../lint/file-host.js";
-import { type Finding, finding, type LintFile, type Rule } from "../../../lint/rule-types.js";
+import { type Finding, finding, hostOf, type LintFile, type Rule } from "../../../lint/index.js";
 
 const MODES = new Set(["subagent", "primary", "all"]);
 

@@ -1,4 +1,4 @@
-import type { Rule } from "../../../lint/rule-types.js";
+import type { Rule } from "../../../lint/index.js";
 import { opencodeConfig, opencodeConfigKey } from "./config-rules.js";
 import { opencodeDefinitions } from "./definition-rules.js";
 import { pluginExports } from "./plugin-exports.js";

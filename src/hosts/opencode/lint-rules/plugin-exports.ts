@@ -1,4 +1,4 @@
-import { type Finding, finding, type Rule } from "../../../lint/rule-types.js";
+import { type Finding, finding, type Rule } from "../../../lint/index.js";
 
 // `export const X = …` whose value is a function: `async (`, `(`, `function`, `name =>`, `async name =>`.
 const FUNCTION_VALUE = /^(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)/;

@@ -1,0 +1,95 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+
+interface ImportEdge {
+  from: string;
+  to: string;
+  line: number;
+  startLine: number;
+  typeOnly: boolean;
+  sideDoor: string | undefined;
+}
+interface ArchitectureCheck {
+  architectureProblems(imports?: ImportEdge[]): string[];
+}
+
+const root = new URL("..", import.meta.url).pathname;
+// A path in a variable: the checker is a plain script of the repository, not a typed module of src/.
+const checkerPath = `${root}scripts/check-architecture.mjs`;
+const { architectureProblems } = (await import(checkerPath)) as ArchitectureCheck;
+
+const edge = (from: string, to: string, more: Partial<ImportEdge> = {}): ImportEdge => ({
+  from,
+  to,
+  line: 3,
+  startLine: 3,
+  typeOnly: false,
+  sideDoor: undefined,
+  ...more,
+});
+
+describe("the architecture check of npm run lint", () => {
+  it("finds every import of src/ in line with docs/architecture.md", () => {
+    expect(architectureProblems()).toEqual([]);
+  });
+
+  it("is part of npm run lint", () => {
+    const scripts = JSON.parse(readFileSync(`${root}package.json`, "utf8")).scripts as Record<string, string>;
+    expect(scripts.lint).toContain("scripts/check-architecture.mjs");
+  });
+
+  it("refuses an arrow running back up inside engine/, and a checkpoint folder entered past its index.ts", () => {
+    const problems = architectureProblems([
+      edge("src/engine/gate-out/check-x.ts", "src/engine/drive/drive-context.ts", { typeOnly: true }),
+      edge("src/engine/delegate/runner-delegation.ts", "src/engine/plan-run/run-plan.ts"),
+    ]);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^src\/engine\/gate-out\/check-x\.ts:3: engine\/gate-out imports engine\/drive, which is not on a floor below it/,
+      ),
+      expect.stringMatching(
+        /^src\/engine\/gate-out\/check-x\.ts:3: imports src\/engine\/drive\/drive-context\.ts, inside engine\/drive/,
+      ),
+      expect.stringMatching(
+        /src\/engine\/plan-run\/run-plan\.ts, inside engine\/plan-run; import it from engine\/plan-run\/index\.ts/,
+      ),
+    ]);
+  });
+
+  it("asks a new engine folder for its floor", () => {
+    const problems = architectureProblems([edge("src/engine/audit/x.ts", "src/engine/run/index.ts")]);
+    expect(problems).toEqual([expect.stringMatching(/engine\/audit has no floor in ENGINE_FLOORS/)]);
+  });
+
+  it("refuses a domain import the table does not allow, and one past the index.ts without a reason", () => {
+    const problems = architectureProblems([
+      edge("src/engine/delegate/x.ts", "src/hooks/index.ts"),
+      edge("src/hosts/x.ts", "src/state/paths.ts"),
+      edge("src/hosts/y.ts", "src/state/paths.ts", { sideDoor: "measured: start-up" }),
+      edge("src/hosts/z.ts", "src/shared/git.ts"),
+    ]);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^src\/engine\/delegate\/x\.ts:3: engine\/ imports hooks\/, which DOMAIN_IMPORTS does not allow/,
+      ),
+      expect.stringMatching(/^src\/hosts\/x\.ts:3: imports src\/state\/paths\.ts past src\/state\/index\.ts/),
+    ]);
+  });
+
+  it("refuses files importing each other in a loop", () => {
+    const problems = architectureProblems([
+      edge("src/state/a.ts", "src/state/b.ts", { typeOnly: true }),
+      edge("src/state/b.ts", "src/state/a.ts"),
+    ]);
+    expect(problems).toEqual(["files import each other in a loop: src/state/a.ts ↔ src/state/b.ts"]);
+  });
+
+  it("reads a side door's reason from the code: one import, or a whole file", () => {
+    const files = execFileSync("git", ["grep", "-l", "-E", "^// side doors?: ", "--", "src"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    expect(files).toContain("src/hooks/bind.ts");
+  });
+});
