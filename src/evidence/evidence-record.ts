@@ -117,7 +117,8 @@ function hashArtifact(root: string, artifact: VerifiedArtifact): Evidence["artif
   return { path: artifact.path, sha256: sha256Of(bytes), blob: gitBlobId(bytes), bytes: bytes.length };
 }
 
-export interface EvidenceInput {
+/** The run an evidence file speaks for: who did what, on which task, from which commit. */
+export interface EvidenceSubject {
   root: string;
   folder: string;
   session: string;
@@ -126,12 +127,21 @@ export interface EvidenceInput {
   phase?: string;
   agent: string;
   base: string | null;
-  from: string;
-  to: string;
+}
+
+/** What GATE OUT established of the result: an accepted verdict's own fields. */
+export interface EvidenceResult {
   outcome: string;
   artifacts: readonly VerifiedArtifact[];
   changes?: ChangeEvidence | undefined;
-  checks?: readonly CheckRun[] | undefined;
+  checkRuns?: readonly CheckRun[] | undefined;
+}
+
+/** An evidence file's content before it is signed: the run it speaks for, the status it moved, the result. */
+export interface EvidenceInput {
+  subject: EvidenceSubject;
+  status: { from: string; to: string };
+  result: EvidenceResult;
   usage?: RunUsage | undefined;
   sandbox?: Evidence["sandbox"];
   keyReachable?: string | undefined;
@@ -148,27 +158,30 @@ export function publishedKeyPath(root: string): string {
 /** An implement result's approval in force (approvals/approval-record.ts), read in the same store write. */
 function approvedPlanEvidence(tx: Transaction, input: EvidenceInput): Pick<Evidence, "approvedPlan"> {
   if (input.approvedPlan) return { approvedPlan: input.approvedPlan };
-  if (input.operation !== "implement") return {};
-  const approvedPlan = approvedPlanOf(input.root, tx.findTask(input.task));
+  if (input.subject.operation !== "implement") return {};
+  const approvedPlan = approvedPlanOf(input.subject.root, tx.findTask(input.subject.task));
   return approvedPlan ? { approvedPlan } : {};
 }
 
 /** Writes the evidence file in the store write that records the result (so it is in the same commit). */
 export function writeEvidence(tx: Transaction, input: EvidenceInput): string {
   const key = signingKey();
+  const { subject, result } = input;
   const evidence: Evidence = {
     version: 2,
-    session: input.session,
-    task: input.task,
-    operation: input.operation,
-    ...(input.phase ? { phase: input.phase } : {}),
-    agent: input.agent,
-    base: input.base,
-    status: { from: input.from, to: input.to },
-    outcome: input.outcome,
-    artifacts: input.artifacts.map((a) => hashArtifact(input.root, a)),
-    ...(input.changes ? { changes: { files: input.changes.files, unlisted: input.changes.unlisted } } : {}),
-    checks: (input.checks ?? []).map((c) => ({
+    session: subject.session,
+    task: subject.task,
+    operation: subject.operation,
+    ...(subject.phase ? { phase: subject.phase } : {}),
+    agent: subject.agent,
+    base: subject.base,
+    status: { from: input.status.from, to: input.status.to },
+    outcome: result.outcome,
+    artifacts: result.artifacts.map((a) => hashArtifact(subject.root, a)),
+    ...(result.changes
+      ? { changes: { files: result.changes.files, unlisted: result.changes.unlisted } }
+      : {}),
+    checks: (result.checkRuns ?? []).map((c) => ({
       name: c.name,
       command: c.command,
       ok: c.ok,
@@ -188,10 +201,10 @@ export function writeEvidence(tx: Transaction, input: EvidenceInput): string {
     recordedAt: tx.timestamp,
   };
   evidence.signature = signBytes(signedBytes(evidence), key);
-  const path = evidencePath(input.folder, input.session, input.operation, input.phase);
+  const path = evidencePath(subject.folder, subject.session, subject.operation, subject.phase);
   tx.writeFile(path, `${JSON.stringify(evidence, null, 2)}\n`);
   // The public half goes into the repository with the first evidence it signs (adoption, or a new machine).
-  const published = publishedKeyPath(input.root);
+  const published = publishedKeyPath(subject.root);
   if (!present(published)) tx.writeFile(published, key.publicPem);
   return path;
 }

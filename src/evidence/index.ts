@@ -14,6 +14,8 @@ export {
   EVIDENCE_DIR,
   Evidence,
   type EvidenceInput,
+  type EvidenceResult,
+  type EvidenceSubject,
   evidencePath,
   publishedKeyPath,
   restateEvidence,

@@ -79,17 +79,20 @@ function writeApproval(
   (entry as Record<string, unknown>)[APPROVAL_KEY] = approval;
   const { verdict, by, plan } = approval;
   return writeEvidence(tx, {
-    root: request.config.root,
-    folder: found.folder,
-    session: approval.session,
-    task: request.taskNumber,
-    operation: verdict === "approved" ? "approve" : "reject",
-    agent: "person",
-    base,
-    from: entry.status,
-    to: entry.status,
-    outcome: verdict,
-    artifacts: [{ type: "plan", path: plan, bytes: Buffer.byteLength(found.plan.text) }],
+    subject: {
+      root: request.config.root,
+      folder: found.folder,
+      session: approval.session,
+      task: request.taskNumber,
+      operation: verdict === "approved" ? "approve" : "reject",
+      agent: "person",
+      base,
+    },
+    status: { from: entry.status, to: entry.status },
+    result: {
+      outcome: verdict,
+      artifacts: [{ type: "plan", path: plan, bytes: Buffer.byteLength(found.plan.text) }],
+    },
     approval: {
       verdict,
       plan,

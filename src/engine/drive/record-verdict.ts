@@ -2,7 +2,7 @@ import { writeEvidence } from "../../evidence/index.js";
 import { holdStore, keyReachableBy, readOpenCheckpoint, requireTask } from "../../state/index.js";
 import type { GateOutVerdict } from "../gate-out/index.js";
 import { recordResult, snapshotDelta } from "../gate-out/index.js";
-import { closePostflight } from "../run/index.js";
+import { closePostflight, evidenceSubject } from "../run/index.js";
 import type { RunEvent } from "../transition.js";
 import type { DriveContext } from "./drive-context.js";
 
@@ -37,19 +37,9 @@ export async function recordVerdict(
     closePostflight(tx, run.folder, { metadata: true });
     const to = requireTask(tx, run.taskNumber).status;
     writeEvidence(tx, {
-      root: run.config.root,
-      folder: run.folder,
-      session: run.sessionId,
-      task: run.taskNumber,
-      operation: run.operation,
-      agent: run.route.agent.name,
-      base: open?.baseline?.commit ?? null,
-      from,
-      to,
-      outcome: verdict.outcome,
-      artifacts: verdict.artifacts,
-      changes: verdict.changes,
-      checks: verdict.checkRuns,
+      subject: evidenceSubject(run, open?.baseline?.commit ?? null),
+      status: { from, to },
+      result: verdict,
       usage: delegation.usage,
       sandbox: delegation.sandbox(run),
       keyReachable: keyReachableBy(run.ctx.paths.internalDir),

@@ -1,28 +1,22 @@
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { Route } from "../../agents/index.js";
-import type { ConfiguredCheck } from "../../config/index.js";
-import type { Phase, Plan } from "../../plan/index.js";
-import type {
-  DelegationContext,
-  Runner,
-  RunnerEvent,
-  RunOutcome,
-  SandboxPolicy,
-} from "../../runners/index.js";
+import type { Phase } from "../../plan/index.js";
+import type { DelegationContext, RunnerEvent, RunOutcome, SandboxPolicy } from "../../runners/index.js";
 import { phaseMetadataFile } from "../../shared/baton-paths.js";
-import type { GitBaseline } from "../../state/index.js";
+import { type GitBaseline, storePrefix, taskTypeOf } from "../../state/index.js";
 import type { ChangeEvidence, CheckRun, Gate, ReturnMetadata } from "../gate-out/index.js";
 import {
   checkArtifacts,
   checkStatus,
+  checksFor,
   GATE_OUT,
   type GateOutVerdict,
   OPERATION_ONLY_GATES,
   runGateOut,
 } from "../gate-out/index.js";
 import { checkPhaseStatus, checkPhaseSummary, fileDigest, reportedRemaining } from "./phase-barrier.js";
-import type { PhaseOutcome } from "./plan-run-types.js";
+import type { PhaseOutcome, PlanRunInput } from "./plan-run-types.js";
 
 /**
  * The hard barrier after one call of a phase agent: GATE OUT's gates in GATE OUT's order, less those that judge
@@ -44,38 +38,37 @@ export function phaseMetadataName(id: string): string {
   return phaseMetadataFile(id);
 }
 
-export interface PhaseCall {
+/**
+ * What differs from one call of a phase agent to the next; the plan run (PlanRunInput) holds the rest, as
+ * opencode's `execute(args, ctx)` keeps a tool's arguments apart from the session it runs in.
+ */
+export interface PhaseAttempt {
   phase: Phase;
-  plan: Plan;
-  /** The plan's lines, for the phase's own text in the prompt. */
-  planLines: readonly string[];
   iteration: number;
   continuation: string | null;
   route: Route;
-  /** The delegation context of the whole implement run; the phase fields are added here. */
-  baseContext: DelegationContext;
-  title: string;
   /** Where the agent works: the repository root, or the phase's worktree. */
   workRoot: string;
-  /** The task folder relative to the repository root (the same inside a worktree). */
-  taskFolder: string;
-  /** The task store's folder relative to the repository root (`specs`). */
-  storePrefix: string;
   /**
    * The tree as the phase's first call found it: every iteration's work is judged against it, so an
    * iteration that only had to fix a check still counts the phase's earlier changes.
    */
   baseline: GitBaseline | null;
-  /** The project's checks that run at each phase barrier. */
-  checks: readonly ConfiguredCheck[];
-  sessionId: string;
-  minSummaryBytes: number;
-  runner: Runner;
-  signal: AbortSignal;
-  timeoutMs: number;
-  onEvent: (event: RunnerEvent) => void;
   /** The OS sandbox the phase's agent runs in; none with `--sandbox off`. */
   sandbox: SandboxPolicy | undefined;
+  signal: AbortSignal;
+  onEvent: (event: RunnerEvent) => void;
+}
+
+/** One call of a phase: the plan run it belongs to, and this attempt. */
+interface PhaseCall {
+  planRun: PlanRunInput;
+  attempt: PhaseAttempt;
+  /** The phase's own section of the plan, as the plan states it. */
+  section: string;
+  /** The task folder relative to the repository root (the same inside a worktree). */
+  taskFolder: string;
+  minSummaryBytes: number;
 }
 
 export interface PhaseCallResult {
@@ -93,26 +86,22 @@ const REFUSED_AS_BLOCKED = new Set(["AGENT_BLOCKED"]);
 const RETRIED = new Set(["CHECK_FAILED", "NO_TESTS_RAN", "TESTS_REDUCED", "TESTS_SKIPPED"]);
 
 function phasePrompt(call: PhaseCall, context: DelegationContext): string {
-  const { phase } = call;
-  const section = call.planLines
-    .slice(phase.line - 1, phase.endLine)
-    .join("\n")
-    .trimEnd();
+  const { phase, iteration, continuation } = call.attempt;
   const lines = [
     `Baton delegates Phase ${phase.id} of the plan of task ${context.task_context.task_number} to you.`,
     "",
-    `Task ${context.task_context.task_number}: ${call.title}`,
+    `Task ${context.task_context.task_number}: ${call.planRun.run.title}`,
     `Plan: ${context.plan_path ?? "(none)"}`,
-    `Phase ${phase.id}: ${phase.name} (iteration ${call.iteration})`,
+    `Phase ${phase.id}: ${phase.name} (iteration ${iteration})`,
   ];
-  if (call.continuation) {
-    lines.push("", "From the previous iteration of this phase:", call.continuation);
+  if (continuation) {
+    lines.push("", "From the previous iteration of this phase:", continuation);
   }
   lines.push(
     "",
     "The phase, as the plan states it:",
     "",
-    section,
+    call.section.trimEnd(),
     "",
     "Do this phase only: other phases are delegated to other agents, some at the same time.",
     "Do not edit the plan's markers, checkboxes or Status line, state.json or TODO.md: Baton does.",
@@ -129,7 +118,7 @@ function phasePrompt(call: PhaseCall, context: DelegationContext): string {
 
 /** Where one call of a phase writes, and the context it is told: new for every call. */
 function phaseCallSetup(call: PhaseCall) {
-  const { phase, workRoot } = call;
+  const { phase, workRoot, iteration, continuation } = call.attempt;
   const folder = join(workRoot, call.taskFolder);
   const summaryPath = join(folder, "summaries", phaseSummaryName(phase.id));
   const metadataPath = join(folder, phaseMetadataName(phase.id));
@@ -137,10 +126,10 @@ function phaseCallSetup(call: PhaseCall) {
   // A metadata file from an earlier call must never pass as this call's result.
   rmSync(metadataPath, { force: true });
   const context: DelegationContext = {
-    ...call.baseContext,
+    ...call.planRun.baseContext,
     metadata_file_path: relative(workRoot, metadataPath),
     artifact_path: relative(workRoot, summaryPath),
-    iteration: call.iteration,
+    iteration,
     phase: {
       id: phase.id,
       name: phase.name,
@@ -148,7 +137,7 @@ function phaseCallSetup(call: PhaseCall) {
       summary_path: relative(workRoot, summaryPath),
     },
   };
-  if (call.continuation) context.continuation_context = call.continuation;
+  if (continuation) context.continuation_context = continuation;
   return { folder, summaryPath, metadataPath, context, summaryDigestBefore: fileDigest(summaryPath) };
 }
 
@@ -171,12 +160,25 @@ function barrierOutcome(verdict: GateOutVerdict): { outcome: PhaseOutcome; metad
 }
 
 /** One call of a phase agent, through the runner and the hard barrier. Never throws for agent behaviour. */
-export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
-  const { phase, workRoot } = call;
+export async function callPhase(planRun: PlanRunInput, attempt: PhaseAttempt): Promise<PhaseCallResult> {
+  const { run } = planRun;
+  const { phase, workRoot } = attempt;
+  const call: PhaseCall = {
+    planRun,
+    attempt,
+    section: run.plan.lines.slice(phase.line - 1, phase.endLine).join("\n"),
+    taskFolder: relative(run.config.root, run.folder),
+    minSummaryBytes: run.config.phases.minSummaryBytes,
+  };
   const { folder, summaryPath, metadataPath, context, summaryDigestBefore } = phaseCallSetup(call);
-  const outcome = await call.runner.run(
-    { context, prompt: phasePrompt(call, context), cwd: workRoot, agent: call.route.agent },
-    { signal: call.signal, timeoutMs: call.timeoutMs, onEvent: call.onEvent, sandbox: call.sandbox },
+  const outcome = await planRun.runner.run(
+    { context, prompt: phasePrompt(call, context), cwd: workRoot, agent: attempt.route.agent },
+    {
+      signal: attempt.signal,
+      timeoutMs: run.config.timeoutsMs.implement,
+      onEvent: attempt.onEvent,
+      sandbox: attempt.sandbox,
+    },
   );
   if (!outcome.ok) {
     // The agent's own account of why it stopped says more than an exit code.
@@ -188,20 +190,20 @@ export async function callPhase(call: PhaseCall): Promise<PhaseCallResult> {
   const verdict = await runGateOut(
     {
       operation: "implement",
-      sessionId: call.sessionId,
+      sessionId: run.sessionId,
       repoRoot: workRoot,
       taskFolder: folder,
       metadataPath,
       agentOutput: outcome.output,
       minArtifactBytes: call.minSummaryBytes,
-      baseline: call.baseline,
-      storePrefix: call.storePrefix,
-      checks: call.checks,
-      plannedChanges: call.planLines.slice(phase.line - 1, phase.endLine).join("\n"),
+      baseline: attempt.baseline,
+      storePrefix: storePrefix(run.config.root, run.ctx.paths.dir),
+      checks: checksFor(run.config, taskTypeOf(run.task) ?? run.config.defaultLanguage, "phase"),
+      plannedChanges: call.section,
       phase: { id: phase.id, summaryPath, summaryDigestBefore, minSummaryBytes: call.minSummaryBytes },
       // In the shared tree, Baton's sandbox keeps git's folder read-only to the phase's agent; a worktree's
       // own git files are its, so there every change of history is still refused.
-      gitReadOnly: call.sandbox !== undefined && isMainTree(workRoot),
+      gitReadOnly: attempt.sandbox !== undefined && isMainTree(workRoot),
     },
     PHASE_BARRIER,
   );

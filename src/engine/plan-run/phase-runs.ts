@@ -5,9 +5,8 @@ import { approvalStanding } from "../../approvals/index.js";
 import type { PhaseId } from "../../plan/index.js";
 import { setPhaseMarker } from "../../plan/index.js";
 import { addUsage, type RunnerEvent, type RunUsage } from "../../runners/index.js";
-import { type GitBaseline, mutateStore, storePrefix, taskTypeOf } from "../../state/index.js";
+import { type GitBaseline, mutateStore } from "../../state/index.js";
 import type { VerifiedArtifact } from "../gate-out/index.js";
-import { checksFor } from "../gate-out/index.js";
 import { readBaseline, runSandbox } from "../run/index.js";
 import { callPhase, type PhaseCallResult, phaseMetadataName } from "./phase-call.js";
 import type { PhaseOutcome, PhaseVerdict } from "./phase-transition.js";
@@ -170,26 +169,15 @@ export class PhaseRuns {
   ): Promise<PhaseCallResult> {
     const { run, budget, journal, emit, signal } = this.input;
     const key = `${id}#${iteration}`;
-    return callPhase({
+    return callPhase(this.input, {
       phase: this.phase(id),
-      plan: run.plan.plan,
-      planLines: run.plan.lines,
       iteration,
       continuation,
       route,
-      baseContext: this.input.baseContext,
-      title: run.title,
       workRoot: this.workRoot(id),
-      taskFolder: relative(run.config.root, run.folder),
-      storePrefix: storePrefix(run.config.root, run.ctx.paths.dir),
-      checks: checksFor(run.config, taskTypeOf(run.task) ?? run.config.defaultLanguage, "phase"),
       baseline: this.baselines.get(id) ?? null,
-      sessionId: run.sessionId,
-      minSummaryBytes: run.config.phases.minSummaryBytes,
-      runner: this.input.runner,
-      signal: budget?.active ? AbortSignal.any([signal, overBudget.signal]) : signal,
-      timeoutMs: run.config.timeoutsMs.implement,
       sandbox: await runSandbox(run, this.workRoot(id)),
+      signal: budget?.active ? AbortSignal.any([signal, overBudget.signal]) : signal,
       onEvent: (event: RunnerEvent) => {
         if (event.type === "usage" && budget?.onUsage(key, event.usage)) overBudget.abort();
         if (event.type === "started") {

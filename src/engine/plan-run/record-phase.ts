@@ -160,26 +160,29 @@ function writePhaseRecord(
   }
   const folder = join(rc.root, rc.taskFolder);
   return writeEvidence(tx, {
-    root: rc.root,
-    folder,
-    session: rc.sessionId,
-    task: rc.taskNumber,
-    operation: "implement",
-    phase: phase.id,
-    agent: details.evidence?.agent ?? "unknown",
-    base: details.evidence?.base ?? null,
-    from: details.previousMarker ?? "NOT STARTED",
-    to: marker,
-    outcome: "done",
-    artifacts: [
-      {
-        type: "summary",
-        path: relative(rc.root, join(folder, "summaries", phaseSummaryName(phase.id))),
-        bytes: 0,
-      },
-    ],
-    changes: details.evidence?.changes,
-    checks: details.evidence?.checkRuns,
+    subject: {
+      root: rc.root,
+      folder,
+      session: rc.sessionId,
+      task: rc.taskNumber,
+      operation: "implement",
+      phase: phase.id,
+      agent: details.evidence?.agent ?? "unknown",
+      base: details.evidence?.base ?? null,
+    },
+    status: { from: details.previousMarker ?? "NOT STARTED", to: marker },
+    result: {
+      outcome: "done",
+      artifacts: [
+        {
+          type: "summary",
+          path: relative(rc.root, join(folder, "summaries", phaseSummaryName(phase.id))),
+          bytes: 0,
+        },
+      ],
+      changes: details.evidence?.changes,
+      checkRuns: details.evidence?.checkRuns,
+    },
     sandbox: details.evidence?.sandbox,
     ...(details.work ? { work: details.work } : {}),
   });

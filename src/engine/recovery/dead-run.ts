@@ -111,19 +111,17 @@ export async function recordDeadResult(
     if (!folder) return;
     closePostflight(tx, folder, { metadata: true });
     writeEvidence(tx, {
-      root: config.root,
-      folder,
-      session: checkpoint.sessionId,
-      task: checkpoint.taskNumber,
-      operation,
-      agent: checkpoint.agent ?? verdict.metadata.metadata.agent_type,
-      base: checkpoint.baseline?.commit ?? null,
-      from: checkpoint.previousStatus,
-      to: requireTask(tx, checkpoint.taskNumber).status,
-      outcome: verdict.outcome,
-      artifacts: verdict.artifacts,
-      changes: verdict.changes,
-      checks: verdict.checkRuns,
+      subject: {
+        root: config.root,
+        folder,
+        session: checkpoint.sessionId,
+        task: checkpoint.taskNumber,
+        operation,
+        agent: checkpoint.agent ?? verdict.metadata.metadata.agent_type,
+        base: checkpoint.baseline?.commit ?? null,
+      },
+      status: { from: checkpoint.previousStatus, to: requireTask(tx, checkpoint.taskNumber).status },
+      result: verdict,
       sandbox: checkpoint.mode === "session" ? "session" : config.sandbox,
     });
   });

@@ -9,7 +9,15 @@ export {
   openPostflight,
 } from "./postflight-marker.js";
 export { isSettled, type PreparedPlan, routePhases } from "./prepare-plan.js";
-export { prepareOpenRun, prepareRun, type Run, runContext, runJournal, runPrompt } from "./prepare-run.js";
+export {
+  evidenceSubject,
+  prepareOpenRun,
+  prepareRun,
+  type Run,
+  runContext,
+  runJournal,
+  runPrompt,
+} from "./prepare-run.js";
 export {
   frozenFolders,
   protectedPaths,

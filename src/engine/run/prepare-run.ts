@@ -9,6 +9,7 @@ import {
   routeTask,
 } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
+import type { EvidenceSubject } from "../../evidence/index.js";
 import type { DelegationContext } from "../../runners/index.js";
 import { newSessionId, requireRepository, TaskNotFoundError, TransitionError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
@@ -121,7 +122,6 @@ export async function prepareRun(request: RunRequest, snapshot?: Snapshot): Prom
   };
 }
 
-/** The run an open checkpoint belongs to, prepared again to be closed: the same session and agent. */
 /**
  * A headless run started while a host session runs in the repository would record a result no delegated agent
  * of that session produced, outside its gates (a `baton research N --script …` from the model's own Bash):
@@ -138,6 +138,7 @@ function refuseHeadlessInSession(internalDir: string, operation: string, taskNum
   );
 }
 
+/** The run an open checkpoint belongs to, prepared again to be closed: the same session and agent. */
 export function prepareOpenRun(
   request: Pick<RunRequest, "config" | "agentFiles" | "operation" | "taskNumber">,
   open: OpenCheckpoint,
@@ -166,6 +167,19 @@ export function runContext(run: Run, artifactPath?: string): DelegationContext {
   });
   if (artifactPath) context.artifact_path = relative(run.config.root, resolve(run.config.root, artifactPath));
   return context;
+}
+
+/** The run as its evidence names it: who did what on which task, from the commit GATE IN saw. */
+export function evidenceSubject(run: Run, base: string | null): EvidenceSubject {
+  return {
+    root: run.config.root,
+    folder: run.folder,
+    session: run.sessionId,
+    task: run.taskNumber,
+    operation: run.operation,
+    agent: run.route.agent.name,
+    base,
+  };
 }
 
 /** The exact prompt the agent receives, given where GATE IN planned the artifact. */
