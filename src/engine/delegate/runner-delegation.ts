@@ -1,6 +1,6 @@
 import { mkdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import type { Runner, RunOutcome, RunUsage } from "../../runners/index.js";
+import type { RunOutcome, RunUsage } from "../../runners/index.js";
 import { writeFileNamed } from "../../shared/atomic-write.js";
 import { readOpenCheckpoint, storePrefix, taskTypeOf } from "../../state/index.js";
 import type { GateOutVerdict } from "../gate-out/index.js";
@@ -13,7 +13,7 @@ import {
   runPlan,
 } from "../plan-run/index.js";
 import type { ProgressEvent } from "../progress-event.js";
-import type { BudgetGuard, SessionJournal } from "../run/index.js";
+import type { BudgetGuard, HeadlessExecution, SessionJournal } from "../run/index.js";
 import { type Run, runContext, runPrompt, runSandbox } from "../run/index.js";
 import type { DelegationOutcome, RunEvent } from "../transition.js";
 import type { Delegation } from "./delegation.js";
@@ -38,15 +38,10 @@ function reduceOutcome(outcome: RunOutcome): DelegationOutcome {
   return { ok: false, reason: REASONS[outcome.reason], message: outcome.message, output: outcome.output };
 }
 
-export interface HeadlessOptions {
-  runner: Runner;
+/** Where a headless run reports: its journal, its progress, its budget. */
+export interface HeadlessIO {
   journal: SessionJournal;
-  signal: AbortSignal;
   emit: (event: ProgressEvent) => void;
-  commit: boolean;
-  concurrency: number;
-  maxIterations: number;
-  isolate: "none" | "worktree";
   budget: BudgetGuard;
 }
 
@@ -55,7 +50,10 @@ export class HeadlessDelegation implements Delegation {
   usage: RunUsage | undefined;
   planReport: PlanRunReport | undefined;
 
-  constructor(private readonly options: HeadlessOptions) {}
+  constructor(
+    private readonly execution: HeadlessExecution,
+    private readonly io: HeadlessIO,
+  ) {}
 
   sandbox(run: Run): "bubblewrap" | "off" {
     return run.config.sandbox;
@@ -66,13 +64,13 @@ export class HeadlessDelegation implements Delegation {
     if (run.plan) return this.runPlan(run);
     // Signal lines are caught as they stream: the runner keeps only the tail of a long output.
     const streamedSignals: string[] = [];
-    const { budget } = this.options;
+    const { budget } = this.io;
     // The budget stops this agent alone; Ctrl-C (the run's own signal) stops it too.
     const overBudget = new AbortController();
     const signal = budget.active
-      ? AbortSignal.any([this.options.signal, overBudget.signal])
-      : this.options.signal;
-    const outcome = await this.options.runner.run(
+      ? AbortSignal.any([this.execution.signal, overBudget.signal])
+      : this.execution.signal;
+    const outcome = await this.execution.runner.run(
       {
         context: runContext(run, artifactPath),
         prompt: runPrompt(run, artifactPath),
@@ -89,8 +87,8 @@ export class HeadlessDelegation implements Delegation {
             streamedSignals.push(event.line);
           // Recovery must be able to stop an agent whose baton was killed: its group is detached.
           if (event.type === "started")
-            this.options.journal.append({ step: "AGENT", phase: "begin", detail: { agentPid: event.pid } });
-          this.options.emit({ type: "runner", event });
+            this.io.journal.append({ step: "AGENT", phase: "begin", detail: { agentPid: event.pid } });
+          this.io.emit({ type: "runner", event });
         },
       },
     );
@@ -98,7 +96,7 @@ export class HeadlessDelegation implements Delegation {
     if (lost.length > 0) outcome.output = `${lost.join("\n")}\n${outcome.output}`;
     if (outcome.usage) this.usage = outcome.usage;
     budget.finished("agent", outcome.usage);
-    if (overBudget.signal.aborted && !this.options.signal.aborted && budget.stopped) {
+    if (overBudget.signal.aborted && !this.execution.signal.aborted && budget.stopped) {
       return {
         type: "agent_finished",
         outcome: { ok: false, reason: "budget", message: budget.stopped.message, output: outcome.output },
@@ -114,15 +112,15 @@ export class HeadlessDelegation implements Delegation {
     this.planReport = await runPlan({
       run: { ...run, plan: prepared },
       baseContext: context,
-      runner: this.options.runner,
-      journal: this.options.journal,
-      concurrency: this.options.concurrency,
-      maxIterations: this.options.maxIterations,
-      isolate: this.options.isolate,
-      commit: this.options.commit && run.config.commit,
-      signal: this.options.signal,
-      budget: this.options.budget,
-      emit: (event) => this.options.emit({ type: "plan", event }),
+      runner: this.execution.runner,
+      journal: this.io.journal,
+      concurrency: this.execution.concurrency,
+      maxIterations: this.execution.maxIterations,
+      isolate: this.execution.isolate,
+      commit: this.execution.commit && run.config.commit,
+      signal: this.execution.signal,
+      budget: this.io.budget,
+      emit: (event) => this.io.emit({ type: "plan", event }),
     });
     if (this.planReport.usage) this.usage = this.planReport.usage;
     return { type: "agent_finished", outcome: { ok: true, output: "" } };

@@ -1,7 +1,6 @@
 import { relative } from "node:path";
-import type { AgentFileReader } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
-import type { Runner, RunUsage } from "../../runners/index.js";
+import type { RunUsage } from "../../runners/index.js";
 import { appendEvent } from "../../shared/event-stream.js";
 import { BudgetExceededError, Stopwatch } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
@@ -29,37 +28,20 @@ import {
   BudgetGuard,
   type BudgetStop,
   budgetLimits,
-  prepareRun,
-  type Run,
-  SessionJournal,
-  sessionJournalPath,
+  type HeadlessRequest,
+  type HeadlessRun,
+  prepareHeadlessRun,
+  runJournal,
+  type SessionJournal,
 } from "../run/index.js";
 import { initialState, type RunResult } from "../transition.js";
 
 export type { ProgressEvent };
 
-export interface OperationRequest {
-  config: BatonConfig;
-  /** Where each host keeps its agents (src/hosts' registry). */
-  agentFiles: readonly AgentFileReader[];
-  operation: Operation;
-  taskNumber: number;
-  runner: Runner;
-  focus?: string | undefined;
-  force?: boolean | undefined;
-  agentOverride?: string | undefined;
-  languageOverride?: string | undefined;
-  commit?: boolean | undefined;
-  signal?: AbortSignal | undefined;
+/** `baton <operation> N`: the run, how Baton's runner executes it, and where its progress goes. */
+export interface OperationRequest extends HeadlessRequest {
   /** Progress for a terminal: engine checkpoints and the runner's own events. */
   onProgress?: ((event: ProgressEvent) => void) | undefined;
-  /** Plan runs: phases of one wave run at once (default: config `phases.concurrency`). */
-  concurrency?: number | undefined;
-  maxIterations?: number | undefined;
-  /** `worktree`: each phase works in its own git worktree, merged back in phase order. */
-  isolate?: "none" | "worktree" | undefined;
-  /** USD this run may spend (`--max-cost`); the configuration's budgets apply as well. */
-  maxCost?: number | undefined;
 }
 
 export interface OperationReport {
@@ -95,8 +77,8 @@ export async function resolveDeadRun(
 }
 
 /** The run's budget guard; a run that a limit forbids from starting is refused here, before GATE IN. */
-function budgetFor(run: Run, request: OperationRequest, recorded: RecordedRun): BudgetGuard {
-  const limits = budgetLimits(run.config, run.operation, request.maxCost, run.plan !== null);
+function budgetFor(run: HeadlessRun, recorded: RecordedRun): BudgetGuard {
+  const limits = budgetLimits(run.config, run.operation, run.execution.maxCost, run.plan !== null);
   const budget = BudgetGuard.forRun(run.config.root, limits, run.taskNumber);
   const refused = budget.active ? budget.mayStart() : undefined;
   if (!refused) return budget;
@@ -112,43 +94,21 @@ function budgetFor(run: Run, request: OperationRequest, recorded: RecordedRun): 
   });
 }
 
-/** DELEGATE by Baton's runner, with the run's options and the progress it reports. */
-function runnerDelegation(
-  run: Run,
-  request: OperationRequest,
-  journal: SessionJournal,
-  emit: (event: ProgressEvent) => void,
-  budget: BudgetGuard,
-): HeadlessDelegation {
-  return new HeadlessDelegation({
-    runner: request.runner,
-    journal,
-    signal: request.signal ?? new AbortController().signal,
-    emit,
-    commit: request.commit !== false,
-    concurrency: request.concurrency ?? run.config.phases.concurrency,
-    maxIterations: request.maxIterations ?? run.config.phases.maxIterations,
-    isolate: request.isolate ?? "none",
-    budget,
-  });
-}
-
 /** Runs one operation through GATE IN → DELEGATE → GATE OUT → COMMIT, journaling every step. */
 export async function runOperation(request: OperationRequest): Promise<OperationReport> {
   const recovered = await resolveDeadRun(request.config, request.taskNumber);
-  const run = await prepareRun({ ...request, mode: "headless" });
+  const run = await prepareHeadlessRun(request);
   const started = new Stopwatch();
-  const recorded = recordedRun(run, request.runner.kind);
-  const budget = budgetFor(run, request, recorded);
-  const journal = new SessionJournal(sessionJournalPath(run.ctx.paths.internalDir, run.sessionId));
+  const recorded = recordedRun(run, run.execution.runner.kind);
+  const budget = budgetFor(run, recorded);
+  const journal = runJournal(run);
   const record = progressRecorder(recorded);
-  const onProgress = (event: ProgressEvent) => {
+  const emit = (event: ProgressEvent) => {
     record(event);
     request.onProgress?.(event);
   };
-  const delegation = runnerDelegation(run, request, journal, onProgress, budget);
-  const commit = request.commit !== false;
-  const driven = await drive(run, { journal, emit: onProgress, commit }, delegation, {
+  const delegation = new HeadlessDelegation(run.execution, { journal, emit, budget });
+  const driven = await drive(run, { journal, emit, commit: run.execution.commit }, delegation, {
     state: initialState(run.operation, run.taskNumber, run.sessionId),
     event: { type: "start" },
   });
@@ -162,15 +122,14 @@ export async function runOperation(request: OperationRequest): Promise<Operation
       message: budget.stopped.message,
     });
   }
-  const report = await operationReport(run, request, driven, delegation, journal);
+  const report = await operationReport(run, driven, delegation, journal);
   if (budget.stopped) report.budget = budget.stopped;
   if (recovered) report.recovered = recovered;
   return report;
 }
 
 async function operationReport(
-  run: Run,
-  request: OperationRequest,
+  run: HeadlessRun,
   driven: Driven,
   delegation: HeadlessDelegation,
   journal: SessionJournal,
@@ -184,7 +143,7 @@ async function operationReport(
     taskNumber: run.taskNumber,
     agent: run.route.agent.name,
     routeReason: run.route.reason,
-    runner: request.runner.kind,
+    runner: run.execution.runner.kind,
     result: driven.state.result!,
     status: final?.status ?? "unknown",
     artifacts: driven.verdict?.artifacts.map((a) => a.path) ?? [],

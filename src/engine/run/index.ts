@@ -11,6 +11,10 @@ export {
 export { isSettled, type PreparedPlan, routePhases } from "./prepare-plan.js";
 export {
   evidenceSubject,
+  type HeadlessExecution,
+  type HeadlessRequest,
+  type HeadlessRun,
+  prepareHeadlessRun,
   prepareOpenRun,
   prepareRun,
   type Run,

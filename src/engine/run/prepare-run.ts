@@ -10,7 +10,7 @@ import {
 } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import type { EvidenceSubject } from "../../evidence/index.js";
-import type { DelegationContext } from "../../runners/index.js";
+import type { DelegationContext, Runner } from "../../runners/index.js";
 import { newSessionId, requireRepository, TaskNotFoundError, TransitionError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import {
@@ -71,6 +71,55 @@ export interface RunRequest {
   agentOverride?: string | undefined;
   languageOverride?: string | undefined;
   claudeSessionId?: string | undefined;
+}
+
+/** How Baton's runner executes a headless run: settled once, from the request and the configuration. */
+export interface HeadlessExecution {
+  readonly runner: Runner;
+  readonly signal: AbortSignal;
+  /** The caller's wish; the configuration's `commit` is applied where the commit is made. */
+  readonly commit: boolean;
+  /** Plan runs: phases of one wave run at once. */
+  readonly concurrency: number;
+  readonly maxIterations: number;
+  /** `worktree`: each phase works in its own git worktree, merged back in phase order. */
+  readonly isolate: "none" | "worktree";
+  /** USD this run may spend (`--max-cost`); the configuration's budgets apply as well. */
+  readonly maxCost: number | undefined;
+}
+
+/** A headless run: the run value with how Baton's runner executes it. */
+export interface HeadlessRun extends Run {
+  readonly execution: HeadlessExecution;
+}
+
+/** What a headless run is asked for: the run, and (each optional but the runner) how to execute it. */
+export interface HeadlessRequest extends Omit<RunRequest, "mode" | "sessionId" | "claudeSessionId"> {
+  runner: Runner;
+  commit?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+  concurrency?: number | undefined;
+  maxIterations?: number | undefined;
+  isolate?: "none" | "worktree" | undefined;
+  maxCost?: number | undefined;
+}
+
+/** The headless run prepared once: the run value, its execution settled with the configuration's defaults. */
+export async function prepareHeadlessRun(request: HeadlessRequest): Promise<HeadlessRun> {
+  const run = await prepareRun({ ...request, mode: "headless" });
+  const { phases } = run.config;
+  return {
+    ...run,
+    execution: {
+      runner: request.runner,
+      signal: request.signal ?? new AbortController().signal,
+      commit: request.commit !== false,
+      concurrency: request.concurrency ?? phases.concurrency,
+      maxIterations: request.maxIterations ?? phases.maxIterations,
+      isolate: request.isolate ?? "none",
+      maxCost: request.maxCost,
+    },
+  };
 }
 
 /**
