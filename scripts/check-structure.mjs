@@ -1,7 +1,7 @@
 // The size and naming rules of CONTRIBUTING.md, checked on every `npm run lint`: no function of `src/` over
-// 60 lines, no source file over 300, and no two files of `src/` with the same name unless each is its
-// folder's index.ts (a name found twice makes "which one?" the first question of every reader); and no duration
-// or deadline computed from the wall clock.
+// 60 lines, no source file over 300, no call filled with 15 or more fields, and no two files of `src/` with
+// the same name unless each is its folder's index.ts (a name found twice makes "which one?" the first
+// question of every reader); and no duration or deadline computed from the wall clock.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -9,6 +9,7 @@ import ts from "typescript";
 
 const MAX_FUNCTION_LINES = 60;
 const MAX_FILE_LINES = 300;
+const MAX_REQUEST_FIELDS = 15;
 
 const root = new URL("..", import.meta.url).pathname;
 const tracked = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "src"], {
@@ -52,6 +53,12 @@ for (const file of sources) {
         `${file}:${line}: existsSync takes the /dev/null a host sandbox binds over a missing protected path for a file; use present() from src/shared/present.ts`,
       );
     }
+    if (isLongRequest(node)) {
+      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      problems.push(
+        `${file}:${line}: a call filled with ${node.properties.length} fields (at most ${MAX_REQUEST_FIELDS - 1}); pass the prepared value it derives from (the run), and group what varies per call`,
+      );
+    }
     if (isWallClockArithmetic(node)) {
       const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
       problems.push(
@@ -61,6 +68,17 @@ for (const file of sources) {
     ts.forEachChild(node, visit);
   };
   visit(source);
+}
+
+/**
+ * An object literal of 15 or more fields passed to a call: a caller unpacking a value field by field that the
+ * callee could take whole (a zod schema's shape is a definition, not a call's arguments).
+ */
+function isLongRequest(node) {
+  if (!ts.isObjectLiteralExpression(node) || node.properties.length < MAX_REQUEST_FIELDS) return false;
+  const call = node.parent;
+  if (!ts.isCallExpression(call) && !ts.isNewExpression(call)) return false;
+  return !/^z\./.test(call.expression.getText());
 }
 
 /**

@@ -74,9 +74,7 @@ async function implementHere(
       operation: "implement",
       taskNumber: task,
       runner,
-      signal: request.signal,
-      isolate: "worktree",
-      maxCost: cap,
+      execution: { signal: request.signal, isolate: "worktree", maxCost: cap },
     });
     const run: BatchRun = {
       task,

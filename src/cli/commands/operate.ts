@@ -129,13 +129,15 @@ export async function operate(
     force: options.force,
     agentOverride: options.agent,
     languageOverride: options.language,
-    commit: options.commit,
-    signal,
     onProgress,
-    concurrency: positiveInteger(options.concurrency, "--concurrency", 64),
-    maxIterations: positiveInteger(options.maxIterations, "--max-iterations", 50),
-    isolate: isolateMode(options.isolate),
-    maxCost: usd(options.maxCost),
+    execution: {
+      commit: options.commit,
+      signal,
+      concurrency: positiveInteger(options.concurrency, "--concurrency", 64),
+      maxIterations: positiveInteger(options.maxIterations, "--max-iterations", 50),
+      isolate: isolateMode(options.isolate),
+      maxCost: usd(options.maxCost),
+    },
   });
 }
 

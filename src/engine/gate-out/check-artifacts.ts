@@ -55,11 +55,11 @@ export const checkArtifacts: Gate = (ctx) => {
       return refuse(ctx, "ARTIFACT_MISSING", `${artifact.path} does not exist`);
     }
     if (bytes === 0) return refuse(ctx, "ARTIFACT_EMPTY", `${artifact.path} is empty`);
-    if (bytes < ctx.minArtifactBytes) {
+    if (bytes < ctx.expected.minArtifactBytes) {
       return refuse(
         ctx,
         "ARTIFACT_TOO_SMALL",
-        `${artifact.path} has ${bytes} bytes, below the minimum of ${ctx.minArtifactBytes} (a stub, not a result)`,
+        `${artifact.path} has ${bytes} bytes, below the minimum of ${ctx.expected.minArtifactBytes} (a stub, not a result)`,
       );
     }
     const entry: VerifiedArtifact = { type: artifact.type, path: relative(ctx.repoRoot, path), bytes };

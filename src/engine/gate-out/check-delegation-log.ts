@@ -6,7 +6,7 @@ import { type Gate, refuse } from "./gate-types.js";
  * left them while the checkpoint was open (with the sandbox or the hooks off, no record after it counts).
  */
 export const checkDelegationLog: Gate = (ctx) => {
-  const p = ctx.provenance;
+  const p = ctx.expected.provenance;
   if (!p) return { ok: true };
   if (p.view.forged.length > 0) {
     return refuse(

@@ -8,7 +8,7 @@ import { type Gate, refuse } from "./gate-types.js";
  * Unsandboxed, or in a session or on a queue worker Baton cannot vouch for, a change is refused.
  */
 export const checkHistory: Gate = async (ctx) => {
-  if (!ctx.baseline || ctx.gitReadOnly) return { ok: true };
+  if (!ctx.baseline || ctx.expected.gitReadOnly) return { ok: true };
   const changes = await historyChanges(ctx.repoRoot, ctx.baseline);
   if (changes.length === 0) return { ok: true };
   return refuse(ctx, "HISTORY_CHANGED", `git history changed while the agent ran: ${changes.join("; ")}`);

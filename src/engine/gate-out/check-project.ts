@@ -17,11 +17,11 @@ import { planVerdictTree, type VerdictTreePlan, withVerdictTree } from "./verdic
  * the command, exit code and last lines of output. What ran is kept as evidence either way.
  */
 export const checkProject: Gate = async (ctx) => {
-  const checks = ctx.checks ?? [];
+  const checks = ctx.expected.checks ?? [];
   if (checks.length === 0) return { ok: true };
   const commit = ctx.baseline?.commit;
   const where = commit ? { root: ctx.repoRoot, storePrefix: ctx.storePrefix, commit } : null;
-  const plan = where ? await planVerdictTree(where, checks, ctx.plannedChanges ?? "") : null;
+  const plan = where ? await planVerdictTree(where, checks, ctx.expected.plannedChanges ?? "") : null;
   // Listed once: the verdict tree links them, and what the run changed in them is held to their lock files.
   const folders = plan ? await dependencyFolders(ctx.repoRoot) : [];
   const unseen = unseenByChecks(ctx, plan, folders);

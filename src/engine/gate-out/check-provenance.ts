@@ -10,7 +10,7 @@ import { type Gate, refuse } from "./gate-types.js";
  * anything the hooks did not see.
  */
 export const checkProvenance: Gate = (ctx) => {
-  const p = ctx.provenance;
+  const p = ctx.expected.provenance;
   if (!p) return { ok: true };
   if (p.view.agentId === undefined) {
     const launched = p.view.launches.length > 0 ? ` (an Agent call named ${p.view.launches.join(", ")})` : "";

@@ -13,7 +13,7 @@ import {
 } from "../../state/index.js";
 import type { Run } from "../run/index.js";
 import { type GateOutVerdict, runGateOut } from "./gate-out-list.js";
-import type { GateOutInput } from "./gate-types.js";
+import type { GateOutInput, ResultExpectations } from "./gate-types.js";
 import { checksFor } from "./project-checks.js";
 
 /** A result to check, as a live run and the recovery of a dead one both know it. */
@@ -28,8 +28,8 @@ export interface ResultToCheck {
   agentOutput: string;
   /** The work tree at GATE IN, from the open checkpoint. */
   baseline: GitBaseline | null;
-  provenance?: GateOutInput["provenance"] | undefined;
-  templates?: GateOutInput["templates"] | undefined;
+  provenance?: ResultExpectations["provenance"] | undefined;
+  templates?: ResultExpectations["templates"] | undefined;
   gitReadOnly?: boolean | undefined;
 }
 
@@ -37,25 +37,27 @@ export interface ResultToCheck {
 export function gateOutInput(result: ResultToCheck): GateOutInput {
   const { config, task, operation } = result;
   return {
-    ...(result.provenance ? { provenance: result.provenance } : {}),
     operation,
     sessionId: result.sessionId,
     repoRoot: config.root,
     taskFolder: result.folder,
     metadataPath: result.metadataPath,
     agentOutput: result.agentOutput,
-    minArtifactBytes: config.minArtifactBytes,
     baseline: result.baseline,
     storePrefix: storePrefix(config.root, specsPaths(config.specsDir).dir),
-    checks:
-      operation === "implement" && task
-        ? checksFor(config, taskTypeOf(task) ?? config.defaultLanguage, "operation")
-        : [],
-    ...(operation === "implement" && task ? { plannedChanges: latestPlanText(config.root, task) } : {}),
-    researchSections: config.research.sections,
-    earlierArtifacts: task ? artifactPaths(task) : [],
-    ...(result.templates ? { templates: result.templates } : {}),
-    ...(result.gitReadOnly ? { gitReadOnly: true } : {}),
+    expected: {
+      minArtifactBytes: config.minArtifactBytes,
+      checks:
+        operation === "implement" && task
+          ? checksFor(config, taskTypeOf(task) ?? config.defaultLanguage, "operation")
+          : [],
+      ...(operation === "implement" && task ? { plannedChanges: latestPlanText(config.root, task) } : {}),
+      researchSections: config.research.sections,
+      earlierArtifacts: task ? artifactPaths(task) : [],
+      ...(result.provenance ? { provenance: result.provenance } : {}),
+      ...(result.templates ? { templates: result.templates } : {}),
+      ...(result.gitReadOnly ? { gitReadOnly: true } : {}),
+    },
   };
 }
 
@@ -63,7 +65,7 @@ export function gateOutInput(result: ResultToCheck): GateOutInput {
 export function checkRunResult(
   run: Run,
   agentOutput: string,
-  provenance?: GateOutInput["provenance"],
+  provenance?: ResultExpectations["provenance"],
   gitReadOnly = false,
 ): Promise<GateOutVerdict> {
   return runGateOut(

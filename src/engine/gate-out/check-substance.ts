@@ -94,7 +94,7 @@ function headings(text: string): Set<string> {
 }
 
 function checkReport(ctx: GateOutContext, artifact: VerifiedArtifact, text: string): GateResult {
-  const required = ctx.researchSections ?? [];
+  const required = ctx.expected.researchSections ?? [];
   if (required.length === 0) return ok;
   const present = headings(text);
   const missing = required.filter((s) => !present.has(s.toLowerCase()));
@@ -132,7 +132,7 @@ function nearCopy(ctx: GateOutContext, artifact: VerifiedArtifact, text: string)
   const mine = shingles(text);
   if (mine.size < 10) return ok;
   // A revision is a revised copy of the plan by definition; it is judged against templates only.
-  const earlierOnes = ctx.operation === "revise" ? [] : (ctx.earlierArtifacts ?? []);
+  const earlierOnes = ctx.operation === "revise" ? [] : (ctx.expected.earlierArtifacts ?? []);
   for (const earlier of earlierOnes) {
     if (earlier === artifact.path) continue;
     let other: string;
@@ -150,7 +150,7 @@ function nearCopy(ctx: GateOutContext, artifact: VerifiedArtifact, text: string)
       );
     }
   }
-  for (const template of ctx.templates ?? []) {
+  for (const template of ctx.expected.templates ?? []) {
     const score = similarity(mine, shingles(template.text));
     if (score >= NEAR_COPY) {
       return refuse(

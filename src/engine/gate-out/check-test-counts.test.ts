@@ -21,10 +21,9 @@ function ctx(configured: ReturnType<typeof check>, counts?: { tests: number }): 
     taskFolder: "/nonexistent/t",
     metadataPath: "/nonexistent/t/m",
     agentOutput: "",
-    minArtifactBytes: 0,
     storePrefix: "specs",
     baseline: null,
-    checks: [configured],
+    expected: { minArtifactBytes: 0, checks: [configured] },
     checkRuns: [
       {
         name: "tests",

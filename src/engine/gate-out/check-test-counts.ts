@@ -55,10 +55,10 @@ export const checkTestCounts: Gate = async (ctx) => {
   if (runs.length === 0 || !runs.every((r) => r.ok)) return { ok: true };
   // Only checks whose runner reports are held to the baseline: measuring it costs a run of the checks.
   const scripts = commit ? await baselineScripts(ctx.repoRoot, commit) : scriptsIn(ctx.repoRoot);
-  const countable = (ctx.checks ?? []).filter((c) => reportsCounts(c, scripts));
+  const countable = (ctx.expected.checks ?? []).filter((c) => reportsCounts(c, scripts));
   // The baseline is measured as the checks ran: without what the run changed in the user's configuration.
   const place = {
-    ...checkPlace(ctx.repoRoot, ctx.storePrefix, ctx.checks ?? []),
+    ...checkPlace(ctx.repoRoot, ctx.storePrefix, ctx.expected.checks ?? []),
     unseen: runs[0]?.unseen ?? [],
   };
   const base = commit && countable.length > 0 ? await baselineCounts(place, commit, countable) : {};
@@ -68,7 +68,7 @@ export const checkTestCounts: Gate = async (ctx) => {
     const refusal = (code: GateOutCode, why: string) =>
       refuse(ctx, code, `check "${run.name}" (\`${run.command}\`) exited 0, but ${why}`);
     if (now === null) {
-      const check = ctx.checks?.find((c) => c.name === run.name);
+      const check = ctx.expected.checks?.find((c) => c.name === run.name);
       const declared = check !== undefined && (check.report !== null || check.format !== "junit");
       if (before === null && !declared) continue;
       const then =

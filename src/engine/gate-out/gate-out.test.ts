@@ -22,7 +22,7 @@ beforeEach(() => {
     metadataPath: join(root, "specs/5_task/.return-meta.json"),
     agentOutput: "",
     storePrefix: "specs",
-    minArtifactBytes: 64,
+    expected: { minArtifactBytes: 64 },
   };
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -209,7 +209,7 @@ describe("GATE OUT: substance of research and plans", () => {
   ).join("\n");
 
   it("refuses a report without the configured sections, naming them", async () => {
-    input.researchSections = ["Summary", "Findings"];
+    input.expected.researchSections = ["Summary", "Findings"];
     report(`# Research Report\n\n## Findings\n\n${FINDINGS}\n`);
     meta();
     const refused = await refusal();
@@ -230,17 +230,17 @@ describe("GATE OUT: substance of research and plans", () => {
     writeFileSync(join(root, earlier), `# Research Report\n\n${FINDINGS}\n`);
     report(`# Research Report (again)\n\n${FINDINGS}\n`);
     meta();
-    input.earlierArtifacts = [earlier];
+    input.expected.earlierArtifacts = [earlier];
     expect(await refusal()).toMatchObject({ code: "ARTIFACT_NEAR_COPY" });
-    input.earlierArtifacts = [];
-    input.templates = [
+    input.expected.earlierArtifacts = [];
+    input.expected.templates = [
       { source: join(root, ".claude/agents/r.md"), text: `# Research Report\n\n${FINDINGS}\n` },
     ];
     const refused = await refusal();
     expect(refused.message).toContain(".claude/agents/r.md");
     // New work about the same subject passes.
-    input.templates = [];
-    input.earlierArtifacts = [earlier];
+    input.expected.templates = [];
+    input.expected.earlierArtifacts = [earlier];
     report(`# Research Report\n\n${FINDINGS.replaceAll("drops", "keeps").replaceAll("lexer", "parser")}\n`);
     expect((await runGateOut(input)).ok).toBe(true);
   });

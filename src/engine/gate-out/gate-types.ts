@@ -65,15 +65,18 @@ export interface GateOutInput {
   metadataPath: string;
   /** Everything the agent printed, for TASK_ERROR / ERROR_CONTEXT signals. */
   agentOutput: string;
-  minArtifactBytes: number;
-  /** Set for one phase of a plan run: the hard barrier checks the phase summary instead of artifacts. */
-  phase?: PhaseBarrierInput;
-  /** In-session runs: who wrote what in the task folder, and the agent Baton delegated to. */
-  provenance?: { view: DelegationView; agent: string };
   /** The work tree at GATE IN (or at the phase call): the diff evidence is taken against it. */
   baseline?: GitBaseline | null;
   /** The task store's folder relative to the repository root (`specs`): never counted as work. */
   storePrefix: string;
+  /** Set for one phase of a plan run: the hard barrier checks the phase summary instead of artifacts. */
+  phase?: PhaseBarrierInput;
+  expected: ResultExpectations;
+}
+
+/** What the result is held to, from Baton's own records: the configuration, the store, the agent's file. */
+export interface ResultExpectations {
+  minArtifactBytes: number;
   /** The project's checks that apply to this result (implement only). */
   checks?: readonly ConfiguredCheck[];
   /** The plan's text for this work (the phase's section in a plan run): a check input it names may change. */
@@ -84,6 +87,8 @@ export interface GateOutInput {
   earlierArtifacts?: readonly string[];
   /** Report templates in the agent's own instructions: filling one in is not writing a report. */
   templates?: ReadonlyArray<{ source: string; text: string }>;
+  /** In-session runs: who wrote what in the task folder, and the agent Baton delegated to. */
+  provenance?: { view: DelegationView; agent: string };
   /**
    * The agent ran in Baton's sandbox, where git's folder is read-only: history that moved meanwhile (a
    * person's commit, a pull) is not the agent's, and the result is recorded on top of it.

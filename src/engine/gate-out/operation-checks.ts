@@ -30,11 +30,9 @@ export async function runOperationChecks(request: {
       taskFolder: request.taskFolder,
       metadataPath: "",
       agentOutput: "",
-      minArtifactBytes: 0,
       baseline,
       storePrefix: request.storePrefix,
-      checks: request.checks,
-      plannedChanges: request.plannedChanges,
+      expected: { minArtifactBytes: 0, checks: request.checks, plannedChanges: request.plannedChanges },
     },
     [
       (ctx) => {

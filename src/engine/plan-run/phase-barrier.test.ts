@@ -25,7 +25,7 @@ function context(meta: Partial<ReturnMetadata>, summary?: { content?: string; be
     metadataPath: join(root, "meta.json"),
     agentOutput: "",
     storePrefix: "specs",
-    minArtifactBytes: 100,
+    expected: { minArtifactBytes: 100 },
     signals: [],
     metadata: {
       status: "implemented",

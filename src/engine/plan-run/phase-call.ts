@@ -195,15 +195,17 @@ export async function callPhase(planRun: PlanRunInput, attempt: PhaseAttempt): P
       taskFolder: folder,
       metadataPath,
       agentOutput: outcome.output,
-      minArtifactBytes: call.minSummaryBytes,
       baseline: attempt.baseline,
       storePrefix: storePrefix(run.config.root, run.ctx.paths.dir),
-      checks: checksFor(run.config, taskTypeOf(run.task) ?? run.config.defaultLanguage, "phase"),
-      plannedChanges: call.section,
       phase: { id: phase.id, summaryPath, summaryDigestBefore, minSummaryBytes: call.minSummaryBytes },
-      // In the shared tree, Baton's sandbox keeps git's folder read-only to the phase's agent; a worktree's
-      // own git files are its, so there every change of history is still refused.
-      gitReadOnly: attempt.sandbox !== undefined && isMainTree(workRoot),
+      expected: {
+        minArtifactBytes: call.minSummaryBytes,
+        checks: checksFor(run.config, taskTypeOf(run.task) ?? run.config.defaultLanguage, "phase"),
+        plannedChanges: call.section,
+        // In the shared tree, Baton's sandbox keeps git's folder read-only to the phase's agent; a worktree's
+        // own git files are its, so there every change of history is still refused.
+        gitReadOnly: attempt.sandbox !== undefined && isMainTree(workRoot),
+      },
     },
     PHASE_BARRIER,
   );

@@ -93,31 +93,27 @@ export interface HeadlessRun extends Run {
   readonly execution: HeadlessExecution;
 }
 
-/** What a headless run is asked for: the run, and (each optional but the runner) how to execute it. */
+/** What a headless run is asked for: the run, the runner that executes it, and how (each part optional). */
 export interface HeadlessRequest extends Omit<RunRequest, "mode" | "sessionId" | "claudeSessionId"> {
   runner: Runner;
-  commit?: boolean | undefined;
-  signal?: AbortSignal | undefined;
-  concurrency?: number | undefined;
-  maxIterations?: number | undefined;
-  isolate?: "none" | "worktree" | undefined;
-  maxCost?: number | undefined;
+  execution?: Partial<Omit<HeadlessExecution, "runner">> | undefined;
 }
 
 /** The headless run prepared once: the run value, its execution settled with the configuration's defaults. */
 export async function prepareHeadlessRun(request: HeadlessRequest): Promise<HeadlessRun> {
   const run = await prepareRun({ ...request, mode: "headless" });
   const { phases } = run.config;
+  const asked = request.execution ?? {};
   return {
     ...run,
     execution: {
       runner: request.runner,
-      signal: request.signal ?? new AbortController().signal,
-      commit: request.commit !== false,
-      concurrency: request.concurrency ?? phases.concurrency,
-      maxIterations: request.maxIterations ?? phases.maxIterations,
-      isolate: request.isolate ?? "none",
-      maxCost: request.maxCost,
+      signal: asked.signal ?? new AbortController().signal,
+      commit: asked.commit !== false,
+      concurrency: asked.concurrency ?? phases.concurrency,
+      maxIterations: asked.maxIterations ?? phases.maxIterations,
+      isolate: asked.isolate ?? "none",
+      maxCost: asked.maxCost,
     },
   };
 }
