@@ -2,8 +2,9 @@ import type { AgentFileReader } from "../agents/index.js";
 import type { FileChange, HookMode, InitManifest, InitPlan, TemplateFile } from "../init/index.js";
 import type { Rule } from "../lint/index.js";
 
-/** The agent CLIs a live session can run in; each has a folder of its own under src/hosts/. */
-export type HostName = "claude" | "opencode" | "codex";
+import type { HostName } from "../shared/host-names.js";
+
+export type { HostName };
 
 /** What one `baton init` decided before any host plans its part. */
 export interface HostInstallContext {

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { OPERATIONS } from "../shared/operation-names.js";
+import type { RunnerType } from "../shared/runner-names.js";
 import type { SandboxPolicy } from "./sandbox.js";
 
 /** The plan phase a delegation implements, when `baton implement` runs a plan phase by phase. */
@@ -70,7 +71,7 @@ export interface RunRequest {
 }
 
 /** `queue`: the agent runs on a `baton worker` (src/batch/queue). */
-export type RunnerKind = "command" | "scripted" | "claude" | "opencode" | "codex" | "queue";
+export type RunnerKind = RunnerType | "queue";
 
 /** A runner as a dry run shows it: its kind and what exactly it would start. */
 export interface RunnerDescription {
