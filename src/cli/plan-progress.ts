@@ -33,21 +33,7 @@ export class PlanBoard {
         this.total = event.total;
         if (event.event === "started") {
           this.wave = event.wave;
-          for (const id of event.phases) {
-            if (!this.phases.has(id)) {
-              this.phases.set(id, {
-                id,
-                name: "",
-                wave: event.wave,
-                state: "waiting",
-                iteration: 0,
-                agent: "",
-                since: now,
-                step: "",
-                result: "",
-              });
-            }
-          }
+          for (const id of event.phases) this.line(id, event.wave, now);
           return `Wave ${event.wave + 1}/${event.total}: Phase ${event.phases.join(", ") || "(nothing to run)"}`;
         }
         return `Wave ${event.wave + 1}/${event.total} ${event.event === "stopped" ? "stopped" : "done"}`;

@@ -113,6 +113,16 @@ export function failBeforeStart(
   message: string,
   options: RunOptions,
 ): RunOutcome {
+  return failWithoutOutput(reason, message, 0, options);
+}
+
+/** A failed run with no output of an agent process of its own (none started, or the work ran elsewhere). */
+export function failWithoutOutput(
+  reason: Extract<RunOutcome, { ok: false }>["reason"],
+  message: string,
+  durationMs: number,
+  options: RunOptions,
+): RunOutcome {
   const outcome: RunOutcome = {
     ok: false,
     reason,
@@ -121,7 +131,7 @@ export function failBeforeStart(
     stderr: "",
     exitCode: null,
     signal: null,
-    durationMs: 0,
+    durationMs,
     pid: null,
   };
   return finish(outcome, options);

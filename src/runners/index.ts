@@ -1,6 +1,6 @@
 /** Runners: how Baton starts an agent for one delegation and learns how it ended. */
 
-export { addUsage, finish as finishRun } from "./agent-process.js";
+export { addUsage, failWithoutOutput, finish as finishRun } from "./agent-process.js";
 export {
   CLAUDE_PERMISSION_MODES,
   ClaudeRunner,

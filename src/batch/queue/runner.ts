@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type PgBoss from "pg-boss";
 import {
+  failWithoutOutput,
   finishRun,
   type Runner,
   type RunnerDescription,
@@ -35,20 +36,7 @@ export class QueueRunner implements Runner {
   async run(request: RunRequest, options: RunOptions): Promise<RunOutcome> {
     const started = new Stopwatch();
     const fail = (message: string, reason: "exit" | "aborted" = "exit"): RunOutcome =>
-      finishRun(
-        {
-          ok: false,
-          reason,
-          message,
-          output: "",
-          stderr: "",
-          exitCode: null,
-          signal: null,
-          durationMs: started.elapsedMs(),
-          pid: null,
-        },
-        options,
-      );
+      failWithoutOutput(reason, message, started.elapsedMs(), options);
     const base = await runGit(request.cwd, ["rev-parse", "HEAD"]);
     const top = await runGit(request.cwd, ["rev-parse", "--git-common-dir"]);
     if (!base.ok || !top.ok) return fail(`not a git work tree: ${request.cwd}`);

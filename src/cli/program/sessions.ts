@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Command } from "commander";
 import { BATON_DIR } from "../../shared/baton-paths.js";
+import { OPERATIONS } from "../../shared/operation-names.js";
 import { present } from "../../shared/present.js";
 import { RUNNER_CHOICES } from "../../shared/runner-names.js";
 import { described, print, repoOf, selfCommand } from "./io.js";
@@ -66,7 +67,7 @@ function defineGateIn(program: Command): void {
       .description(
         "open a checkpoint inside a Claude Code session and print what to delegate (run by /research …)",
       )
-      .argument("<operation>", "research | plan | implement | revise")
+      .argument("<operation>", OPERATIONS.join(" | "))
       .argument("<number>", "task number")
       .argument("[focus...]", "what to concentrate on (passed to the agent)")
       .option(
@@ -104,7 +105,7 @@ function defineGateOut(program: Command): void {
       .description(
         "close a checkpoint inside a Claude Code session: verify the agent's result, record it, commit",
       )
-      .argument("<operation>", "research | plan | implement | revise")
+      .argument("<operation>", OPERATIONS.join(" | "))
       .argument("<number>", "task number")
       .requiredOption("--session <id>", "the session id gate-in printed")
       .option("--no-commit", "leave the result uncommitted")
