@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { ARTIFACT_DIRS } from "../shared/baton-paths.js";
 
 /**
  * How the repository names task folders and artifacts, learned from the folders it has: v2 is
@@ -12,7 +13,7 @@ export function learnArtifactNaming(specsDir: string): "v1" | "v2" | null {
   let v1 = 0;
   let v2 = 0;
   for (const folder of folders.slice(-8)) {
-    for (const kind of ["reports", "plans"]) {
+    for (const kind of [ARTIFACT_DIRS.research, ARTIFACT_DIRS.plan]) {
       for (const name of list(join(specsDir, folder, kind))) {
         if (/^\d{2}_.+\.md$/.test(name)) v2++;
         else if (/^(research|implementation)-\d{3}\.md$/.test(name)) v1++;

@@ -25,11 +25,6 @@ function usageFields(usage: RunUsage | undefined): Partial<NewEvent> {
   };
 }
 
-/**
- * Turns an operation's progress events into the repository's event stream: operation start, gate
- * verdicts, each agent run with its usage (the one place spend is counted), phases and waves, the
- * commit. The operation's end is written by `finishOperation`, with the result's code.
- */
 /** A prepared run, as its events name it. */
 export function recordedRun(run: Run, runner?: string): RecordedRun {
   return {
@@ -44,10 +39,20 @@ export function recordedRun(run: Run, runner?: string): RecordedRun {
 }
 
 /** The fields every event of one run carries. */
-export function eventBase(run: RecordedRun): Pick<NewEvent, "session" | "task" | "operation"> {
+/** A budget that refused a run before GATE IN, or stopped it: one event, with the limit's message. */
+export function recordBudget(run: RecordedRun, outcome: "refused" | "exceeded", message: string): void {
+  appendEvent(run.root, { ...eventBase(run), kind: "budget", outcome, code: "BUDGET_EXCEEDED", message });
+}
+
+function eventBase(run: RecordedRun): Pick<NewEvent, "session" | "task" | "operation"> {
   return { session: run.session, task: run.task, operation: run.operation };
 }
 
+/**
+ * Turns an operation's progress events into the repository's event stream: operation start, gate
+ * verdicts, each agent run with its usage (the one place spend is counted), phases and waves, the
+ * commit. The operation's end is written by `finishOperation`, with the result's code.
+ */
 export function progressRecorder(run: RecordedRun): (event: ProgressEvent) => void {
   const base = eventBase(run);
   const write = (event: NewEvent) => appendEvent(run.root, { ...base, ...event });

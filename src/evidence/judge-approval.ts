@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { approvalsAtCommit, planApprovalRequired } from "../config/index.js";
 import { planContentHash } from "../plan/index.js";
+import { ARTIFACT_DIRS } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
 import { taskTypeOf } from "../state/index.js";
 import { EVIDENCE_DIR, Evidence } from "./evidence-record.js";
@@ -75,7 +76,7 @@ export async function judgeApproval(
   const plan = await shown(root, completion.commit, approved.plan);
   if (plan === null || planContentHash(plan) !== approved.contentSha256)
     reasons.push(`the plan it ran (${approved.plan}) is not the content that was approved`);
-  const folder = approved.plan.slice(0, approved.plan.lastIndexOf("/plans/"));
+  const folder = approved.plan.slice(0, approved.plan.lastIndexOf(`/${ARTIFACT_DIRS.plan}/`));
   const path = `${folder}/${EVIDENCE_DIR}/${approved.session}-approve.json`;
   const text = await shown(root, completion.commit, path);
   const approval = text === null ? null : Evidence.safeParse(safeJson(text));

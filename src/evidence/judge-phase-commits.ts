@@ -1,3 +1,4 @@
+import { ARTIFACT_DIRS } from "../shared/baton-paths.js";
 import { runGit } from "../shared/git.js";
 import { sessionOf } from "./commit-seal.js";
 import { EVIDENCE_DIR, type Evidence } from "./evidence-record.js";
@@ -68,7 +69,7 @@ async function phaseScope(
   const artifacts = new Set(found.evidence.artifacts.map((a) => a.path));
   const record = (p: string) =>
     isStoreRecord(prefix, p) ||
-    p.startsWith(`${folder}/plans/`) ||
+    p.startsWith(`${folder}/${ARTIFACT_DIRS.plan}/`) ||
     p.startsWith(`${folder}/${EVIDENCE_DIR}/`) ||
     artifacts.has(p);
   return workListProblems(changes, found.evidence.work ?? {}, record, "its phase evidence");

@@ -112,6 +112,15 @@ export const LOOP_GUARD_FILE = ".baton-postflight-loop-guard";
 export const LEGACY_MARKER_FILES = [".postflight-pending", ".postflight-loop-guard"] as const;
 /** The return metadata an agent writes for the operation. */
 export const METADATA_FILE = ".return-meta.json";
+/** Where each kind of artifact lives inside a task folder (format reference 8.2, 8.3). */
+export const ARTIFACT_DIRS = {
+  research: "reports",
+  plan: "plans",
+  summary: "summaries",
+  handoff: "handoffs",
+} as const;
+/** The summary a phase agent writes, in the task folder's summaries. */
+export const phaseSummaryFile = (phaseId: string) => `phase-${phaseId}-summary.md`;
 /** The return metadata of one phase of a plan run. */
 export const phaseMetadataFile = (phaseId: string) => `.return-meta.phase-${phaseId}.json`;
 /** Every return-metadata file name, the operation's and each phase's. */

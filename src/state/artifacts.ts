@@ -1,16 +1,11 @@
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
+import { ARTIFACT_DIRS } from "../shared/baton-paths.js";
 import { present } from "../shared/present.js";
 import { recordedPath, taskFolderName } from "./paths.js";
 import type { TaskEntry } from "./store-schema.js";
 
-/** Where each kind of artifact lives inside a task folder (format reference 8.2, 8.3). */
-export const ARTIFACT_DIRS = {
-  research: "reports",
-  plan: "plans",
-  summary: "summaries",
-  handoff: "handoffs",
-} as const;
+export { ARTIFACT_DIRS };
 export type ArtifactKind = keyof typeof ARTIFACT_DIRS;
 
 const V1_NAMES: Record<ArtifactKind, { prefix: string; pattern: RegExp }> = {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parsePlan, planWaves } from "../../plan/index.js";
+import { ARTIFACT_DIRS } from "../../shared/baton-paths.js";
 import { markdownLines } from "../../shared/markdown-lines.js";
 import {
   type Gate,
@@ -43,12 +44,12 @@ function readText(root: string, artifact: VerifiedArtifact): string | null {
 
 const isPlan = (ctx: GateOutContext, a: VerifiedArtifact) =>
   (ctx.operation === "plan" || ctx.operation === "revise") &&
-  (a.type === "plan" || a.path.includes("/plans/")) &&
+  (a.type === "plan" || a.path.includes(`/${ARTIFACT_DIRS.plan}/`)) &&
   a.path.endsWith(".md");
 
 const isReport = (ctx: GateOutContext, a: VerifiedArtifact) =>
   ctx.operation === "research" &&
-  (a.type === "research" || a.path.includes("/reports/")) &&
+  (a.type === "research" || a.path.includes(`/${ARTIFACT_DIRS.research}/`)) &&
   a.path.endsWith(".md");
 
 function checkPlan(ctx: GateOutContext, artifact: VerifiedArtifact, text: string): GateResult {

@@ -3,7 +3,7 @@ import { dirname, join, relative } from "node:path";
 import type { Route } from "../../agents/index.js";
 import type { Phase } from "../../plan/index.js";
 import type { DelegationContext, RunnerEvent, RunOutcome, SandboxPolicy } from "../../runners/index.js";
-import { phaseMetadataFile } from "../../shared/baton-paths.js";
+import { ARTIFACT_DIRS, phaseMetadataFile, phaseSummaryFile } from "../../shared/baton-paths.js";
 import { type GitBaseline, storePrefix, taskTypeOf } from "../../state/index.js";
 import type { ChangeEvidence, CheckRun, Gate, ReturnMetadata } from "../gate-out/index.js";
 import {
@@ -30,8 +30,9 @@ export const PHASE_BARRIER: readonly Gate[] = GATE_OUT.filter((gate) => !OPERATI
   (gate) => PHASE_SUBSTITUTES.get(gate) ?? gate,
 );
 
-export function phaseSummaryName(id: string): string {
-  return `phase-${id}-summary.md`;
+/** Where a phase's summary is, relative to its task folder. */
+export function phaseSummaryPath(id: string): string {
+  return join(ARTIFACT_DIRS.summary, phaseSummaryFile(id));
 }
 
 export function phaseMetadataName(id: string): string {
@@ -120,7 +121,7 @@ function phasePrompt(call: PhaseCall, context: DelegationContext): string {
 function phaseCallSetup(call: PhaseCall) {
   const { phase, workRoot, iteration, continuation } = call.attempt;
   const folder = join(workRoot, call.taskFolder);
-  const summaryPath = join(folder, "summaries", phaseSummaryName(phase.id));
+  const summaryPath = join(folder, phaseSummaryPath(phase.id));
   const metadataPath = join(folder, phaseMetadataName(phase.id));
   mkdirSync(dirname(summaryPath), { recursive: true });
   // A metadata file from an earlier call must never pass as this call's result.

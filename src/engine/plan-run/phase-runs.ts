@@ -8,7 +8,7 @@ import { addUsage, type RunnerEvent, type RunUsage } from "../../runners/index.j
 import { type GitBaseline, mutateStore } from "../../state/index.js";
 import type { VerifiedArtifact } from "../gate-out/index.js";
 import { readBaseline, runSandbox } from "../run/index.js";
-import { callPhase, type PhaseCallResult, phaseMetadataName } from "./phase-call.js";
+import { callPhase, type PhaseCallResult, phaseMetadataName, phaseSummaryPath } from "./phase-call.js";
 import type { PhaseOutcome, PhaseVerdict } from "./phase-transition.js";
 import { createPhaseWorktree, headSha, type PhaseWorktree } from "./phase-worktree.js";
 import type { PhaseReport, PlanRunInput, PlanRunReport } from "./plan-run-types.js";
@@ -247,7 +247,7 @@ export class PhaseRuns {
 
   private linkSummary(id: PhaseId, name: string): void {
     const { run } = this.input;
-    const summary = join(run.folder, "summaries", `phase-${id}-summary.md`);
+    const summary = join(run.folder, phaseSummaryPath(id));
     let bytes = 0;
     try {
       bytes = readFileSync(summary).length;

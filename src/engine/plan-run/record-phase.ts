@@ -6,7 +6,7 @@ import { CONTROL_FILE_GLOBS, TEMP_FILE_GLOB } from "../../shared/baton-paths.js"
 import { appendError, holdStore, type StoreContext, type Transaction } from "../../state/index.js";
 import { commitTaskChanges, publishedKey } from "../commit/index.js";
 import type { ChangeEvidence, CheckRun } from "../gate-out/index.js";
-import { phaseSummaryName } from "./phase-call.js";
+import { phaseSummaryPath } from "./phase-call.js";
 import { phaseFailure } from "./phase-failure.js";
 import { phaseWorkBlobs } from "./phase-work-blobs.js";
 import {
@@ -176,7 +176,7 @@ function writePhaseRecord(
       artifacts: [
         {
           type: "summary",
-          path: relative(rc.root, join(folder, "summaries", phaseSummaryName(phase.id))),
+          path: relative(rc.root, join(folder, phaseSummaryPath(phase.id))),
           bytes: 0,
         },
       ],
@@ -196,7 +196,7 @@ async function commitPhase(
   evidencePath: string | null,
   subject: string,
 ): Promise<PhaseRecord["commit"]> {
-  const summary = join(rc.root, rc.taskFolder, "summaries", phaseSummaryName(phase.id));
+  const summary = join(rc.root, rc.taskFolder, phaseSummaryPath(phase.id));
   const result = await commitTaskChanges({
     root: rc.root,
     baton: [

@@ -1,7 +1,6 @@
 import { relative } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import type { RunUsage } from "../../runners/index.js";
-import { appendEvent } from "../../shared/event-stream.js";
 import { BudgetExceededError, Stopwatch } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import {
@@ -15,10 +14,10 @@ import { HeadlessDelegation } from "../delegate/index.js";
 import type { Driven } from "../drive/index.js";
 import { drive } from "../drive/index.js";
 import {
-  eventBase,
   finishOperation,
   progressRecorder,
   type RecordedRun,
+  recordBudget,
   recordedRun,
 } from "../event-recorder.js";
 import type { PlanRunReport } from "../plan-run/index.js";
@@ -82,13 +81,7 @@ function budgetFor(run: HeadlessRun, recorded: RecordedRun): BudgetGuard {
   const budget = BudgetGuard.forRun(run.config.root, limits, run.taskNumber);
   const refused = budget.active ? budget.mayStart() : undefined;
   if (!refused) return budget;
-  appendEvent(run.config.root, {
-    ...eventBase(recorded),
-    kind: "budget",
-    outcome: "refused",
-    code: "BUDGET_EXCEEDED",
-    message: refused.message,
-  });
+  recordBudget(recorded, "refused", refused.message);
   throw new BudgetExceededError(`task ${run.taskNumber}'s ${run.operation} not started: ${refused.message}`, {
     hint: "Raise the limit (`--max-cost USD`, or `budgets` in baton.config.*) and run it again.",
   });
@@ -113,15 +106,7 @@ export async function runOperation(request: OperationRequest): Promise<Operation
     event: { type: "start" },
   });
   finishOperation(recorded, driven.state.result!, delegation.usage, started.elapsedMs());
-  if (budget.stopped) {
-    appendEvent(run.config.root, {
-      ...eventBase(recorded),
-      kind: "budget",
-      outcome: "exceeded",
-      code: "BUDGET_EXCEEDED",
-      message: budget.stopped.message,
-    });
-  }
+  if (budget.stopped) recordBudget(recorded, "exceeded", budget.stopped.message);
   const report = await operationReport(run, driven, delegation, journal);
   if (budget.stopped) report.budget = budget.stopped;
   if (recovered) report.recovered = recovered;
