@@ -6,7 +6,7 @@ import type { Run } from "./run/index.js";
 import type { RunResult } from "./transition.js";
 
 /** Who an operation's events belong to, fixed once per run. */
-export interface RecordedRun {
+interface RecordedRun {
   root: string;
   session: string;
   task: number;
@@ -26,7 +26,7 @@ function usageFields(usage: RunUsage | undefined): Partial<NewEvent> {
 }
 
 /** A prepared run, as its events name it. */
-export function recordedRun(run: Run, runner?: string): RecordedRun {
+function recordedRun(run: Run, runner?: string): RecordedRun {
   return {
     root: run.config.root,
     session: run.sessionId,
@@ -38,12 +38,37 @@ export function recordedRun(run: Run, runner?: string): RecordedRun {
   };
 }
 
-/** The fields every event of one run carries. */
-/** A budget that refused a run before GATE IN, or stopped it: one event, with the limit's message. */
-export function recordBudget(run: RecordedRun, outcome: "refused" | "exceeded", message: string): void {
-  appendEvent(run.root, { ...eventBase(run), kind: "budget", outcome, code: "BUDGET_EXCEEDED", message });
+/**
+ * One operation's events, written to the repository's event stream: who they belong to is fixed once, when the
+ * run is prepared; progress, a budget's verdict and the end go through it.
+ */
+export class OperationRecorder {
+  private readonly run: RecordedRun;
+  /** Progress events as they come, turned into the stream's events (progressRecorder). */
+  readonly progress: (event: ProgressEvent) => void;
+
+  constructor(run: Run, runner?: string) {
+    this.run = recordedRun(run, runner);
+    this.progress = progressRecorder(this.run);
+  }
+
+  /** A budget that refused the run before GATE IN, or stopped it: one event, with the limit's message. */
+  budget(outcome: "refused" | "exceeded", message: string): void {
+    appendEvent(this.run.root, {
+      ...eventBase(this.run),
+      kind: "budget",
+      outcome,
+      code: "BUDGET_EXCEEDED",
+      message,
+    });
+  }
+
+  finish(result: RunResult, usage: RunUsage | undefined, durationMs: number): void {
+    finishOperation(this.run, result, usage, durationMs);
+  }
 }
 
+/** The fields every event of one run carries. */
 function eventBase(run: RecordedRun): Pick<NewEvent, "session" | "task" | "operation"> {
   return { session: run.session, task: run.task, operation: run.operation };
 }
@@ -53,7 +78,7 @@ function eventBase(run: RecordedRun): Pick<NewEvent, "session" | "task" | "opera
  * verdicts, each agent run with its usage (the one place spend is counted), phases and waves, the
  * commit. The operation's end is written by `finishOperation`, with the result's code.
  */
-export function progressRecorder(run: RecordedRun): (event: ProgressEvent) => void {
+function progressRecorder(run: RecordedRun): (event: ProgressEvent) => void {
   const base = eventBase(run);
   const write = (event: NewEvent) => appendEvent(run.root, { ...base, ...event });
   return (event) => {
@@ -132,7 +157,7 @@ function recordPlanEvent(write: (event: NewEvent) => void, event: PlanProgressEv
 }
 
 /** The operation's last event: how it ended, with its totals. */
-export function finishOperation(
+function finishOperation(
   run: RecordedRun,
   result: RunResult,
   usage: RunUsage | undefined,

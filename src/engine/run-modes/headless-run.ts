@@ -13,13 +13,7 @@ import {
 import { HeadlessDelegation } from "../delegate/index.js";
 import type { Driven } from "../drive/index.js";
 import { drive } from "../drive/index.js";
-import {
-  finishOperation,
-  progressRecorder,
-  type RecordedRun,
-  recordBudget,
-  recordedRun,
-} from "../event-recorder.js";
+import { OperationRecorder } from "../event-recorder.js";
 import type { PlanRunReport } from "../plan-run/index.js";
 import type { ProgressEvent } from "../progress-event.js";
 import { type RecoveryAction, recoverCheckpoint } from "../recovery/index.js";
@@ -76,12 +70,12 @@ export async function resolveDeadRun(
 }
 
 /** The run's budget guard; a run that a limit forbids from starting is refused here, before GATE IN. */
-function budgetFor(run: HeadlessRun, recorded: RecordedRun): BudgetGuard {
+function budgetFor(run: HeadlessRun, recorder: OperationRecorder): BudgetGuard {
   const limits = budgetLimits(run.config, run.operation, run.execution.maxCost, run.plan !== null);
   const budget = BudgetGuard.forRun(run.config.root, limits, run.taskNumber);
   const refused = budget.active ? budget.mayStart() : undefined;
   if (!refused) return budget;
-  recordBudget(recorded, "refused", refused.message);
+  recorder.budget("refused", refused.message);
   throw new BudgetExceededError(`task ${run.taskNumber}'s ${run.operation} not started: ${refused.message}`, {
     hint: "Raise the limit (`--max-cost USD`, or `budgets` in baton.config.*) and run it again.",
   });
@@ -92,12 +86,11 @@ export async function runOperation(request: OperationRequest): Promise<Operation
   const recovered = await resolveDeadRun(request.config, request.taskNumber);
   const run = await prepareHeadlessRun(request);
   const started = new Stopwatch();
-  const recorded = recordedRun(run, run.execution.runner.kind);
-  const budget = budgetFor(run, recorded);
+  const recorder = new OperationRecorder(run, run.execution.runner.kind);
+  const budget = budgetFor(run, recorder);
   const journal = runJournal(run);
-  const record = progressRecorder(recorded);
   const emit = (event: ProgressEvent) => {
-    record(event);
+    recorder.progress(event);
     request.onProgress?.(event);
   };
   const delegation = new HeadlessDelegation(run.execution, { journal, emit, budget });
@@ -105,8 +98,8 @@ export async function runOperation(request: OperationRequest): Promise<Operation
     state: initialState(run.operation, run.taskNumber, run.sessionId),
     event: { type: "start" },
   });
-  finishOperation(recorded, driven.state.result!, delegation.usage, started.elapsedMs());
-  if (budget.stopped) recordBudget(recorded, "exceeded", budget.stopped.message);
+  recorder.finish(driven.state.result!, delegation.usage, started.elapsedMs());
+  if (budget.stopped) recorder.budget("exceeded", budget.stopped.message);
   const report = await operationReport(run, driven, delegation, journal);
   if (budget.stopped) report.budget = budget.stopped;
   if (recovered) report.recovered = recovered;

@@ -6,7 +6,7 @@ import type { Operation } from "../../state/index.js";
 import { type OpenCheckpoint, readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { sessionHandOff } from "../delegate/index.js";
 import { drive } from "../drive/index.js";
-import { finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
+import { OperationRecorder } from "../event-recorder.js";
 import { MARKER_FILE, prepareOpenRun, prepareRun, type Run, runJournal, runPrompt } from "../run/index.js";
 import { initialState } from "../transition.js";
 
@@ -75,16 +75,16 @@ export async function openSessionGate(request: {
       return { ok: false, operation, taskNumber, reason: `task ${taskNumber} is not an active task` };
     throw error;
   }
-  const recorded = recordedRun(run);
+  const recorded = new OperationRecorder(run);
   const driven = await drive(
     run,
-    { journal: runJournal(run), commit: false, emit: progressRecorder(recorded) },
+    { journal: runJournal(run), commit: false, emit: recorded.progress },
     sessionHandOff,
     { state: initialState(operation, taskNumber, run.sessionId), event: { type: "start" } },
   );
   const result = driven.state.result;
   if (result && !result.ok) {
-    finishOperation(recorded, result, undefined, 0);
+    recorded.finish(result, undefined, 0);
     return { ok: false, operation, taskNumber, reason: result.message };
   }
   return {
@@ -137,10 +137,10 @@ export async function closeSessionGate(request: {
   const { config, operation, taskNumber, sessionId } = request;
   const open = openGate(config, operation, taskNumber, sessionId);
   const run = await prepareOpenRun(request, open);
-  const recorded = recordedRun(run);
+  const recorded = new OperationRecorder(run);
   const driven = await drive(
     run,
-    { journal: runJournal(run), commit: request.commit !== false, emit: progressRecorder(recorded) },
+    { journal: runJournal(run), commit: request.commit !== false, emit: recorded.progress },
     sessionHandOff,
     {
       state: { ...initialState(operation, taskNumber, sessionId), phase: "delegate" },
@@ -148,7 +148,7 @@ export async function closeSessionGate(request: {
     },
   );
   const result = driven.state.result!;
-  finishOperation(recorded, result, undefined, elapsedSince(open));
+  recorded.finish(result, undefined, elapsedSince(open));
   const status = driven.status ?? run.task.status;
   if (!result.ok)
     return {

@@ -6,7 +6,7 @@ import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { type Delegation, queueHandOff } from "../delegate/index.js";
 import { drive } from "../drive/index.js";
-import { finishOperation, progressRecorder, recordedRun } from "../event-recorder.js";
+import { OperationRecorder } from "../event-recorder.js";
 import {
   frozenFolders,
   prepareOpenRun,
@@ -49,16 +49,16 @@ export async function openQueuedGate(request: {
   force?: boolean | undefined;
 }): Promise<QueuedGateIn> {
   const run = await prepareRun({ ...request, mode: "session" });
-  const rec = recordedRun(run, "queue");
+  const rec = new OperationRecorder(run, "queue");
   const driven = await drive(
     run,
-    { journal: runJournal(run), commit: false, emit: progressRecorder(rec) },
+    { journal: runJournal(run), commit: false, emit: rec.progress },
     queueHandOff,
     { state: initialState(run.operation, run.taskNumber, run.sessionId), event: { type: "start" } },
   );
   const result = driven.state.result;
   if (result && !result.ok) {
-    finishOperation(rec, result, undefined, 0);
+    rec.finish(result, undefined, 0);
     return { ok: false, reason: result.message, code: result.code };
   }
   return {
@@ -95,11 +95,11 @@ export async function closeQueuedGate(request: {
     );
   }
   const run = await prepareOpenRun(request, open);
-  const rec = recordedRun(run, "queue");
+  const rec = new OperationRecorder(run, "queue");
   const delegation: Delegation = { ...queueHandOff, usage: request.usage };
   const driven = await drive(
     run,
-    { journal: runJournal(run), commit: true, emit: progressRecorder(rec) },
+    { journal: runJournal(run), commit: true, emit: rec.progress },
     delegation,
     {
       state: { ...initialState(operation, taskNumber, sessionId), phase: "delegate" },
@@ -107,7 +107,7 @@ export async function closeQueuedGate(request: {
     },
   );
   const result = driven.state.result!;
-  finishOperation(rec, result, request.usage, elapsedSince(open));
+  rec.finish(result, request.usage, elapsedSince(open));
   const status = driven.status ?? run.task.status;
   if (!result.ok) return { ok: false, code: result.code, message: result.message, status };
   return {
