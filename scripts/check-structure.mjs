@@ -12,16 +12,6 @@ const MAX_FILE_LINES = 300;
 const MAX_REQUEST_FIELDS = 15;
 
 const root = new URL("..", import.meta.url).pathname;
-const tracked = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "src"], {
-  cwd: root,
-  encoding: "utf8",
-})
-  .split("\n")
-  .filter((f) => f !== "");
-const sources = tracked.filter(
-  (f) => /\.(ts|js|mjs)$/.test(f) && !/\.test\.ts$/.test(f) && !f.includes("/fixtures/"),
-);
-const problems = [];
 
 function functionName(node) {
   if (node.name) return node.name.getText();
@@ -31,8 +21,9 @@ function functionName(node) {
   return "(anonymous function)";
 }
 
-for (const file of sources) {
-  const text = readFileSync(`${root}${file}`, "utf8");
+/** What one source file breaks of the size and clock rules, as `file:line: what and what to do`. */
+export function fileProblems(file, text) {
+  const problems = [];
   const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
   if (lines > MAX_FILE_LINES) problems.push(`${file}: ${lines} lines (at most ${MAX_FILE_LINES})`);
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -68,6 +59,7 @@ for (const file of sources) {
     ts.forEachChild(node, visit);
   };
   visit(source);
+  return problems;
 }
 
 /**
@@ -94,23 +86,39 @@ function isWallClockArithmetic(node) {
   return !/mtimeMs/.test(node.getText());
 }
 
-const byName = new Map();
-for (const file of tracked) {
-  const name = basename(file);
-  if (name === "index.ts") continue;
-  byName.set(name, [...(byName.get(name) ?? []), file]);
-}
-for (const [name, files] of byName) {
-  if (files.length > 1) problems.push(`${name} is the name of ${files.length} files: ${files.join(", ")}`);
+function checkTree() {
+  const tracked = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "src"], {
+    cwd: root,
+    encoding: "utf8",
+  })
+    .split("\n")
+    .filter((f) => f !== "");
+  const sources = tracked.filter(
+    (f) => /\.(ts|js|mjs)$/.test(f) && !/\.test\.ts$/.test(f) && !f.includes("/fixtures/"),
+  );
+  const problems = sources.flatMap((file) => fileProblems(file, readFileSync(`${root}${file}`, "utf8")));
+  const byName = new Map();
+  for (const file of tracked) {
+    const name = basename(file);
+    if (name === "index.ts") continue;
+    byName.set(name, [...(byName.get(name) ?? []), file]);
+  }
+  for (const [name, files] of byName) {
+    if (files.length > 1) problems.push(`${name} is the name of ${files.length} files: ${files.join(", ")}`);
+  }
+  return { sources, problems };
 }
 
-if (problems.length > 0) {
-  process.stderr.write(
-    `check-structure: ${problems.length} problem(s) (split what is too long along its logic's parts; rename a file to say what it is):\n`,
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { sources, problems } = checkTree();
+  if (problems.length > 0) {
+    process.stderr.write(
+      `check-structure: ${problems.length} problem(s) (split what is too long along its logic's parts; rename a file to say what it is):\n`,
+    );
+    for (const p of problems) process.stderr.write(`  ${p}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(
+    `check-structure: ${sources.length} source files within the limits, every name unique\n`,
   );
-  for (const p of problems) process.stderr.write(`  ${p}\n`);
-  process.exit(1);
 }
-process.stdout.write(
-  `check-structure: ${sources.length} source files within the limits, every name unique\n`,
-);

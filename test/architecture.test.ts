@@ -18,6 +18,14 @@ const root = new URL("..", import.meta.url).pathname;
 // A path in a variable: the checker is a plain script of the repository, not a typed module of src/.
 const checkerPath = `${root}scripts/check-architecture.mjs`;
 const { architectureProblems } = (await import(checkerPath)) as ArchitectureCheck;
+const structurePath = `${root}scripts/check-structure.mjs`;
+const { fileProblems } = (await import(structurePath)) as {
+  fileProblems(file: string, text: string): string[];
+};
+
+/** `f({ a: 1, b: 2, … })` with `count` fields. */
+const callWith = (count: number, callee = "f") =>
+  `${callee}({ ${Array.from({ length: count }, (_, i) => `k${i}: ${i}`).join(", ")} });\n`;
 
 const edge = (from: string, to: string, more: Partial<ImportEdge> = {}): ImportEdge => ({
   from,
@@ -83,6 +91,17 @@ describe("the architecture check of npm run lint", () => {
       edge("src/state/b.ts", "src/state/a.ts"),
     ]);
     expect(problems).toEqual(["files import each other in a loop: src/state/a.ts ↔ src/state/b.ts"]);
+  });
+
+  it("refuses a call filled with 15 or more fields, a constructor's too, but not a zod schema's shape", () => {
+    expect(fileProblems("src/a.ts", callWith(14))).toEqual([]);
+    expect(fileProblems("src/a.ts", callWith(15))).toEqual([
+      expect.stringMatching(/^src\/a\.ts:1: a call filled with 15 fields \(at most 14\)/),
+    ]);
+    expect(fileProblems("src/b.ts", `const x = 1;\nnew Thing(${callWith(20, "").slice(1, -3)});\n`)).toEqual([
+      expect.stringMatching(/^src\/b\.ts:2: a call filled with 20 fields/),
+    ]);
+    expect(fileProblems("src/c.ts", callWith(22, "z.strictObject"))).toEqual([]);
   });
 
   it("reads a side door's reason from the code: one import, or a whole file", () => {
