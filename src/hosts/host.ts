@@ -12,7 +12,10 @@ export interface HostInstallContext {
   bin: string;
   hooks: HookMode;
   port: number;
-  /** The task store's folder relative to the root (`specs`): deny rules name its files. */
+  /**
+   * The task store's folder from the configuration, `/`-separated: relative to the root (`specs`), or absolute
+   * when it is kept outside the repository. Each host's deny rules name its files.
+   */
   specsDir: string;
   /** What the last `baton init` recorded, if any. */
   previous: InitManifest | undefined;
@@ -74,6 +77,8 @@ export interface Host {
   readonly lintRules: readonly Rule[];
   /** What `baton init --host <name>` adds, in a few words ("Baton's hooks in .codex/hooks.json"). */
   readonly installs: string;
+  /** How a person starts a task in it, printed after `baton init` installs it. */
+  readonly firstUse: string;
   /** gate-in's delegation instructions, in the words of its own sub-agent tool; absent: no in-session gates. */
   readonly delegationLines?: (gate: GateDelegation) => string[];
   /** Its contract notes: what Baton relies on, observed with the real binary. */

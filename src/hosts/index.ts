@@ -20,10 +20,24 @@ export { HOSTS } from "./registry.js";
 export { type InitOptions, runInit } from "./run-init.js";
 export { planUninstall } from "./uninstall-hosts.js";
 
-/** `"a", "b" or "c"`, for messages. */
+/** `a, b or c`, for messages. */
+function spoken(words: readonly string[], last: "and" | "or"): string {
+  return words.length <= 1
+    ? (words[0] ?? "")
+    : `${words.slice(0, -1).join(", ")} ${last} ${words[words.length - 1]}`;
+}
+
+/** `"a", "b" or "c"`: the names a host option accepts. */
 function listed(hosts: readonly Host[]): string {
-  const names = hosts.map((h) => `"${h.name}"`).sort();
-  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+  return spoken(hosts.map((h) => `"${h.name}"`).sort(), "or");
+}
+
+/** "Claude Code, opencode and Codex CLI", in the registry's order. */
+export function hostLabels(hosts: readonly Host[]): string {
+  return spoken(
+    hosts.map((h) => h.label),
+    "and",
+  );
 }
 
 /** The host `baton init --host` names; a usage error listing the hosts, and what each adds, otherwise. */

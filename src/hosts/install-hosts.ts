@@ -31,7 +31,7 @@ export interface InstallOptions {
   ci?: CiProvider | undefined;
   /** Hosts to install beside the primary one (and beside those an earlier init installed). */
   hosts?: readonly Host[] | undefined;
-  /** The task store's folder relative to the root (opencode's deny rules name its files). */
+  /** The task store's folder (HostInstallContext.specsDir); `specs` when not given. */
   specsDir?: string | undefined;
   force?: boolean | undefined;
   /** `off`: leave the host's own sandbox as the user has it. */

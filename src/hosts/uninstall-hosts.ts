@@ -72,6 +72,7 @@ export async function planUninstall(root: string, hosts: readonly Host[]): Promi
     ...base,
     bin: manifest.bin,
     hooks: manifest.hooks,
+    hosts: hosts.filter((h) => h.installer.installedIn(manifest)).map((h) => h.name),
     ...(manifest.port === undefined ? {} : { port: manifest.port }),
     changes,
     kept,

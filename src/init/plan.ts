@@ -24,7 +24,7 @@ export interface InitPlan {
   bin: string;
   hooks: HookMode;
   port?: number;
-  /** The hosts this install covers besides the primary one (install only). */
+  /** The hosts this plan installs or removes, by name. */
   hosts?: string[];
   /** In the order they are applied. */
   changes: FileChange[];

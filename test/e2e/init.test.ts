@@ -20,7 +20,9 @@ describe("baton init (CLI)", () => {
   it("installs, is idempotent, and uninstalls to nothing", () => {
     const dir = repo();
     const first = ok(dir, ["init", "--bin", BIN]);
+    expect(first.stdout).toContain("Installing Baton's Claude Code integration");
     expect(first.stdout).toContain("created .claude/commands/research.md");
+    expect(first.stdout).toContain("In Claude Code: /task add …");
     expect(first.stdout).toContain(
       "hooks added to .claude/settings.json: SessionStart, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStart, SubagentStop, SessionEnd",
     );
@@ -41,9 +43,68 @@ describe("baton init (CLI)", () => {
     expect(ok(dir, ["init"]).stdout).toContain("is up to date; nothing changed");
     expect(text(dir, ".claude/settings.json") + text(dir, ".baton/init.json")).toBe(before);
 
-    expect(ok(dir, ["init", "--uninstall"]).stdout).toContain("removed .claude/commands/research.md");
+    const removed = ok(dir, ["init", "--uninstall"]).stdout;
+    expect(removed).toContain("Removing Baton's Claude Code integration");
+    expect(removed).toContain("removed .claude/commands/research.md");
     expect(existsSync(join(dir, ".claude"))).toBe(false);
     expect(existsSync(join(dir, ".baton"))).toBe(false);
+  });
+
+  it("names each host it installs and removes, and how to start in each", () => {
+    const dir = repo();
+    const alone = ok(dir, ["init", "--bin", BIN, "--host", "opencode"]).stdout;
+    expect(alone).toContain("Installing Baton's opencode integration");
+    expect(alone).toContain("In opencode: the same commands");
+    expect(alone).not.toContain("In Claude Code");
+    const both = ok(dir, ["init"]).stdout;
+    expect(both).toContain("Baton's opencode integration in");
+    ok(dir, ["init", "--uninstall"]);
+    ok(dir, ["init"]);
+    expect(ok(dir, ["init", "--host", "opencode"]).stdout).toContain(
+      "Installing Baton's Claude Code and opencode integration",
+    );
+    const three = ok(dir, ["init", "--host", "codex"]).stdout;
+    expect(three).toContain("Baton's Claude Code, opencode and Codex CLI integration");
+    expect(three).toContain("In Codex: run `codex exec");
+    expect(ok(dir, ["init", "--uninstall"]).stdout).toContain(
+      "Removing Baton's Claude Code, opencode and Codex CLI integration",
+    );
+  });
+
+  it("every host's deny rules name the store where the configuration keeps it, at the first init and every re-run", () => {
+    const dir = repo();
+    writeFileSync(join(dir, "baton.config.json"), JSON.stringify({ specsDir: "work/tasks" }));
+    ok(dir, ["init", "--bin", BIN]);
+    const denied = () =>
+      JSON.parse(text(dir, ".claude/settings.json")).sandbox.filesystem.denyWrite as string[];
+    expect(denied()).toContain("./work/tasks/state.json");
+    expect(denied()).not.toContain("./specs/state.json");
+    ok(dir, ["init", "--host", "opencode"]);
+    const edits = () => Object.keys(JSON.parse(text(dir, "opencode.json")).permission.edit);
+    expect(edits()).toContain("work/tasks/state.json");
+    expect(edits()).not.toContain("specs/state.json");
+    // A plain re-run keeps opencode installed, and keeps its rules on the configured store.
+    ok(dir, ["init"]);
+    expect(edits()).toContain("work/tasks/state.json");
+    expect(denied()).toContain("./work/tasks/state.json");
+  });
+
+  it("a store kept outside the repository: Claude Code's sandbox denies it by its absolute path; opencode refuses it", () => {
+    const dir = repo();
+    const outside = join(dir, "..", `${dir.split("/").pop()}-store`);
+    writeFileSync(join(dir, "baton.config.json"), JSON.stringify({ specsDir: outside }));
+    try {
+      ok(dir, ["init", "--bin", BIN]);
+      const denied = JSON.parse(text(dir, ".claude/settings.json")).sandbox.filesystem.denyWrite as string[];
+      expect(denied).toContain(`/${outside}/state.json`);
+      const before = text(dir, ".baton/init.json");
+      const refused = fails(dir, ["init", "--host", "opencode"], 2);
+      expect(refused.stderr).toContain(`specsDir ${outside} is outside the repository`);
+      expect(existsSync(join(dir, "opencode.json"))).toBe(false);
+      expect(text(dir, ".baton/init.json")).toBe(before);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("removes what a killed init left half-written, at the next init and at --uninstall, never a live writer's", () => {

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import * as z from "zod/mini";
 import { findRepoRoot, loadConfig } from "../../config/index.js";
 import { publishedKeyPath, signingKey } from "../../evidence/index.js";
-import { HOSTS, hostNamed, runInit } from "../../hosts/index.js";
+import { HOSTS, type Host, hostLabels, hostNamed, runInit } from "../../hosts/index.js";
 import { type InitResult, readManifest } from "../../init/index.js";
 import { INIT_MANIFEST } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
@@ -86,7 +86,7 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
     port,
     ci: args.data.ci,
     hosts: host ? [host] : [],
-    specsDir: host?.name === "opencode" ? await specsDirOf(root) : undefined,
+    specsDir: options.uninstall ? undefined : await storeFolder(root),
     force: options.force,
     hostSandbox: options.hostSandbox as "on" | "off" | undefined,
     mcp: options.mcp,
@@ -175,16 +175,15 @@ function publishEvidenceKey(root: string, result: InitResult): void {
   result.changes.push({ action: "create", path: relative(root, path).split(sep).join("/") });
 }
 
-/** The store folder as opencode's path rules need it: relative to the root, `/`-separated. */
-async function specsDirOf(root: string): Promise<string> {
+/**
+ * The store folder as every host's deny rules name it, `/`-separated: relative to the root, or absolute when the
+ * configuration keeps it outside the repository (a host whose rules cannot name such a path refuses it).
+ */
+async function storeFolder(root: string): Promise<string> {
   const config = await loadConfig(root);
   const rel = relative(root, config.specsDir).split(sep).join("/");
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) {
-    throw new UsageError(`specsDir ${config.specsDir} is outside the repository ${root}`, {
-      hint: "opencode's permission rules name project paths; keep specsDir inside the repository.",
-    });
-  }
-  return rel;
+  if (rel === "") return ".";
+  return rel.startsWith("..") || isAbsolute(rel) ? config.specsDir.split(sep).join("/") : rel;
 }
 
 const VERB = {
@@ -251,28 +250,18 @@ export function formatInit(result: InitResult): string {
           ? "command hooks that forward to a resident `baton serve` (SessionStart starts it and it ends with the last session; without it they run in-process), which reach Baton in every permission mode with Claude Code's sandbox on"
           : "command hooks";
     out.push(`Baton runs as \`${result.bin}\`; ${hooks}.`);
-    if (!result.dryRun) {
-      if (!result.hosts || result.hosts.includes("claude-code"))
-        out.push(
-          "In Claude Code: /task add …, /research N, /plan N, /implement N, /revise N, /todo, /errors.",
-        );
-      if (result.hosts?.includes("opencode"))
-        out.push(
-          "In opencode: the same commands in its TUI, or `opencode run --command research N`; its plugin asks Baton's hooks (docs/hosts.md).",
-        );
-      if (result.hosts?.includes("codex"))
-        out.push(
-          "In Codex: run `codex exec --trust --dangerously-bypass-hook-trust …` so its hooks run (docs/hosts.md).",
-        );
-    }
+    if (!result.dryRun) for (const host of hostsOf(result)) out.push(host.firstUse);
   }
   return out.join("\n");
 }
 
-/** "Claude Code integration", "opencode integration", "Claude Code and opencode integration". */
+/** The hosts this init covered, in the registry's order. */
+function hostsOf(result: InitResult): Host[] {
+  return HOSTS.filter((h) => result.hosts?.includes(h.name));
+}
+
+/** "Claude Code integration", "Claude Code and opencode integration". */
 function integration(result: InitResult): string {
-  const labels = (result.hosts ?? ["claude-code"]).map(
-    (name) => HOSTS.find((h) => h.name === name)?.label ?? name,
-  );
-  return `${labels.length > 0 ? labels.join(" and ") : "Claude Code"} integration`;
+  const hosts = hostsOf(result);
+  return `${hostLabels(hosts.length > 0 ? hosts : HOSTS.filter((h) => h.primary))} integration`;
 }

@@ -15,6 +15,7 @@ export const claudeCode: Host = {
   agentFiles: claudeAgentFiles,
   lintRules: claudeLintRules,
   installs: "slash commands and agents in .claude/, Baton's hooks in .claude/settings.json",
+  firstUse: "In Claude Code: /task add …, /research N, /plan N, /implement N, /revise N, /todo, /errors.",
   delegationLines: (gate) => [
     `Now invoke the agent "${gate.agent}" with the Agent tool, in the foreground:`,
     `  subagent_type: ${gate.agent}`,

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { homedir } from "node:os";
+import { isAbsolute } from "node:path";
 import type { SettingValue } from "../../init/index.js";
 import { BATON_DIR, batonKeyDir, CONFIG_FILE_NAMES, HOST_SETTINGS_FILES } from "../../shared/baton-paths.js";
 import { PERSON_COMMANDS } from "../../shared/person-commands.js";
@@ -26,7 +27,10 @@ function keyDirRule(): string {
   return dir.startsWith(`${home}/`) ? `~/${dir.slice(home.length + 1)}` : `/${dir}`;
 }
 
-/** Repository paths no sandboxed command may write, relative to the session's folder. */
+/**
+ * Paths no sandboxed command may write: the repository's relative to the session's folder (`./…`), a store
+ * kept outside the repository by its absolute path (`//…`).
+ */
 function deniedWrites(specsDir: string): string[] {
   const store = specsPaths(specsDir.replace(/\/+$/, ""));
   return [
@@ -39,7 +43,7 @@ function deniedWrites(specsDir: string): string[] {
     ".git",
     ...CONFIG_FILE_NAMES,
     ...HOST_SETTINGS_FILES,
-  ].map((p) => `./${p}`);
+  ].map((p) => (isAbsolute(p) ? `/${p}` : `./${p}`));
 }
 
 export function sandboxSettings(bin: string, specsDir: string): SettingValue[] {

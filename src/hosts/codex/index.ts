@@ -13,5 +13,7 @@ export const codex: Host = {
   agentFiles: null,
   lintRules: [],
   installs: "Baton's hooks in .codex/hooks.json",
+  firstUse:
+    "In Codex: run `codex exec --trust --dangerously-bypass-hook-trust …` so its hooks run (docs/hosts.md).",
   contract: "src/hosts/codex/codex-contract.md",
 };

@@ -15,6 +15,8 @@ export const opencode: Host = {
   agentFiles: opencodeAgentFiles,
   lintRules: opencodeLintRules,
   installs: "commands, agents and a plugin in .opencode/",
+  firstUse:
+    "In opencode: the same commands in its TUI, or `opencode run --command research N`; its plugin asks Baton's hooks (docs/hosts.md).",
   delegationLines: (gate) => [
     `Now call the task tool to delegate to the agent "${gate.agent}":`,
     `  subagent_type: ${gate.agent}`,

@@ -1,4 +1,6 @@
+import { isAbsolute } from "node:path";
 import { settingsRemoval, settingsWrite } from "../../init/index.js";
+import { UsageError } from "../../shared/index.js";
 import type { HostInstaller } from "../host.js";
 import { mcpCommand } from "../mcp-command.js";
 import { OPENCODE_DIRS, opencodeFiles } from "./install-files.js";
@@ -22,6 +24,11 @@ export const opencodeInstaller: HostInstaller = {
   files: ({ root, bin, hooks, port, previous }) =>
     opencodeFiles(bin, hooks === "http" ? port : null, opencodeLayout(root, previous)),
   async settings({ root, bin, specsDir, previous, mcp }) {
+    if (isAbsolute(specsDir)) {
+      throw new UsageError(`specsDir ${specsDir} is outside the repository ${root}`, {
+        hint: "opencode's permission rules name project paths; keep specsDir inside the repository.",
+      });
+    }
     const file = readOpencodeConfig(root, previous?.opencode?.path);
     const server = mcp ? Object.values(mcpCommand(bin)).flat() : null;
     const planned = planOpencodeConfigInstall(file, storeEditPatterns(specsDir), previous?.opencode, server);
