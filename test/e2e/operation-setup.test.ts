@@ -46,6 +46,12 @@ describe("one operation setup", () => {
       expect(runner.kind).toBe(kind);
       expect(runner.detail).toMatch(new RegExp(`/${kind}[^/]*$|^no binary: .*${kind}`));
     }
+    // A runner with nothing to run without its settings is refused, naming what to add.
+    for (const kind of ["command", "scripted"]) {
+      const bare = runBaton(dir, ["research", "1", "--dry-run", "--runner", kind]);
+      expect(bare.status).toBe(2);
+      expect(bare.stderr).toContain(`--runner ${kind} needs its settings in baton.config.json`);
+    }
     expect(runBaton(dir, ["research", "1", "--dry-run", "--concurrency", "0"]).status).toBe(2);
   });
 

@@ -9,7 +9,7 @@ import {
   runOperation,
 } from "../../engine/index.js";
 import { agentFileReaders } from "../../hosts/index.js";
-import { createRunner, type RunnerConfig } from "../../runners/index.js";
+import { createRunner, RunnerConfig } from "../../runners/index.js";
 import { UsageError } from "../../shared/index.js";
 import { RUNNER_TYPES } from "../../shared/runner-names.js";
 import type { Operation } from "../../state/index.js";
@@ -75,9 +75,9 @@ export function runnerConfig(
     throw new UsageError(`unknown runner "${type}"`, { hint: `Use one of: ${RUNNER_TYPES.join(", ")}.` });
   }
   if (type !== configured.type) {
-    // These run with their defaults; the others have nothing to run without settings.
-    if (type === "claude" || type === "opencode" || type === "codex")
-      return { type } as unknown as RunnerConfig;
+    // A runner whose settings are all optional runs with its defaults; the others have nothing to run without them.
+    const defaults = RunnerConfig.safeParse({ type });
+    if (defaults.success) return defaults.data;
     throw new UsageError(
       `--runner ${type} needs its settings in baton.config.json ("runner": {"type": "${type}", …})`,
       {
