@@ -17,7 +17,7 @@ export const DOMAIN_IMPORTS = {
   status: ["shared", "state"],
   init: ["shared", "state"],
   lint: ["config", "shared", "state"],
-  hooks: ["config", "shared", "state"],
+  hooks: ["config", "hosts", "shared", "state"],
   engine: ["agents", "approvals", "config", "evidence", "plan", "runners", "shared", "state", "status"],
   hosts: ["agents", "init", "lint", "shared", "state"],
   batch: ["approvals", "config", "engine", "hosts", "runners", "shared", "state"],

@@ -16,6 +16,8 @@ export const ToolHookInput = z.looseObject({
   /** Present only for calls made inside a sub-agent (contract 4.4). */
   agent_id: z.optional(z.string()),
   agent_type: z.optional(z.string()),
+  /** Set by Baton's opencode plugin on every event it forwards; Claude Code's own inputs have none. */
+  baton_host: z.optional(z.string()),
 });
 export type ToolHookInput = z.infer<typeof ToolHookInput>;
 

@@ -1,4 +1,6 @@
 import { isAbsolute, relative } from "node:path";
+// side door: a hook runs per tool call; session-registry.ts loads no installer, lint rule or agent reader
+import { hookSession } from "../hosts/session-registry.js";
 import { findBashWrite } from "./bash-writes.js";
 import { bindCheckpoint } from "./bind.js";
 import { allow, type Decision, deny, updateInput } from "./decision.js";
@@ -23,16 +25,6 @@ const AGENT_TOOLS = new Set(["Agent", "Task"]);
 export function editedPath(input: ToolHookInput): string | undefined {
   const path = input.tool_input["file_path"] ?? input.tool_input["notebook_path"];
   return typeof path === "string" && path !== "" ? path : undefined;
-}
-
-/**
- * How the session's host calls a sub-agent. Baton's opencode plugin marks its inputs `baton_host`;
- * Claude Code (and Codex, which has no sub-agent tool) send none.
- */
-function delegationCall(input: ToolHookInput, agent: string | undefined): string {
-  if (input["baton_host"] === "opencode")
-    return `call the task tool${agent ? ` with subagent_type "${agent}"` : ""}`;
-  return `invoke it with the Agent tool${agent ? ` (subagent_type "${agent}", run_in_background: false)` : ""}`;
 }
 
 /** The agent a delegation names, from its postflight marker. */
@@ -65,7 +57,7 @@ export function preToolUse(input: ToolHookInput, project: Project): Decision | P
     const { taskNumber: n, operation, sessionId } = open.checkpoint;
     const agent = delegatedAgent(project, open);
     return deny(
-      `Task ${n}'s ${operation} is delegated to agent ${agent ?? "(named by `baton gate-in`)"}; ${delegationCall(input, agent)} instead of editing files yourself. When it returns, run \`${batonCommand(project)} gate-out ${operation} ${n} --session ${sessionId}\`.`,
+      `Task ${n}'s ${operation} is delegated to agent ${agent ?? "(named by `baton gate-in`)"}; ${hookSession(input.baton_host).delegationCall(agent)} instead of editing files yourself. When it returns, run \`${batonCommand(project)} gate-out ${operation} ${n} --session ${sessionId}\`.`,
       n,
     );
   }
@@ -106,7 +98,7 @@ async function agentCall(input: ToolHookInput, project: Project): Promise<Decisi
     if (launched && !launched.accepted) {
       const { taskNumber: n, operation, agent: named } = launched.open.checkpoint;
       return deny(
-        `Task ${n}'s ${operation} is delegated to agent ${named}: ${delegationCall(input, named)} and the prompt \`baton gate-in\` printed; a ${String(target)} agent's work would be refused at gate-out.`,
+        `Task ${n}'s ${operation} is delegated to agent ${named}: ${hookSession(input.baton_host).delegationCall(named)} and the prompt \`baton gate-in\` printed; a ${String(target)} agent's work would be refused at gate-out.`,
         n,
       );
     }

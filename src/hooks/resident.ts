@@ -1,7 +1,10 @@
-// side doors: a hook starts on every tool call; the state barrel would bring the store's writers and zod.
+// side doors: a hook starts on every tool call; the state barrel would bring the store's writers and zod, the
+// hosts' barrel their installers, lint rules and agent readers.
+
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { hookSession } from "../hosts/session-registry.js";
 import { BATON_DIR, batonKeyDir, batonPaths } from "../shared/baton-paths.js";
 import { secretId } from "../shared/hook-port.js";
 import { endSession, hostPid, registerSession } from "../state/live-sessions.js";
@@ -9,7 +12,6 @@ import { allow, type Decision } from "./decision.js";
 import type { StopHookInput } from "./hook-input-schema.js";
 import { serverHookSecret } from "./hook-secret.js";
 import type { Project } from "./project.js";
-import { hostKeyReach } from "./settings-guard.js";
 
 /**
  * The resident hook path: `bin/baton-hook` forwards each hook to a `baton serve` of the repository,
@@ -124,7 +126,7 @@ export async function sessionStart(
     join(project.specsDir, BATON_DIR),
     input.session_id,
     hostPid(),
-    hostKeyReach(project, input.baton_host),
+    hookSession(input.baton_host).keyReach(project.root),
   );
   if (env.servePort !== undefined) return keepFixedPort(project.root, env.servePort);
   const file = portFilePath(project.root);

@@ -1,11 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { hookSession } from "../hosts/index.js";
 import { readDelegation } from "../state/delegation-log.js";
 import { endSession, keyReachableBy, registerSession } from "../state/live-sessions.js";
 import { type HookRepo, hookLog, hookRepo, toolInput } from "../testing/hook-fixture.js";
 import { handleHook } from "./dispatch.js";
-import { hostKeyReach, weakenedSettings } from "./settings-guard.js";
+import { weakenedSettings } from "./settings-guard.js";
 
 let repo: HookRepo;
 const STOP = { hooks: [{ type: "command", command: "baton hook stop" }] };
@@ -66,21 +67,23 @@ describe("the hosts' settings weaker than baton init left them", () => {
 
 describe("whether a session's commands can read the signing key", () => {
   it("says so for opencode, and for Claude Code with its sandbox off here, shared or local", async () => {
-    expect(hostKeyReach(repo.project, undefined)).toBeUndefined();
-    expect(hostKeyReach(repo.project, "opencode")).toBe(
+    expect(hookSession(undefined).keyReach(repo.project.root)).toBeUndefined();
+    expect(hookSession("opencode").keyReach(repo.project.root)).toBe(
       "opencode runs the model's commands without a sandbox",
     );
     writeSettings("settings.local.json", { sandbox: { enabled: false } });
-    expect(hostKeyReach(repo.project, undefined)).toMatch(/^Claude Code's sandbox is off in this repository/);
+    expect(hookSession(undefined).keyReach(repo.project.root)).toMatch(
+      /^Claude Code's sandbox is off in this repository/,
+    );
     writeSettings("settings.local.json", {});
     writeSettings("settings.json", { hooks: {} });
-    expect(hostKeyReach(repo.project, undefined)).toMatch(/^Claude Code's sandbox is off/);
+    expect(hookSession(undefined).keyReach(repo.project.root)).toMatch(/^Claude Code's sandbox is off/);
   });
 
   it("is named while the live session that has it lives", () => {
     const internal = join(repo.dir, "specs/.baton");
-    registerSession(internal, "opencode-1", process.pid, hostKeyReach(repo.project, "opencode"));
-    registerSession(internal, "claude-1", process.pid, hostKeyReach(repo.project, undefined));
+    registerSession(internal, "opencode-1", process.pid, hookSession("opencode").keyReach(repo.project.root));
+    registerSession(internal, "claude-1", process.pid, hookSession(undefined).keyReach(repo.project.root));
     expect(keyReachableBy(internal)).toMatch(
       /^opencode runs the model's commands without a sandbox \(session opencode-1, process \d+\)$/,
     );

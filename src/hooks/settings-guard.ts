@@ -1,37 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { batonPaths } from "../shared/baton-paths.js";
+import { readJsonObject } from "../shared/json-file.js";
 import type { Project } from "./project.js";
 
 type Json = Record<string, unknown>;
 
-function readSettings(path: string): Json | null {
-  try {
-    // Claude Code reads its settings as JSON; what it cannot parse it does not apply.
-    const value = JSON.parse(readFileSync(path, "utf8")) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : null;
-  } catch {
-    return null;
-  }
-}
-
 interface Installed {
   hostSandbox?: string;
   settings?: { hooks?: { event: string; group: Json }[] };
-}
-
-/**
- * Why the commands of a session starting now can read the signing key: opencode runs them without a sandbox;
- * Claude Code does when its sandbox is off here (installed with `--host-sandbox off`, or turned off since).
- * Undefined when the host's sandbox keeps the key out of their reach.
- */
-export function hostKeyReach(project: Project, host: string | undefined): string | undefined {
-  if (host === "opencode") return "opencode runs the model's commands without a sandbox";
-  const shared = readSettings(join(project.root, ".claude", "settings.json")) ?? {};
-  const local = readSettings(join(project.root, ".claude", "settings.local.json")) ?? {};
-  const enabled = (settings: Json) => (settings["sandbox"] as Json | undefined)?.["enabled"];
-  const on = (enabled(local) ?? enabled(shared)) === true;
-  return on ? undefined : "Claude Code's sandbox is off in this repository (.claude/settings*.json)";
 }
 
 /**
@@ -47,8 +24,8 @@ export function weakenedSettings(project: Project): string[] {
   } catch {
     return [];
   }
-  const shared = readSettings(join(project.root, ".claude", "settings.json")) ?? {};
-  const local = readSettings(join(project.root, ".claude", "settings.local.json")) ?? {};
+  const shared = readJsonObject(join(project.root, ".claude", "settings.json")) ?? {};
+  const local = readJsonObject(join(project.root, ".claude", "settings.local.json")) ?? {};
   const weakened: string[] = [];
   for (const [name, settings] of [
     ["settings.json", shared],

@@ -52,18 +52,11 @@ export interface HostInstaller {
   uninstallSettings(root: string, manifest: InitManifest): Promise<HostSettingsPlan | null>;
 }
 
-/** What gate-in's text needs to tell a host's model how to call the sub-agent. */
-export interface GateDelegation {
-  agent: string;
-  operation: string;
-  taskNumber: number;
-}
-
 /**
  * An agent CLI Baton works in: how `baton init` installs into it, how its sessions reach Baton's hook
  * decisions (its settings' hooks, or its plugin), where it keeps its agents, the lint rules for its own
- * files, and how gate-in words the delegation for its model. A new host is a folder and one line in
- * the registry (src/hosts/index.ts).
+ * files. How its live sessions are spoken to is its `HostSession` (host-session.ts). A new host is a folder, its
+ * name in shared/host-names.ts and one line in the registry (registry.ts).
  */
 export interface Host {
   readonly name: HostName;
@@ -79,8 +72,6 @@ export interface Host {
   readonly installs: string;
   /** How a person starts a task in it, printed after `baton init` installs it. */
   readonly firstUse: string;
-  /** gate-in's delegation instructions, in the words of its own sub-agent tool; absent: no in-session gates. */
-  readonly delegationLines?: (gate: GateDelegation) => string[];
   /** Its contract notes: what Baton relies on, observed with the real binary. */
   readonly contract: string;
 }

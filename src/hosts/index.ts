@@ -5,7 +5,6 @@ import { UsageError } from "../shared/index.js";
 import type { Host } from "./host.js";
 
 export type {
-  GateDelegation,
   Host,
   HostInstallContext,
   HostInstaller,
@@ -13,11 +12,15 @@ export type {
   HostSettingsPlan,
 } from "./host.js";
 
+import type { HostSession } from "./host-session.js";
 import { HOSTS } from "./registry.js";
+import { HOST_SESSIONS } from "./session-registry.js";
 
+export type { GateDelegation, HostSession } from "./host-session.js";
 export { type InstallOptions, planInstall } from "./install-hosts.js";
 export { HOSTS } from "./registry.js";
 export { type InitOptions, runInit } from "./run-init.js";
+export { hookSession } from "./session-registry.js";
 export { planUninstall } from "./uninstall-hosts.js";
 
 /** `a, b or c`, for messages. */
@@ -53,10 +56,11 @@ export function hostNamed(name: string): Host {
 }
 
 /** The host whose words gate-in uses (`gate-in --host`): one with in-session gates; the primary one by default. */
-export function sessionHostNamed(name: string | undefined): Host & Required<Pick<Host, "delegationLines">> {
-  const gated = HOSTS.filter((h) => h.delegationLines !== undefined);
+export function sessionHostNamed(name: string | undefined): { host: Host; session: HostSession } {
+  const gated = HOSTS.filter((h) => HOST_SESSIONS[h.name] !== null);
   const host = name === undefined ? HOSTS.find((h) => h.primary) : gated.find((h) => h.name === name);
-  if (host?.delegationLines) return host as Host & Required<Pick<Host, "delegationLines">>;
+  const session = host ? HOST_SESSIONS[host.name] : null;
+  if (host && session) return { host, session };
   throw new UsageError(`--host must be ${listed(gated)}, got "${name}"`);
 }
 

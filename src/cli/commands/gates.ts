@@ -69,7 +69,7 @@ export async function gateOutCommand(options: {
 
 /** The host whose model reads gate-in's text (`--host`), checked before anything runs. */
 export function gateHost(value: string | undefined): string {
-  return sessionHostNamed(value).name;
+  return sessionHostNamed(value).host.name;
 }
 
 /** What the model reads after gate-in: who to invoke, with what, and the one command that closes it. */
@@ -85,7 +85,7 @@ export function formatGateIn(result: SessionGateIn, self: string, host?: string)
     `GATE IN passed: task ${result.taskNumber} is ${result.status}.`,
     `BATON_SESSION: ${result.sessionId}`,
     "",
-    ...sessionHostNamed(host).delegationLines(result),
+    ...sessionHostNamed(host).session.delegationLines(result),
     `The agent writes its return metadata to ${result.metadataPath}. Do not do the agent's work yourself,`,
     "and do not write that file, state.json or TODO.md yourself.",
     "When the agent has returned, run this command and report its output:",

@@ -16,12 +16,5 @@ export const claudeCode: Host = {
   lintRules: claudeLintRules,
   installs: "slash commands and agents in .claude/, Baton's hooks in .claude/settings.json",
   firstUse: "In Claude Code: /task add …, /research N, /plan N, /implement N, /revise N, /todo, /errors.",
-  delegationLines: (gate) => [
-    `Now invoke the agent "${gate.agent}" with the Agent tool, in the foreground:`,
-    `  subagent_type: ${gate.agent}`,
-    `  description: ${gate.operation} task ${gate.taskNumber}`,
-    "  run_in_background: false",
-    "  prompt: exactly the text between the BEGIN PROMPT and END PROMPT lines below.",
-  ],
   contract: "src/hosts/claude-code/claude-code-contract.md",
 };

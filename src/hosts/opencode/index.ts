@@ -17,13 +17,5 @@ export const opencode: Host = {
   installs: "commands, agents and a plugin in .opencode/",
   firstUse:
     "In opencode: the same commands in its TUI, or `opencode run --command research N`; its plugin asks Baton's hooks (docs/hosts.md).",
-  delegationLines: (gate) => [
-    `Now call the task tool to delegate to the agent "${gate.agent}":`,
-    `  subagent_type: ${gate.agent}`,
-    `  description: ${gate.operation} task ${gate.taskNumber}`,
-    "  prompt: exactly the text between the BEGIN PROMPT and END PROMPT lines below.",
-    "If the task tool answers with an error from Baton, call it again with the task_id that error names and",
-    "the error as the prompt, so the same agent finishes its work.",
-  ],
   contract: "src/hosts/opencode/opencode-contract.md",
 };
