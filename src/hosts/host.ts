@@ -1,6 +1,6 @@
 import type { AgentFileReader } from "../agents/index.js";
 import type { FileChange, HookMode, InitManifest, InitPlan, TemplateFile } from "../init/index.js";
-import type { Rule } from "../lint/index.js";
+import type { LintHost, Rule } from "../lint/index.js";
 
 import type { HostName } from "../shared/host-names.js";
 
@@ -67,6 +67,8 @@ export interface Host {
   readonly installer: HostInstaller;
   /** Where its agents are defined, when it has agent files of its own; routing reads them all. */
   readonly agentFiles: AgentFileReader | null;
+  /** Where it keeps its files and what it reads in them, for lint; null when lint reads none of its files. */
+  readonly lintHost: LintHost | null;
   readonly lintRules: readonly Rule[];
   /** What `baton init --host <name>` adds, in a few words ("Baton's hooks in .codex/hooks.json"). */
   readonly installs: string;

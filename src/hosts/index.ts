@@ -1,6 +1,6 @@
 /** The agent CLIs Baton works in: each host's folder, the registry, and what the CLI asks of them. */
 import type { AgentFileReader } from "../agents/index.js";
-import type { Rule } from "../lint/index.js";
+import type { LintHost, Rule } from "../lint/index.js";
 import { UsageError } from "../shared/index.js";
 import type { Host } from "./host.js";
 
@@ -67,6 +67,11 @@ export function sessionHostNamed(name: string | undefined): { host: Host; sessio
 /** Where routing finds agents: every host's agent files, in the registry's order. */
 export function agentFileReaders(): AgentFileReader[] {
   return HOSTS.flatMap((h) => (h.agentFiles ? [h.agentFiles] : []));
+}
+
+/** Every host whose files lint reads, the primary one first. */
+export function lintHosts(): LintHost[] {
+  return HOSTS.flatMap((h) => (h.lintHost ? [h.lintHost] : []));
 }
 
 /** The lint rules of every host's own files. */

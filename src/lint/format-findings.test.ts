@@ -10,6 +10,7 @@ const rules: Rule[] = [
 const result: LintResult = {
   root: "/repo",
   trees: [".claude"],
+  looked: [".claude", ".opencode"],
   files: 12,
   rules: 2,
   durationMs: 41.6,

@@ -27,7 +27,10 @@ export function summary(result: LintResult): string {
   const parts = [plural(count("error"), "error"), plural(count("warning"), "warning")];
   const info = count("info");
   if (info > 0) parts.push(plural(info, "note"));
-  const where = result.trees.length > 0 ? result.trees.join(" and ") : "no .claude/ or .opencode/ found";
+  const where =
+    result.trees.length > 0
+      ? result.trees.join(" and ")
+      : `no ${result.looked.map((tree) => `${tree}/`).join(" or ")} found`;
   return `${parts.join(", ")} in ${plural(result.files, "file")} (${where}; ${plural(result.rules, "rule")}, ${Math.round(result.durationMs)} ms)`;
 }
 

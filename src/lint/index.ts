@@ -1,7 +1,7 @@
 /** `baton lint`: the public face of the lint domain. */
 
-export { hostOf } from "./file-host.js";
 export { DOCS_PATH, formatHuman, formatJson, formatSarif, ruleAnchor, summary } from "./format-findings.js";
+export type { HostFrontmatter, LintHost } from "./lint-host.js";
 export { buildModel, type ModelFromTextsOptions, modelFromTexts } from "./model.js";
 export { INTERPRETERS } from "./parse/interpreters.js";
 export { keyLine } from "./parse/jsonc.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { modelFromTexts } from "../../test/support/lint-model.js";
 import { bodyLines } from "./markdown-body.js";
-import { modelFromTexts } from "./model.js";
 
 /** An agent file with this body, read by lint's own model (frontmatter and all). */
 const file = (body: string[]) =>

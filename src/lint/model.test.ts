@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildModel, modelFromTexts } from "./model.js";
+import { buildModel, modelFromTexts } from "../../test/support/lint-model.js";
 
 const AGENT = "---\nname: researcher\ndescription: Researches.\ntools: Read, Bash\n---\nBody\n";
 const SETTINGS = JSON.stringify(

@@ -1,5 +1,5 @@
 /**
- * READY: `buildModel` and `modelFromTexts` are stable for rule authors (see types.ts for the shape).
+ * READY: `buildModel` and `modelFromTexts` are stable for rule authors (see rule-types.ts for the shape).
  *
  * Both entry points hand raw `{ path, text, executable }` records to `assembleModel`, so a model built from a
  * test's texts is normalised exactly like one read from disk. Hook `scripts` hold repository paths only;
@@ -9,7 +9,9 @@
 import { join, resolve } from "node:path";
 import { parseFrontmatter } from "../shared/frontmatter.js";
 import { present } from "../shared/present.js";
-import { classify, fileName, splitTree, TREES } from "./parse/classify.js";
+import { HostLayout } from "./host-layout.js";
+import type { LintHost } from "./lint-host.js";
+import { fileName } from "./parse/definition-name.js";
 import { parseJsonc } from "./parse/jsonc.js";
 import { parseSettings } from "./parse/settings.js";
 import { gitFacts, type RawFile, readTrees } from "./read-tree.js";
@@ -25,12 +27,13 @@ interface Facts {
   existsElsewhere(path: string): boolean;
 }
 
-/** Reads `<root>/.claude` and `<root>/.opencode` once (plus one `git ls-files`) and builds the model. */
-export async function buildModel(root: string): Promise<LintModel> {
+/** Reads each host's tree under the root once (plus one `git ls-files`) and builds the model. */
+export async function buildModel(root: string, hosts: readonly LintHost[]): Promise<LintModel> {
   const absolute = resolve(root);
-  const [raws, git] = await Promise.all([readTrees(absolute), gitFacts(absolute)]);
+  const layout = new HostLayout(hosts);
+  const [raws, git] = await Promise.all([readTrees(absolute, layout), gitFacts(absolute)]);
   const cache = new Map<string, boolean>();
-  return assembleModel(absolute, raws, {
+  return assembleModel(absolute, raws, layout, {
     ...git,
     // References point outside the config tree (specs/, src/); each distinct path is stat'ed once at most.
     existsElsewhere(path) {
@@ -45,6 +48,8 @@ export async function buildModel(root: string): Promise<LintModel> {
 }
 
 export interface ModelFromTextsOptions {
+  /** The hosts whose files these are (each host's own, from hosts/<name>/). */
+  hosts: readonly LintHost[];
   /** Paths with the executable bit. */
   executable?: string[];
   /** Git-tracked paths; null (the default) means "not a git work tree". */
@@ -58,10 +63,7 @@ export interface ModelFromTextsOptions {
 }
 
 /** The same model from in-memory texts (keys are root-relative paths), for rule tests. */
-export function modelFromTexts(
-  files: Record<string, string>,
-  options: ModelFromTextsOptions = {},
-): LintModel {
+export function modelFromTexts(files: Record<string, string>, options: ModelFromTextsOptions): LintModel {
   const executable = new Set((options.executable ?? []).map(normalizePath));
   const raws = Object.entries(files).map(([path, text]) => {
     const normal = normalizePath(path);
@@ -70,15 +72,17 @@ export function modelFromTexts(
   const existing = new Set((options.existing ?? []).map(normalizePath));
   const tracked = options.tracked ? new Set(options.tracked.map(normalizePath)) : null;
   const trackedExecutable = tracked ? new Set((options.trackedExecutable ?? []).map(normalizePath)) : null;
-  return assembleModel(options.root ?? "/repo", raws, {
+  return assembleModel(options.root ?? "/repo", raws, new HostLayout(options.hosts), {
     tracked,
     trackedExecutable,
     existsElsewhere: (path) => existing.has(path) || hasPrefix(existing, `${path}/`),
   });
 }
 
-function assembleModel(root: string, raws: RawFile[], facts: Facts): LintModel {
-  const files = raws.map(toLintFile).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+function assembleModel(root: string, raws: RawFile[], layout: HostLayout, facts: Facts): LintModel {
+  const files = raws
+    .map((raw) => toLintFile(raw, layout))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const byPath = new Map(files.map((file) => [file.path, file]));
   const directories = new Set<string>();
   for (const file of files) {
@@ -105,9 +109,11 @@ function assembleModel(root: string, raws: RawFile[], facts: Facts): LintModel {
       hooks.push(...parsed.hooks);
     }
   }
-  const trees = TREES.filter((tree) => directories.has(tree));
+  const trees = layout.trees.filter((tree) => directories.has(tree));
   return {
     root,
+    hosts: layout.hosts,
+    hostOf: (path) => layout.hostOf(path),
     trees,
     files,
     byPath,
@@ -125,10 +131,10 @@ function assembleModel(root: string, raws: RawFile[], facts: Facts): LintModel {
   };
 }
 
-function toLintFile(raw: RawFile): LintFile {
-  const kind = classify(raw.path);
+function toLintFile(raw: RawFile, layout: HostLayout): LintFile {
+  const kind = layout.classify(raw.path);
   const lines = raw.text.split(/\r?\n/);
-  const markdown = raw.path.endsWith(".md") && splitTree(raw.path) !== null;
+  const markdown = raw.path.endsWith(".md") && layout.splitTree(raw.path) !== null;
   const frontmatter = markdown ? parseFrontmatter(lines) : null;
   return {
     path: raw.path,

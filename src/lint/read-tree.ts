@@ -2,26 +2,26 @@ import type { Dirent } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { runProcess } from "../shared/process.js";
-import { MEMORY_FILES, TREES } from "./parse/classify.js";
+import type { HostLayout } from "./host-layout.js";
 
 // Generated or vendored folders inside a config tree are not configuration.
 const SKIP_DIRS = new Set([".git", "node_modules"]);
 // Larger files are data, not configuration; reading them would only slow the lint down.
 const MAX_BYTES = 2 * 1024 * 1024;
 
-/** Every file under `<root>/.claude` and `<root>/.opencode` (and `opencode.json`), read once, in parallel. */
+/** One file of a host's tree, or of its settings or memory files at the root. */
 export interface RawFile {
   path: string;
   text: string;
   executable: boolean;
 }
 
-export async function readTrees(root: string): Promise<RawFile[]> {
+/** Every file of every host's tree, and those it reads at the root (opencode.json, CLAUDE.md), read once, in parallel. */
+export async function readTrees(root: string, layout: HostLayout): Promise<RawFile[]> {
   const paths: string[] = [];
   const seen = new Set<string>();
-  for (const tree of TREES) await walk(root, tree, paths, seen);
-  // opencode's project config sits at the root, beside its tree; so do the memory files every session loads.
-  for (const name of ["opencode.json", "opencode.jsonc", ...MEMORY_FILES]) {
+  for (const tree of layout.trees) await walk(root, tree, paths, seen);
+  for (const name of layout.rootFiles) {
     if (
       await stat(join(root, name)).then(
         (s) => s.isFile(),

@@ -24,6 +24,7 @@ export interface Finding {
 }
 
 import type { Frontmatter } from "../shared/frontmatter.js";
+import type { LintHost } from "./lint-host.js";
 
 export type { Frontmatter };
 
@@ -91,7 +92,10 @@ export interface HookEntry {
 export interface LintModel {
   /** Absolute path of the linted root. */
   root: string;
-  /** The config trees found under the root: `.claude` and/or `.opencode`. */
+  /** The hosts whose files lint reads (the first is the primary one), and the one that reads a path. */
+  hosts: readonly LintHost[];
+  hostOf(path: string): LintHost;
+  /** The hosts' config trees found under the root: `.claude` and/or `.opencode`. */
   trees: string[];
   files: LintFile[];
   byPath: Map<string, LintFile>;

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { LINT_HOSTS, modelFromTexts } from "../../test/support/lint-model.js";
 import { resolveConfig } from "../config/index.js";
-import { modelFromTexts } from "./model.js";
 import { type Finding, finding, type Rule } from "./rule-types.js";
 import { exitStatus, lint, runRules } from "./run-lint.js";
 import { selectRules } from "./select.js";
@@ -88,11 +88,11 @@ describe("lint", () => {
       rule("hooks/a", "warning", [["x", 1, 1]]),
     ];
     const config = resolveConfig(dir, null, { lint: { disable: ["git/"] } });
-    const result = await lint(dir, { config, rules });
+    const result = await lint(dir, { hosts: LINT_HOSTS, config, rules });
     expect(result).toMatchObject({ files: 1, rules: 1, trees: [".claude"], root: dir });
     expect(result.findings.map((f) => f.rule)).toEqual(["hooks/a"]);
-    expect((await lint(dir, { config, rules, disable: ["hooks/a"] })).rules).toBe(0);
-    await expect(lint(dir, { config, rules, disable: ["hook/"] })).rejects.toThrow(
+    expect((await lint(dir, { hosts: LINT_HOSTS, config, rules, disable: ["hooks/a"] })).rules).toBe(0);
+    await expect(lint(dir, { hosts: LINT_HOSTS, config, rules, disable: ["hook/"] })).rejects.toThrow(
       'no lint rule matches "hook/"',
     );
   });

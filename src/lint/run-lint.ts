@@ -2,12 +2,15 @@ import { resolve } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import { loadConfig } from "../config/index.js";
 import { ConfigError } from "../shared/index.js";
+import type { LintHost } from "./lint-host.js";
 import { buildModel } from "./model.js";
 import type { Finding, LintModel, Rule } from "./rule-types.js";
 import { RULES } from "./rules/index.js";
 import { selectRules, unmatchedPatterns } from "./select.js";
 
 export interface LintOptions {
+  /** The hosts whose files to read (each host's own, from hosts/<name>/), the primary one first. */
+  hosts: readonly LintHost[];
   /** Rule ids or prefixes to skip, on top of the config's `lint.disable`. */
   disable?: string[];
   /** Only these rule ids or prefixes. */
@@ -30,9 +33,11 @@ export interface LintResult {
   root: string;
   /** The config trees found (`.claude`, `.opencode`). */
   trees: string[];
+  /** The trees looked for, found or not. */
+  looked: string[];
 }
 
-export async function lint(root: string, options: LintOptions = {}): Promise<LintResult> {
+export async function lint(root: string, options: LintOptions): Promise<LintResult> {
   const started = performance.now();
   const absolute = resolve(root);
   const config = options.config ?? (await loadConfig(absolute));
@@ -48,7 +53,7 @@ export async function lint(root: string, options: LintOptions = {}): Promise<Lin
     disable: [...config.lint.disable, ...(options.disable ?? [])],
     ...(options.only ? { only: options.only } : {}),
   });
-  const model = await buildModel(absolute);
+  const model = await buildModel(absolute, options.hosts);
   model.config = config;
   const findings = await runRules(model, rules);
   return {
@@ -58,6 +63,7 @@ export async function lint(root: string, options: LintOptions = {}): Promise<Lin
     rules: rules.length,
     root: absolute,
     trees: model.trees,
+    looked: model.hosts.map((h) => h.tree),
   };
 }
 

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import * as z from "zod/mini";
 import { findRepoRoot, loadConfig } from "../../config/index.js";
 import { publishedKeyPath, signingKey } from "../../evidence/index.js";
-import { HOSTS, type Host, hostLabels, hostNamed, runInit } from "../../hosts/index.js";
+import { HOSTS, type Host, hostLabels, hostNamed, lintHosts, runInit } from "../../hosts/index.js";
 import { type InitResult, readManifest } from "../../init/index.js";
 import { INIT_MANIFEST } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
@@ -110,7 +110,7 @@ async function ownStoreWriters(root: string): Promise<string[]> {
   let findings: { file: string; line: number; rule: string }[];
   try {
     const { lint } = await import("../../lint/index.js");
-    findings = (await lint(root, { only: [WRITES_RULE, INSTRUCTS_RULE] })).findings;
+    findings = (await lint(root, { hosts: lintHosts(), only: [WRITES_RULE, INSTRUCTS_RULE] })).findings;
   } catch {
     return [];
   }

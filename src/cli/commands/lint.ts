@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { findRepoRoot } from "../../config/index.js";
-import { hostLintRules } from "../../hosts/index.js";
+import { hostLintRules, lintHosts } from "../../hosts/index.js";
 import {
   exitStatus,
   formatHuman,
@@ -31,7 +31,6 @@ const FORMATS = ["human", "json", "sarif"] as const;
 
 /** Every rule: those for every host's files, then each host's own. */
 const allRules = () => [...RULES, ...hostLintRules()];
-const TREES = [".claude", ".opencode"];
 
 /** Runs `baton lint` and returns what to print and the exit status; main.ts does the printing. */
 export async function lintCommand(
@@ -47,14 +46,17 @@ export async function lintCommand(
   // `baton lint` from a subfolder lints the repository it is in, like every other command; given the
   // .claude or .opencode folder itself, it lints that tree of the repository holding it.
   const given = options.dir ? resolve(options.dir) : findRepoRoot(options.repo);
-  const tree = TREES.includes(basename(given)) ? basename(given) : null;
+  const hosts = lintHosts();
+  const trees = hosts.map((h) => h.tree);
+  const tree = trees.includes(basename(given)) ? basename(given) : null;
   const root = tree ? dirname(given) : given;
   if (!statSync(given, { throwIfNoEntry: false })?.isDirectory()) {
     throw new UsageError(`${given} is not a directory`, {
-      hint: "Give the folder that holds .claude/ (or .opencode/), or run baton lint inside the repository.",
+      hint: `Give the folder that holds ${trees.map((t) => `${t}/`).join(" or ")}, or run baton lint inside the repository.`,
     });
   }
   const linted = await lint(root, {
+    hosts,
     rules: allRules(),
     ...(options.disable ? { disable: options.disable.flatMap(splitList) } : {}),
     ...(options.only ? { only: options.only.flatMap(splitList) } : {}),

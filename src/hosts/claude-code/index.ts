@@ -1,6 +1,7 @@
 import type { Host } from "../host.js";
 import { claudeAgentFiles } from "./claude-agent-files.js";
 import { claudeInstaller } from "./claude-installer.js";
+import { claudeLintHost } from "./claude-lint-host.js";
 import { claudeLintRules } from "./lint-rules/index.js";
 
 /**
@@ -13,6 +14,7 @@ export const claudeCode: Host = {
   primary: true,
   installer: claudeInstaller,
   agentFiles: claudeAgentFiles,
+  lintHost: claudeLintHost,
   lintRules: claudeLintRules,
   installs: "slash commands and agents in .claude/, Baton's hooks in .claude/settings.json",
   firstUse: "In Claude Code: /task add …, /research N, /plan N, /implement N, /revise N, /todo, /errors.",

@@ -11,6 +11,7 @@ export const codex: Host = {
   primary: false,
   installer: codexInstaller,
   agentFiles: null,
+  lintHost: null,
   lintRules: [],
   installs: "Baton's hooks in .codex/hooks.json",
   firstUse:

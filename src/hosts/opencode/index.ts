@@ -2,6 +2,7 @@ import type { Host } from "../host.js";
 import { opencodeLintRules } from "./lint-rules/index.js";
 import { opencodeAgentFiles } from "./opencode-agent-files.js";
 import { opencodeInstaller } from "./opencode-installer.js";
+import { opencodeLintHost } from "./opencode-lint-host.js";
 
 /**
  * opencode: commands in `.opencode/command/` (1-based `$1`), Baton's agents as opencode sub-agents, and
@@ -13,6 +14,7 @@ export const opencode: Host = {
   primary: false,
   installer: opencodeInstaller,
   agentFiles: opencodeAgentFiles,
+  lintHost: opencodeLintHost,
   lintRules: opencodeLintRules,
   installs: "commands, agents and a plugin in .opencode/",
   firstUse:

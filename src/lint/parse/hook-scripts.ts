@@ -35,7 +35,8 @@ export function hookScripts(command: string, root: string): HookScripts {
     const looksLikeScript =
       SCRIPT_EXTENSION.test(word) ||
       word.startsWith(`${ROOT}/`) ||
-      (commandPosition && /^(\.\/|\.claude\/|\.opencode\/|~\/|\/)/.test(word));
+      // A path in command position is run: `./x`, `~/x`, `/x`, or inside a hidden folder (`.claude/hooks/x`).
+      (commandPosition && /^(\.\/|\.[\w-]+\/|~\/|\/)/.test(word));
     if (!looksLikeScript) continue;
     if (word.startsWith("~/")) {
       external.add(word);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildModel } from "../../../lint/model.js";
+import { buildModel } from "../../../../test/support/lint-model.js";
 import type { LintModel } from "../../../lint/rule-types.js";
 import { sharedFixture } from "../../../testing/requirements.js";
 import { missingScript } from "./missing-script.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFromTexts } from "../../../lint/model.js";
+import { modelFromTexts } from "../../../../test/support/lint-model.js";
 import { missingScript } from "./missing-script.js";
 
 const settings = (commands: string[]) =>

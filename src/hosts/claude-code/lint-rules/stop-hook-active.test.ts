@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFromTexts } from "../../../lint/model.js";
+import { modelFromTexts } from "../../../../test/support/lint-model.js";
 import { stopHookActive } from "./stop-hook-active.js";
 
 const settings = (event: string, command: string) =>

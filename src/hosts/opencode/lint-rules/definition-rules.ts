@@ -1,9 +1,12 @@
-import { type Finding, finding, hostOf, type LintFile, type Rule } from "../../../lint/index.js";
+import { type Finding, finding, type LintFile, type Rule } from "../../../lint/index.js";
+import { opencodeLintHost } from "../opencode-lint-host.js";
 
 const MODES = new Set(["subagent", "primary", "all"]);
 
 function opencodeFiles(files: readonly LintFile[], kind: "agent" | "command"): LintFile[] {
-  return files.filter((f) => f.kind === kind && hostOf(f.path) === "opencode" && f.path.endsWith(".md"));
+  return files.filter(
+    (f) => f.kind === kind && f.path.startsWith(`${opencodeLintHost.tree}/`) && f.path.endsWith(".md"),
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFromTexts } from "../../../lint/model.js";
+import { modelFromTexts } from "../../../../test/support/lint-model.js";
 import { RULES } from "../../../lint/rules/index.js";
 import { hostLintRules } from "../../index.js";
 import { opencodeConfig, opencodeConfigKey } from "./config-rules.js";

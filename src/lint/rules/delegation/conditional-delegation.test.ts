@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFromTexts } from "../../model.js";
+import { modelFromTexts } from "../../../../test/support/lint-model.js";
 import { conditionalDelegation } from "./conditional-delegation.js";
 
 const run = async (files: Record<string, string>) => conditionalDelegation.check(modelFromTexts(files));

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { buildModel } from "../../../../test/support/lint-model.js";
 import { sharedFixture } from "../../../testing/requirements.js";
-import { buildModel } from "../../model.js";
 import type { Finding, LintModel } from "../../rule-types.js";
 import { delegationRules } from "./index.js";
 

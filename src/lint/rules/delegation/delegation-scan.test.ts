@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFromTexts } from "../../model.js";
+import { modelFromTexts } from "../../../../test/support/lint-model.js";
 import { textLines } from "./delegation-scan.js";
 
 /** A command file of these lines, read by lint's own model. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFromTexts } from "../../model.js";
+import { modelFromTexts } from "../../../../test/support/lint-model.js";
 import { returnsCompleted } from "./returns-completed.js";
 
 const run = async (files: Record<string, string>) => returnsCompleted.check(modelFromTexts(files));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFromTexts } from "../../model.js";
+import { modelFromTexts } from "../../../../test/support/lint-model.js";
 import { twinCommands } from "./twin-commands.js";
 
 describe("delegation/twin-commands", () => {

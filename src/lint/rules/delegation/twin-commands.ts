@@ -1,7 +1,7 @@
 /**
  * delegation/twin-commands: `commands/x.sh` next to `commands/x.md`.
  *
- * Why: Claude Code loads only the `.md` as the slash command; a `.sh` of the same name is a second,
+ * Why: the host loads only the `.md` as the slash command; a `.sh` of the same name is a second,
  * diverging implementation of the same operation (the original kept shell twins of its workflow commands
  * that skipped the agent entirely). Which one ran depended on who invoked it, so fixes landed in one half.
  */
@@ -30,7 +30,7 @@ export const twinCommands: Rule = {
           1,
           1,
           `command /${name} exists twice: ${sh} and ${md}`,
-          `Keep one: the Markdown command is what Claude Code runs; move any logic it needs into a script it calls (or into Baton) and delete ${sh}.`,
+          `Keep one: the Markdown command is what ${model.hostOf(md).label} runs; move any logic it needs into a script it calls (or into Baton) and delete ${sh}.`,
         ),
       );
     }

@@ -10,8 +10,8 @@ export function definitionFiles(model: LintModel): LintFile[] {
   );
 }
 
-/** "agent", "command" or "skill", for messages. */
-export function kindLabel(file: LintFile): string {
+/** "agent", "command" or "skill": for messages, and the kind a host's frontmatter keys are listed by. */
+export function kindLabel(file: LintFile): "agent" | "command" | "skill" {
   return file.kind === "agent" ? "agent" : file.kind === "skill" ? "skill" : "command";
 }
 

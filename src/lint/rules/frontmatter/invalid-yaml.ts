@@ -1,4 +1,3 @@
-import { hostName } from "../../file-host.js";
 import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { definitionFiles, kindLabel } from "./definitions.js";
 
@@ -13,7 +12,7 @@ export const invalidYaml: Rule = {
       const first = fm?.errors[0];
       if (!fm || !first || fm.recovered) continue;
       const more = fm.errors.length > 1 ? ` (+${fm.errors.length - 1} more)` : "";
-      const host = hostName(file.path);
+      const host = model.hostOf(file.path).label;
       const consequence =
         file.kind === "agent"
           ? `${host} silently skips this agent: it is not listed and a call to it fails`

@@ -1,4 +1,3 @@
-import { hostName } from "../../file-host.js";
 import { type Finding, finding, type Rule } from "../../rule-types.js";
 
 /**
@@ -24,7 +23,7 @@ export const missingDescription: Rule = {
           fm?.keyLines["description"] ?? 1,
           1,
           fm ? "command frontmatter lacks `description`" : "command has no frontmatter, so no `description`",
-          `Add \`description: <what it does>\` in a \`---\` block at the top; ${hostName(file.path)} lists commands by it.`,
+          `Add \`description: <what it does>\` in a \`---\` block at the top; ${model.hostOf(file.path).label} lists commands by it.`,
         ),
       );
     }

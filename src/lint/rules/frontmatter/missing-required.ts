@@ -1,43 +1,38 @@
-import { hostOf } from "../../file-host.js";
-import { fileName } from "../../parse/classify.js";
+import type { LintHost } from "../../lint-host.js";
+import { fileName } from "../../parse/definition-name.js";
 import { type Finding, finding, type LintFile, type Rule } from "../../rule-types.js";
 import { definitionFiles, kindLabel } from "./definitions.js";
 
 const DOCUMENTATION = /^(readme|changelog|contributing|license|notes|index)(\.[\w-]+)?\.md$/i;
 const isDocumentation = (path: string) => DOCUMENTATION.test(path.slice(path.lastIndexOf("/") + 1));
 
-const REQUIRED: Record<string, string[]> = { agent: ["name", "description"], skill: ["name", "description"] };
-// opencode names an agent by its path; without a description a sub-agent is listed to the model blank.
-const OPENCODE_REQUIRED: Record<string, string[]> = {
-  agent: ["description"],
-  skill: ["name", "description"],
-};
+const SKILL_REQUIRED = ["name", "description"];
 
 /**
- * An agent without `name` and `description` is not loaded at all; a skill without them is listed to the
- * model without a usable description, so it is never picked. (Commands: see missing-description.)
- */
-/**
- * A folder's README is documentation: Claude Code skips a file without frontmatter, which is right for it;
- * opencode loads every `.md` there as an agent, so it would offer the README to the model.
+ * A folder's README is documentation: a host that skips a file without frontmatter is right to; one that loads
+ * every `.md` of its agent folder as an agent (opencode) would offer the README to the model.
  */
 function documentationFinding(
   rule: Pick<Rule, "id" | "severity">,
   file: LintFile,
-  opencode: boolean,
+  host: LintHost,
 ): Finding[] {
-  if (!opencode || file.kind !== "agent") return [];
+  if (!host.frontmatter.loadsEveryAgentFile || file.kind !== "agent") return [];
   const found = finding(
     rule,
     file.path,
     1,
     1,
-    `opencode loads this documentation as an agent named "${fileName(file.path, file.kind)}" (every .md under its agent folder is one), so the model is offered it`,
-    "Move it out of the agent folder (e.g. to .opencode/docs/), or give it frontmatter if it is meant as an agent.",
+    `${host.label} loads this documentation as an agent named "${fileName(file.path, file.kind)}" (every .md under its agent folder is one), so the model is offered it`,
+    `Move it out of the agent folder (e.g. to ${host.tree}/docs/), or give it frontmatter if it is meant as an agent.`,
   );
   return [{ ...found, severity: "warning" }];
 }
 
+/**
+ * An agent without the keys its host requires is skipped or listed blank; a skill without them is listed to the
+ * model without a usable description, so it is never picked. (Commands: see missing-description.)
+ */
 export const missingRequired: Rule = {
   id: "frontmatter/missing-required",
   severity: "error",
@@ -45,18 +40,16 @@ export const missingRequired: Rule = {
   check(model) {
     const findings: Finding[] = [];
     for (const file of definitionFiles(model)) {
-      const opencode = hostOf(file.path) === "opencode";
-      const required = (opencode ? OPENCODE_REQUIRED : REQUIRED)[file.kind];
-      if (!required) continue;
+      if (file.kind !== "agent" && file.kind !== "skill") continue;
+      const host = model.hostOf(file.path);
+      const required = file.kind === "agent" ? host.frontmatter.requiredAgentKeys : SKILL_REQUIRED;
       const fm = file.frontmatter;
       const consequence =
-        file.kind !== "agent"
-          ? "the model cannot tell when to use this skill"
-          : opencode
-            ? "opencode lists it to the model with no description, so the model cannot tell when to use it"
-            : "Claude Code skips this agent";
+        file.kind === "agent"
+          ? host.frontmatter.withoutRequiredAgentKey
+          : "the model cannot tell when to use this skill";
       if (!fm && isDocumentation(file.path)) {
-        findings.push(...documentationFinding(this, file, opencode));
+        findings.push(...documentationFinding(this, file, host));
         continue;
       }
       if (!fm) {

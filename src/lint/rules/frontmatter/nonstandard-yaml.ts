@@ -1,6 +1,5 @@
 import { parseDocument } from "yaml";
 import { quoteRiskyValues } from "../../../shared/frontmatter.js";
-import { hostOf } from "../../file-host.js";
 import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { definitionFiles } from "./definitions.js";
 
@@ -37,9 +36,7 @@ export const nonstandardYaml: Rule = {
           file.path,
           line,
           column,
-          hostOf(file.path) === "opencode"
-            ? `frontmatter is not valid YAML (${first.message}); opencode's parser rejects the whole block`
-            : `frontmatter is not valid YAML (${first.message}); only Claude Code's quoting fallback reads it, other parsers reject the whole block`,
+          `frontmatter is not valid YAML (${first.message}); ${model.hostOf(file.path).frontmatter.withNonstandardYaml}`,
           changed.length > 0
             ? `Quote the value${changed.length > 1 ? "s" : ""}: ${changed.map((c) => `\`${c.fix.trim()}\``).join(", ")}.`
             : "Quote the values that contain `: `, `#`, `[`, `{`, `*` or `@`.",

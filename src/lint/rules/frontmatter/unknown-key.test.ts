@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFromTexts } from "../../model.js";
+import { modelFromTexts } from "../../../../test/support/lint-model.js";
 import { unknownKey } from "./unknown-key.js";
 
 const check = (files: Record<string, string>) => unknownKey.check(modelFromTexts(files));

@@ -1,10 +1,8 @@
-import { hostOf } from "../../file-host.js";
 import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { closest } from "../../suggest.js";
 import { definitionFiles, kindLabel } from "./definitions.js";
-import { knownKeys } from "./known.js";
 
-/** Claude Code ignores keys it does not know, so a typo (`allowed_tools`, `tool`) silently does nothing. */
+/** A host ignores keys it does not know, so a typo (`allowed_tools`, `tool`) silently does nothing. */
 export const unknownKey: Rule = {
   id: "frontmatter/unknown-key",
   severity: "warning",
@@ -15,7 +13,8 @@ export const unknownKey: Rule = {
     for (const file of definitionFiles(model)) {
       const data = file.frontmatter?.data;
       if (!data) continue;
-      const known = knownKeys(file);
+      const host = model.hostOf(file.path).frontmatter;
+      const known = new Set(host.keys[kindLabel(file)]);
       for (const key of Object.keys(data)) {
         if (known.has(key)) continue;
         const suggestion = closest(key, known);
@@ -25,11 +24,7 @@ export const unknownKey: Rule = {
             file.path,
             file.frontmatter?.keyLines[key] ?? 1,
             1,
-            `unknown ${kindLabel(file)} frontmatter key \`${key}\`; ${
-              hostOf(file.path) === "opencode"
-                ? "opencode does not read it (it passes it to the model provider as an option)"
-                : "Claude Code ignores it"
-            }`,
+            `unknown ${kindLabel(file)} frontmatter key \`${key}\`; ${host.withUnknownKey}`,
             suggestion
               ? `Did you mean \`${suggestion}\`?`
               : `Known keys: ${[...known].join(", ")}. Remove it, or disable this rule if a tool of yours reads it.`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFromTexts } from "../../model.js";
+import { modelFromTexts } from "../../../../test/support/lint-model.js";
 import { unknownModel } from "./unknown-model.js";
 
 const agent = (model: string) => `---\nname: a\ndescription: d\nmodel: ${model}\n---\n`;

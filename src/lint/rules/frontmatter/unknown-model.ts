@@ -1,8 +1,7 @@
 import { type Finding, finding, type Rule } from "../../rule-types.js";
 import { definitionFiles, kindLabel, locate } from "./definitions.js";
-import { isKnownModel } from "./known.js";
 
-/** A model Claude Code cannot resolve fails the call at run time, long after the file was written. */
+/** A model the host cannot resolve fails the call at run time, long after the file was written. */
 export const unknownModel: Rule = {
   id: "frontmatter/unknown-model",
   severity: "error",
@@ -14,8 +13,8 @@ export const unknownModel: Rule = {
       const value = file.frontmatter?.data?.["model"];
       if (value === undefined || value === null) continue;
       const text = String(value);
-      if (typeof value === "string" && isKnownModel(text.trim(), file.path.startsWith(".opencode/")))
-        continue;
+      const host = model.hostOf(file.path);
+      if (typeof value === "string" && host.frontmatter.knowsModel(text.trim())) continue;
       const where = locate(file, "model", text);
       findings.push(
         finding(
@@ -23,8 +22,8 @@ export const unknownModel: Rule = {
           file.path,
           where.line,
           where.column,
-          `${kindLabel(file)} \`model: ${text}\` is not a model Claude Code knows`,
-          "Use sonnet, opus, haiku, fable or inherit, or a full id such as `claude-sonnet-4-5`.",
+          `${kindLabel(file)} \`model: ${text}\` is not a model ${host.label} knows`,
+          host.frontmatter.modelHint,
         ),
       );
     }

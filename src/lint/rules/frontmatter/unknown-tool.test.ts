@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFromTexts } from "../../model.js";
+import { modelFromTexts } from "../../../../test/support/lint-model.js";
 import { unknownTool } from "./unknown-tool.js";
 
 const check = (files: Record<string, string>) => unknownTool.check(modelFromTexts(files));

@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { buildModel } from "../../../../test/support/lint-model.js";
 import { sharedFixture } from "../../../testing/requirements.js";
-import { buildModel } from "../../model.js";
 import type { LintModel } from "../../rule-types.js";
 import { heredocNoExpand } from "./heredoc-no-expand.js";
 import { trackedControlFiles } from "./tracked-control-files.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFromTexts } from "../../model.js";
+import { modelFromTexts } from "../../../../test/support/lint-model.js";
 import { trackedControlFiles } from "./tracked-control-files.js";
 
 const FILES = { ".claude/settings.json": "{}" };

@@ -27,10 +27,11 @@ const SKILL_INPUT = /^\s*(?:[-*]\s+)?skill\s*:\s*(["']?)([^"'\s,}]+)\1\s*$/;
 const CONVENTIONAL = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
 /**
- * Files whose text routes work: commands, skills and agents (a sub-agent may delegate too), plus the
- * context, rules and tree CLAUDE.md they load, where the routing tables and call patterns usually live.
+ * Markdown the model reads as instructions, where routing tables and call patterns live: commands, skills and
+ * agents (a sub-agent may delegate too), plus the context, rules and memory file at a tree's top they load.
  */
-function routingFiles(model: LintModel): LintFile[] {
+export function instructionFiles(model: LintModel): LintFile[] {
+  const atTreeTop = (f: LintFile) => f.kind === "memory" && f.path.split("/").length === 2;
   return model.files.filter(
     (f) =>
       f.path.endsWith(".md") &&
@@ -39,13 +40,13 @@ function routingFiles(model: LintModel): LintFile[] {
         f.kind === "agent" ||
         f.kind === "context" ||
         f.kind === "rule" ||
-        /^\.(claude|opencode)\/(CLAUDE|AGENTS)\.md$/.test(f.path)),
+        atTreeTop(f)),
   );
 }
 
 export function agentReferences(model: LintModel): Reference[] {
   const out: Reference[] = [];
-  for (const file of routingFiles(model)) {
+  for (const file of instructionFiles(model)) {
     if (!/agent/i.test(file.text)) continue;
     for (const body of bodyLines(file)) {
       const { text, line } = body;
@@ -74,7 +75,7 @@ export function agentReferences(model: LintModel): Reference[] {
 
 export function skillReferences(model: LintModel): Reference[] {
   const out: Reference[] = [];
-  for (const file of routingFiles(model)) {
+  for (const file of instructionFiles(model)) {
     const skills = file.kind === "agent" ? file.frontmatter?.data?.["skills"] : undefined;
     for (const name of listOf(skills)) {
       const keyLine = file.frontmatter?.keyLines["skills"] ?? 1;

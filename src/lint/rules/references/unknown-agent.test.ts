@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFromTexts } from "../../model.js";
+import { modelFromTexts } from "../../../../test/support/lint-model.js";
 import { unknownAgent } from "./unknown-agent.js";
 
 const AGENT = "---\nname: lean-research-agent\ndescription: d\n---\n";
@@ -57,6 +57,18 @@ describe("references/unknown-agent", () => {
     });
     // "the `lean` agent" is backticked but exists as no agent: it is reported, all else passes.
     expect(findings.map((f) => f.message.split(" (")[0])).toEqual(["agent `lean`"]);
+  });
+
+  it("passes each host's own built-in agents (opencode's general and explore)", async () => {
+    const findings = await check({
+      ".opencode/command/c.md": [
+        "---\ndescription: d\n---",
+        "subagent_type: general",
+        'subagent_type: "explore"',
+        "subagent_type: generic",
+      ].join("\n"),
+    });
+    expect(findings.map((f) => f.message.split(" (")[0])).toEqual(["agent `generic`"]);
   });
 });
 

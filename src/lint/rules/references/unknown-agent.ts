@@ -2,17 +2,6 @@ import { type Finding, finding, type NamedDefinition, type Rule } from "../../ru
 import { closest } from "../../suggest.js";
 import { agentReferences } from "./reference-scan.js";
 
-/** Built-in agent types (contract §6.5, §7) and the `fork` pseudo-type (§6.2). */
-const BUILT_IN = new Set([
-  "general-purpose",
-  "Explore",
-  "Plan",
-  "claude",
-  "statusline-setup",
-  "output-style-setup",
-  "fork",
-]);
-
 /**
  * `Agent type 'x' not found` is a tool error at run time (contract §6.5): the model then improvises,
  * often doing the work itself without the agent's tools and instructions.
@@ -22,11 +11,9 @@ export const unknownAgent: Rule = {
   severity: "error",
   description: "`subagent_type`, routing-table and “the `x` agent” references to agents that do not exist",
   check(model) {
-    const known = new Set(BUILT_IN);
-    for (const agent of model.agents) {
-      known.add(agent.name);
-      if (agent.fileName) known.add(agent.fileName);
-    }
+    const builtIn = new Set(model.hosts.flatMap((h) => h.builtInAgents));
+    const own = new Set(model.agents.flatMap((a) => (a.fileName ? [a.name, a.fileName] : [a.name])));
+    const known = new Set([...builtIn, ...own]);
     const findings: Finding[] = [];
     for (const ref of agentReferences(model)) {
       if (known.has(ref.name)) continue;
@@ -39,8 +26,8 @@ export const unknownAgent: Rule = {
           `agent \`${ref.name}\` (${ref.via}) does not exist; the Agent call fails with "Agent type '${ref.name}' not found"`,
           hint(
             ref.name,
-            known,
-            agentFolder(model.agents, ref.file.path.split("/")[0] ?? model.trees[0] ?? ".claude"),
+            { known, own },
+            agentFolder(model.agents, ref.file.path.split("/")[0] ?? model.trees[0] ?? model.hostOf("").tree),
           ),
         ),
       );
@@ -65,10 +52,10 @@ function agentFolder(agents: readonly NamedDefinition[], tree: string): string {
   return top?.[0] ?? `${tree}/agents`;
 }
 
-function hint(name: string, known: Set<string>, folder: string): string {
-  const near = closest(name, known);
+function hint(name: string, agents: { known: Set<string>; own: Set<string> }, folder: string): string {
+  const near = closest(name, agents.known);
   if (near) return `Did you mean \`${near}\`? Otherwise create ${folder}/${name}.md.`;
-  const custom = [...known].filter((k) => !BUILT_IN.has(k)).sort();
+  const custom = [...agents.own].sort();
   const listed = custom.length > 8 ? `${custom.slice(0, 8).join(", ")}, …` : custom.join(", ");
   return `Create ${folder}/${name}.md, or route to an existing agent${listed ? ` (${listed})` : ""}.`;
 }

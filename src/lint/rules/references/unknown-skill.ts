@@ -32,7 +32,7 @@ export const unknownSkill: Rule = {
             ? `Call agents with the Agent tool: \`subagent_type: "${ref.name}"\`.`
             : closest(ref.name, known)
               ? `Did you mean \`${closest(ref.name, known)}\`?`
-              : `Create ${model.trees[0] ?? ".claude"}/skills/${ref.name}/SKILL.md, or fix the name.`,
+              : `Create ${model.trees[0] ?? model.hostOf("").tree}/skills/${ref.name}/SKILL.md, or fix the name.`,
         ),
       );
     }

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { buildModel } from "../../../../test/support/lint-model.js";
 import { resolveConfig } from "../../../config/index.js";
 import { generateRepo } from "../../../testing/generate-repo.js";
-import { buildModel } from "../../model.js";
 import { stateDoctor } from "./store-doctor.js";
 
 describe("state/doctor", () => {
