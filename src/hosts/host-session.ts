@@ -13,4 +13,6 @@ export interface HostSession {
   delegationCall(agent: string | undefined): string;
   /** Why the commands of a session starting now can read Baton's key; undefined while its sandbox keeps it out. */
   keyReach(root: string): string | undefined;
+  /** How its settings, as they are now, are weaker than `baton init` left them (the init manifest, as read). */
+  weakenedSettings(root: string, manifest: Record<string, unknown>): string[];
 }

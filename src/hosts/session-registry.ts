@@ -22,3 +22,9 @@ export function hookSession(mark: unknown): HostSession {
     typeof mark === "string" && Object.hasOwn(HOST_SESSIONS, mark) ? HOST_SESSIONS[mark as HostName] : null;
   return named ?? (HOST_SESSIONS[HOST_NAMES[0]] as HostSession);
 }
+
+/** How every installed host's settings are weaker now than `baton init` left them; empty when Baton is not installed. */
+export function weakenedHostSettings(root: string, manifest: Record<string, unknown>): string[] {
+  const sessions = Object.values(HOST_SESSIONS).filter((s): s is HostSession => s !== null);
+  return [...new Set(sessions.flatMap((s) => s.weakenedSettings(root, manifest)))];
+}

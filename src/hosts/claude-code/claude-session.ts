@@ -1,6 +1,5 @@
-import { join } from "node:path";
-import { readJsonObject } from "../../shared/json-file.js";
 import type { HostSession } from "../host-session.js";
+import { claudeSettings, weakenedClaudeSettings } from "./weakened-settings.js";
 
 /** A live Claude Code session: its `Agent` tool delegates, and its own sandbox keeps Baton's key out of reach. */
 export const claudeSession: HostSession = {
@@ -14,12 +13,12 @@ export const claudeSession: HostSession = {
   delegationCall: (agent) =>
     `invoke it with the Agent tool${agent ? ` (subagent_type "${agent}", run_in_background: false)` : ""}`,
   keyReach(root) {
-    // The local file wins over the shared one, and Claude Code re-reads both mid-session.
-    const enabled = (file: string) =>
-      (readJsonObject(join(root, ".claude", file))?.["sandbox"] as Record<string, unknown> | undefined)?.[
-        "enabled"
-      ];
-    const on = (enabled("settings.local.json") ?? enabled("settings.json")) === true;
+    // The local file wins over the shared one.
+    const [shared, local] = claudeSettings(root).map(
+      ({ settings }) => (settings["sandbox"] as Record<string, unknown> | undefined)?.["enabled"],
+    );
+    const on = (local ?? shared) === true;
     return on ? undefined : "Claude Code's sandbox is off in this repository (.claude/settings*.json)";
   },
+  weakenedSettings: weakenedClaudeSettings,
 };

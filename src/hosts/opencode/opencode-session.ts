@@ -12,4 +12,6 @@ export const opencodeSession: HostSession = {
   ],
   delegationCall: (agent) => `call the task tool${agent ? ` with subagent_type "${agent}"` : ""}`,
   keyReach: () => "opencode runs the model's commands without a sandbox",
+  // Its permission rules are checked by its plugin, which asks Baton's hooks; nothing to compare yet.
+  weakenedSettings: () => [],
 };
