@@ -26,7 +26,10 @@ export const vouchFile = (fingerprint: string) => `${REPO_KEYS_DIR}/${fingerprin
 /** In the key folder (batonKeyDir): this machine's private signing key. */
 /** Baton's configuration files at the repository root: one of them at most. */
 export const CONFIG_FILE_NAMES = ["baton.config.json", "baton.config.yaml", "baton.config.yml"] as const;
-/** The hosts' settings hold Baton's hooks: an agent that could rewrite them could switch the hooks off. */
+/**
+ * The hosts' settings hold Baton's hooks, and a host runs every script of its plugin folders: an agent that could
+ * write them could switch the hooks off. Each host's own files are held to this list (hosts/registry.test.ts).
+ */
 export const HOST_SETTINGS_FILES = [
   ".claude/settings.json",
   ".claude/settings.local.json",
@@ -34,6 +37,7 @@ export const HOST_SETTINGS_FILES = [
   "opencode.json",
   "opencode.jsonc",
   ".opencode/plugin",
+  ".opencode/plugins",
 ] as const;
 
 /**

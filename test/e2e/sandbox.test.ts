@@ -185,6 +185,8 @@ describe("the agent's sandbox", () => {
   it.each([
     [".claude/settings.local.json", `{"disableAllHooks": true}`, ".claude/settings.local.json"],
     [".opencode/plugin/quiet.js", "export const Quiet = async () => ({});", ".opencode/plugin"],
+    // opencode loads its plugins from plugins/ as well (contract 2: `.opencode/{plugin,plugins}/`).
+    [".opencode/plugins/quiet.js", "export const Quiet = async () => ({});", ".opencode/plugins"],
     ["baton.config.yaml", "sandbox: off", "baton.config.yaml"],
   ])(
     "refuses a result that created %s, which no bind could guard (SETTINGS_CHANGED), ignored by git or not",
