@@ -2,6 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { HOSTS } from "../../src/hosts/index.js";
+import { HOST_SESSIONS } from "../../src/hosts/session-registry.js";
+import { HOST_NAMES } from "../../src/shared/host-names.js";
 import { BATON_BIN } from "../support/cli.js";
 import { fails, generatedRepo, ok, okJson, repo, runBaton, write } from "./helpers.js";
 
@@ -53,6 +56,19 @@ describe("the CLI a newcomer expects", () => {
         expect(line.trim(), `${path}: argument without a description`).toMatch(/^\S+\s{2,}\S/);
       }
     }
+  });
+
+  it("names in its help every host init can add, as the host says it, and every host gate-in speaks to", () => {
+    const dir = repo();
+    const oneLine = (text: string) => text.replace(/\s+/g, " ");
+    const init = oneLine(ok(dir, ["init", "--help"]).stdout);
+    for (const host of HOSTS.filter((h) => !h.primary)) {
+      expect(init, host.name).toContain(`${host.name} (${host.installs})`);
+    }
+    expect(init).toContain("resident (default:");
+    const gateIn = oneLine(ok(dir, ["gate-in", "--help"]).stdout);
+    for (const name of HOST_NAMES.filter((name) => HOST_SESSIONS[name] !== null))
+      expect(gateIn).toContain(name);
   });
 
   it("offers implement-only options on implement only", () => {

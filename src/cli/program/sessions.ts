@@ -27,7 +27,7 @@ function defineInit(program: Command): void {
       .option("-f, --force", "overwrite files that are not Baton's, keeping each as <name>.bak")
       .option(
         "--hooks <type>",
-        "http (default: the fastest, and a tool call is blocked while its server is down) | command (a process per call, slow) | resident (forward to a resident baton serve, in-process when it is down)",
+        "resident (default: forward to a resident baton serve, in-process when it is down) | http (the default with --host-sandbox off: the fastest, and a tool call is blocked while its server is down) | command (a process per call, slow)",
       )
       .option(
         "--port <n>",
