@@ -13,5 +13,9 @@ export async function runInit(options: InitOptions): Promise<InitResult> {
   const plan = options.uninstall
     ? await planUninstall(options.root, HOSTS)
     : await planInstall(options, HOSTS);
-  return applyInitPlan(plan, options.dryRun ?? false);
+  return applyInitPlan(
+    plan,
+    options.dryRun ?? false,
+    HOSTS.flatMap((h) => h.installer.dirs),
+  );
 }

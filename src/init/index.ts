@@ -88,20 +88,21 @@ function apply(plan: InitPlan): void {
   }
 }
 
-/** The folders init writes in, for every host, where a killed init's temp files can be. */
+/** The folders init writes in besides the hosts' own, where a killed init's temp files can be. */
 const INIT_FOLDERS: ReadonlyArray<readonly [string, number]> = [
-  [".claude", 2],
-  [".opencode", 2],
-  [".codex", 1],
   [BATON_DIR, 1],
   [".github", 1],
   [".", 0],
 ];
 
-/** Writes a plan (unless a dry run or a conflict) and says what it did or would do. */
-export function applyInitPlan(plan: InitPlan, dryRun: boolean): InitResult {
+/**
+ * Writes a plan (unless a dry run or a conflict) and says what it did or would do. `hostFolders`: every folder
+ * any host's init writes in (installed now or not: a killed `--host` init leaves its temps there too).
+ */
+export function applyInitPlan(plan: InitPlan, dryRun: boolean, hostFolders: readonly string[]): InitResult {
   // What a killed init left half-written goes first, whether or not anything else is to be done.
-  if (!dryRun) for (const [dir, depth] of INIT_FOLDERS) removeTemps(join(plan.root, dir), depth, true);
+  const folders = [...hostFolders.map((dir) => [dir, 1] as const), ...INIT_FOLDERS];
+  if (!dryRun) for (const [dir, depth] of folders) removeTemps(join(plan.root, dir), depth, true);
   const write = !dryRun && plan.conflicts.length === 0 && plan.changes.length > 0;
   if (write) apply(plan);
   return {

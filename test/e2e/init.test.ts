@@ -115,7 +115,11 @@ describe("baton init (CLI)", () => {
       `.claude/agents/.baton-researcher.md.baton-${dead}-0badf00d.tmp`,
       `.claude/commands/.plan.md.baton-${dead}-0badf00d.tmp`,
       `.baton/.init.json.baton-${dead}-0badf00d.tmp`,
+      // A killed `--host` init's, in a host's folders that are not installed here.
+      `.opencode/agent/.baton-researcher.md.baton-${dead}-0badf00d.tmp`,
+      `.codex/.hooks.json.baton-${dead}-0badf00d.tmp`,
     ];
+    for (const folder of [".opencode/agent", ".codex"]) mkdirSync(join(dir, folder), { recursive: true });
     const live = `.claude/agents/.baton-planner.md.baton-${process.pid}-0badf00d.tmp`;
     for (const path of [...left, live]) writeFileSync(join(dir, path), "half");
     expect(ok(dir, ["init"]).stdout).toContain("is up to date; nothing changed");
