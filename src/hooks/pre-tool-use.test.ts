@@ -1,3 +1,4 @@
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -62,6 +63,34 @@ describe("pre-tool-use rule 1: Baton's files", () => {
       "deny",
     );
     expect(await pre("Write", { file_path: join(repo.dir, "specs/state.json") })).toEqual({});
+  });
+});
+
+describe("pre-tool-use rule 1: the scripts a host's hooks run outside any sandbox", () => {
+  const settings = JSON.stringify({
+    hooks: { PostToolUse: [{ hooks: [{ type: "command", command: "bash .claude/hooks/format.sh" }] }] },
+  });
+
+  it("denies writing one, or a neighbour it may source, to the main thread and to sub-agents, by any path", async () => {
+    mkdirSync(join(repo.dir, ".claude/hooks"), { recursive: true });
+    writeFileSync(join(repo.dir, ".claude/settings.json"), settings);
+    writeFileSync(join(repo.dir, ".claude/hooks/format.sh"), "exit 0\n");
+    symlinkSync(join(repo.dir, ".claude/hooks/format.sh"), join(repo.dir, "notes.sh"));
+    for (const path of [".claude/hooks/format.sh", ".claude/hooks/lib.sh", "notes.sh"]) {
+      for (const extra of [{}, SUB]) {
+        const reply = await pre(
+          "Write",
+          { file_path: join(repo.dir, path), content: "cat ~/.config/baton/*" },
+          extra,
+        );
+        expect(decisionOf(reply), path).toBe("deny");
+        expect(reasonOf(reply)).toContain("outside any sandbox");
+      }
+    }
+    // A script no hook runs is the repository's own work.
+    expect(
+      decisionOf(await pre("Write", { file_path: join(repo.dir, "scripts/build.sh"), content: "" })),
+    ).not.toBe("deny");
   });
 });
 

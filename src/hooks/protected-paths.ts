@@ -2,6 +2,7 @@
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { BATON_DIR, batonKeyDir, GUARDED_SETTINGS, SIGNING_KEY_FILE } from "../shared/baton-paths.js";
+import { guardedPaths, hostHookScripts } from "../shared/host-hook-scripts.js";
 import { specsPaths } from "../state/paths.js";
 import { LOOP_GUARD, MARKER, type Project } from "./project.js";
 import { fileIdentity, hasOtherNames, resolvedPath } from "./resolved-path.js";
@@ -19,6 +20,7 @@ export type ProtectedKind =
   | "internal"
   | "hook-data"
   | "settings"
+  | "hook-script"
   | "git"
   | "key";
 
@@ -69,7 +71,7 @@ function sameFileAs(real: string, project: Project): ProtectedFile | null {
   const store = [paths.state, paths.todo, paths.errors, paths.archiveState];
   const candidates = [
     ...store,
-    ...GUARDED_SETTINGS.map((p) => join(project.root, p)),
+    ...guardedPaths(project.root).map((p) => join(project.root, p)),
     join(project.root, ".git", "config"),
     join(batonKeyDir(), SIGNING_KEY_FILE),
   ];
@@ -85,6 +87,8 @@ function classifyResolved(absolute: string, project: Project): ProtectedFile | n
     (GUARDED_SETTINGS as readonly string[]).some((p) => rel === p || rel.startsWith(`${p}/`))
   )
     return { kind: "settings", shown };
+  if (rel !== undefined && hostHookScripts(project.root).some((p) => rel === p || rel.startsWith(`${p}/`)))
+    return { kind: "hook-script", shown };
   if (rel !== undefined && (rel === ".git" || rel.startsWith(".git/"))) return { kind: "git", shown };
   if (inside(batonKeyDir(), absolute) !== null) return { kind: "key", shown };
   const name = basename(absolute);
@@ -142,6 +146,8 @@ export function denyReason(file: ProtectedFile, action: string): string {
       return `Refused: ${what}. ${BATON_DIR}/ holds Baton's hook log and counters; only Baton writes them.`;
     case "settings":
       return `Refused: ${what}. Baton's configuration and the hosts' settings decide whether Baton's hooks and the sandbox run; no agent writes them, by any path. Ask the person to change them outside the session.`;
+    case "hook-script":
+      return `Refused: ${what}. A host's settings run it as a hook, outside any sandbox and with the person's rights, on every tool call; no agent writes it, by any path. Ask the person to change it outside the session.`;
     case "git":
       return `Refused: ${what}. .git/ is git's own (its config and hooks decide what runs when Baton commits); no tool writes it. Baton commits the work at gate-out.`;
     case "key":

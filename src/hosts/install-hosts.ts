@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { basename, join } from "node:path";
 import {
+  binInsideRepository,
   type CiProvider,
   type Conflict,
   ciFiles,
@@ -206,7 +207,7 @@ export async function planInstall(options: InstallOptions, hosts: readonly Host[
     kept: [],
     removeDirs: [],
     settings: primary.summary ?? noSettingsChange(active[0]?.installer.settingsFile ?? ""),
-    warnings: settings.flatMap((s) => s.warnings),
+    warnings: [...binWarning(root, ctx.bin), ...settings.flatMap((s) => s.warnings)],
     upToDate: changes.length === 0 && files.conflicts.length === 0,
   };
 }
@@ -260,4 +261,13 @@ async function freeRepositoryPort(root: string): Promise<number> {
     if ((await portHolder(port, root)) !== "taken") return port;
   }
   return repositoryPort(root);
+}
+
+/** Baton run from inside the repository can be rewritten by the agents' own commands, and its hooks with it. */
+function binWarning(root: string, bin: string): string[] {
+  const inside = binInsideRepository(root, bin);
+  if (inside === null) return [];
+  return [
+    `the hosts run Baton from inside this repository (${inside}), where an agent's commands can rewrite it: its hooks would then run their code. Install Baton outside the repository (\`npm install -g\`, or another folder) and run \`baton init --bin <that path>\` again.`,
+  ];
 }

@@ -1,5 +1,5 @@
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { delimiter, isAbsolute, join, relative, sep } from "node:path";
 import { binScript } from "../shared/package.js";
 import { present } from "../shared/present.js";
 
@@ -38,4 +38,39 @@ export function resolveBin(override: string | undefined, pathVariable?: string):
   }
   if (onPath("baton", pathVariable)) return "baton";
   return `node ${shellQuote(binScript())}`;
+}
+
+/**
+ * Where `bin` runs Baton from, when that is inside the repository (a devDependency's `node_modules/.bin/baton`,
+ * a checkout's `bin/baton.js`): there the agents' commands can rewrite Baton itself, and the next hook would run
+ * their code. Null when Baton runs from outside the repository.
+ */
+export function binInsideRepository(
+  root: string,
+  bin: string,
+  pathVariable = process.env["PATH"],
+): string | null {
+  const realRoot = realpathOr(root);
+  const words = bin.split(/\s+/).filter((w) => w !== "");
+  const candidates = words.flatMap((word) => {
+    const bare = word.replace(/^'|'$/g, "");
+    if (bare.includes("/")) return [isAbsolute(bare) ? bare : join(root, bare)];
+    const dir = (pathVariable ?? "").split(delimiter).find((d) => d !== "" && isExecutable(join(d, bare)));
+    return dir === undefined ? [] : [join(dir, bare)];
+  });
+  for (const candidate of candidates.slice(0, 2)) {
+    const real = realpathOr(candidate);
+    const rel = relative(realRoot, real);
+    if (present(real) && rel !== "" && !rel.startsWith("..") && !isAbsolute(rel))
+      return rel.split(sep).join("/");
+  }
+  return null;
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

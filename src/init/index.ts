@@ -7,7 +7,7 @@ import { unifiedDiff } from "./diff.js";
 import type { FileChange, InitPlan } from "./plan.js";
 
 export { DEFAULT_HOOK_PORT } from "../shared/hook-port.js";
-export { onPath, resolveBin, shellQuote } from "./bin.js";
+export { binInsideRepository, onPath, resolveBin, shellQuote } from "./bin.js";
 export { CI_PROVIDERS, type CiProvider, ciFiles } from "./ci.js";
 export { unifiedDiff } from "./diff.js";
 export {

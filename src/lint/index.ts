@@ -1,9 +1,9 @@
 /** `baton lint`: the public face of the lint domain. */
 
+export { INTERPRETERS } from "../shared/interpreters.js";
 export { DOCS_PATH, formatHuman, formatJson, formatSarif, ruleAnchor, summary } from "./format-findings.js";
 export type { HostFrontmatter, LintHost } from "./lint-host.js";
 export { buildModel, type ModelFromTextsOptions, modelFromTexts } from "./model.js";
-export { INTERPRETERS } from "./parse/interpreters.js";
 export { keyLine } from "./parse/jsonc.js";
 export type {
   FileKind,

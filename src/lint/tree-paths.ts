@@ -3,22 +3,7 @@
  * same `a/b/c` form whether the model came from disk or from a test's texts.
  */
 
-/** `./a//b/../c/` → `a/c`; backslashes become `/`. A path escaping the root keeps its leading `..`. */
-export function normalizePath(path: string): string {
-  const out: string[] = [];
-  const absolute = path.startsWith("/");
-  for (const part of path.replace(/\\/g, "/").split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === ".." && out.length > 0 && out[out.length - 1] !== "..") out.pop();
-    else out.push(part);
-  }
-  return (absolute ? "/" : "") + out.join("/");
-}
-
-/** Whether a normalised relative path stays inside the root. */
-export function isInsideRoot(path: string): boolean {
-  return path !== ".." && !path.startsWith("../") && !path.startsWith("/");
-}
+export { isInsideRoot, normalizePath } from "../shared/repo-paths.js";
 
 /** Converts a 0-based offset to a 1-based line and column using precomputed line starts. */
 export function lineStarts(text: string): number[] {

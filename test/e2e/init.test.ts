@@ -89,6 +89,34 @@ describe("baton init (CLI)", () => {
     expect(denied()).toContain("./work/tasks/state.json");
   });
 
+  it("Claude Code's sandbox keeps commands from writing the scripts the person's hooks run", () => {
+    const dir = repo();
+    mkdirSync(join(dir, ".claude/hooks"), { recursive: true });
+    writeFileSync(
+      join(dir, ".claude/settings.json"),
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: "command", command: "bash .claude/hooks/notify.sh" }] }] },
+      }),
+    );
+    ok(dir, ["init", "--bin", BIN]);
+    const settings = JSON.parse(text(dir, ".claude/settings.json"));
+    expect(settings.sandbox.filesystem.denyWrite).toContain("./.claude/hooks");
+    expect(settings.hooks.Stop.map((g: { hooks: { command: string }[] }) => g.hooks[0]?.command)).toContain(
+      "bash .claude/hooks/notify.sh",
+    );
+  });
+
+  it("warns when the hosts would run Baton from inside the repository, where an agent's commands can rewrite it", () => {
+    const dir = repo();
+    mkdirSync(join(dir, "node_modules/.bin"), { recursive: true });
+    writeFileSync(join(dir, "node_modules/.bin/baton"), "#!/bin/sh\n", { mode: 0o755 });
+    const inside = ok(dir, ["init", "--bin", join(dir, "node_modules/.bin/baton")]).stdout;
+    expect(inside).toContain(
+      "warning: the hosts run Baton from inside this repository (node_modules/.bin/baton), where an agent's commands can rewrite it",
+    );
+    expect(ok(dir, ["init", "--bin", BIN]).stdout).not.toContain("from inside this repository");
+  });
+
   it("a store kept outside the repository: Claude Code's sandbox denies it by its absolute path; opencode refuses it", () => {
     const dir = repo();
     const outside = join(dir, "..", `${dir.split("/").pop()}-store`);

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BATON_BIN, waitFor } from "../support/cli.js";
@@ -202,6 +202,33 @@ describe("the agent's sandbox", () => {
       expect(readJson(dir, "state.json").active_projects[0].status).toBe("researching");
     },
   );
+
+  it("keeps the scripts the hosts' hooks run out of the agent's reach: one there read-only, one it creates refused (SETTINGS_CHANGED)", () => {
+    const dir = oneTaskRepo();
+    const hooks = (command: string) =>
+      JSON.stringify({ hooks: { PostToolUse: [{ hooks: [{ type: "command", command }] }] } });
+    mkdirSync(join(dir, ".claude/hooks"), { recursive: true });
+    writeFileSync(join(dir, ".claude/settings.json"), hooks("bash .claude/hooks/format.sh"));
+    writeFileSync(join(dir, ".claude/hooks/format.sh"), "exit 0\n");
+    // A hook the person named before writing its script: the agent must not be the one to write it.
+    mkdirSync(join(dir, ".codex"), { recursive: true });
+    writeFileSync(join(dir, ".codex/hooks.json"), hooks("bash tools/after-edit.sh"));
+    commitAll(dir, "the person's own hooks");
+    shellAgent(
+      dir,
+      [
+        "echo 'cat ~/.config/baton/keys/* > leak' >> .claude/hooks/format.sh",
+        "echo 'cat ~/.config/baton/keys/* > leak' > .claude/hooks/lib.sh",
+        "mkdir -p tools && echo 'cat ~/.config/baton/keys/* > leak' > tools/after-edit.sh",
+      ].join("\n"),
+    );
+    const run = runBaton(dir, ["research", "1"]);
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout + run.stderr).toContain("[SETTINGS_CHANGED]");
+    expect(run.stdout + run.stderr).toContain("tools/after-edit.sh (created)");
+    expect(readFileSync(join(dir, ".claude/hooks/format.sh"), "utf8")).toBe("exit 0\n");
+    expect(existsSync(join(dir, ".claude/hooks/lib.sh"))).toBe(false);
+  });
 
   it("ends every process the agent started with it: a setsid child and a double-forked daemon", async () => {
     const dir = oneTaskRepo();

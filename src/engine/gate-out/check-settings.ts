@@ -22,6 +22,6 @@ export const checkSettings: Gate = async (ctx) => {
   return refuse(
     ctx,
     "SETTINGS_CHANGED",
-    `the work changed Baton's or a host's settings: ${changed.join(", ")}. They decide how the next agent runs (its checks, its sandbox, Baton's hooks) and are never the agent's to write; restore them as they were (delete what was created) and run again`,
+    `the work changed Baton's or a host's settings, or a script a host's hooks run: ${changed.join(", ")}. They decide how the next agent runs (its checks, its sandbox, Baton's hooks, code run outside any sandbox) and are never the agent's to write; restore them as they were (delete what was created) and run again`,
   );
 };

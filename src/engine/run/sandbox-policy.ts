@@ -10,6 +10,7 @@ import {
   MARKER_FILE,
 } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
+import { hostHookScripts } from "../../shared/host-hook-scripts.js";
 import { present } from "../../shared/present.js";
 import type { SpecsPaths } from "../../state/index.js";
 import type { Run } from "./prepare-run.js";
@@ -26,10 +27,19 @@ export function protectedPaths(run: Run): string[] {
   ];
 }
 
-/** What no process running the project's code may change, whatever the run: the store, Baton's files, the hosts' settings. */
+/**
+ * What no process running the project's code may change, whatever the run: the store, Baton's files, the hosts'
+ * settings and the scripts their hooks run.
+ */
 export function repositoryProtectedPaths(root: string, paths: SpecsPaths): string[] {
   const store = [paths.state, paths.todo, paths.errors, paths.archiveDir, paths.internalDir];
-  return [...store.map((p) => relative(root, p)), BATON_DIR, ...CONFIG_FILE_NAMES, ...HOST_SETTINGS_FILES];
+  return [
+    ...store.map((p) => relative(root, p)),
+    BATON_DIR,
+    ...CONFIG_FILE_NAMES,
+    ...HOST_SETTINGS_FILES,
+    ...hostHookScripts(root),
+  ];
 }
 
 /** Folders no agent of this run may add entries to or replace entries in, repository-relative: the store's. */

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { GUARDED_SETTINGS } from "../../shared/baton-paths.js";
 import { gitBlobId } from "../../shared/git.js";
+import { guardedPaths } from "../../shared/host-hook-scripts.js";
 
 /**
  * What a guarded settings path holds, as one string: null when it is absent, git's blob id for a file,
@@ -27,7 +27,7 @@ export function fingerprint(path: string): string | null {
   }
 }
 
-/** Every guarded settings path of the work tree at `root`, with its fingerprint. */
+/** Every guarded settings path of the work tree at `root` (and each script the hosts' hooks run), with its fingerprint. */
 export function guardedSettings(root: string): Record<string, string | null> {
-  return Object.fromEntries(GUARDED_SETTINGS.map((path) => [path, fingerprint(join(root, path))]));
+  return Object.fromEntries(guardedPaths(root).map((path) => [path, fingerprint(join(root, path))]));
 }

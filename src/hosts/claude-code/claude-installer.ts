@@ -39,7 +39,7 @@ export const claudeInstaller: HostInstaller = {
       permissionRules(bin),
       previous?.settings,
       SETTINGS_PATH,
-      hostSandbox ? sandboxSettings(bin, specsDir) : [],
+      hostSandbox ? sandboxSettings(root, bin, specsDir) : [],
     );
     const secret = await hookSecretInstall(root, hooks, previous);
     const mcpServer = mcp

@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { isAbsolute } from "node:path";
 import type { SettingValue } from "../../init/index.js";
 import { BATON_DIR, batonKeyDir, CONFIG_FILE_NAMES, HOST_SETTINGS_FILES } from "../../shared/baton-paths.js";
+import { hostHookScripts } from "../../shared/host-hook-scripts.js";
 import { PERSON_COMMANDS } from "../../shared/person-commands.js";
 import { specsPaths } from "../../state/index.js";
 import { BATON_COMMANDS } from "./command-files.js";
@@ -31,7 +32,7 @@ function keyDirRule(): string {
  * Paths no sandboxed command may write: the repository's relative to the session's folder (`./…`), a store
  * kept outside the repository by its absolute path (`//…`).
  */
-function deniedWrites(specsDir: string): string[] {
+function deniedWrites(root: string, specsDir: string): string[] {
   const store = specsPaths(specsDir.replace(/\/+$/, ""));
   return [
     store.state,
@@ -43,10 +44,12 @@ function deniedWrites(specsDir: string): string[] {
     ".git",
     ...CONFIG_FILE_NAMES,
     ...HOST_SETTINGS_FILES,
+    // Those a hook names now; the hooks' PreToolUse check reads them afresh on every call.
+    ...hostHookScripts(root),
   ].map((p) => (isAbsolute(p) ? `/${p}` : `./${p}`));
 }
 
-export function sandboxSettings(bin: string, specsDir: string): SettingValue[] {
+export function sandboxSettings(root: string, bin: string, specsDir: string): SettingValue[] {
   const set = (path: string[], value: unknown): SettingValue => ({
     path: ["sandbox", ...path],
     value,
@@ -61,7 +64,7 @@ export function sandboxSettings(bin: string, specsDir: string): SettingValue[] {
     ...[...BATON_COMMANDS, ...PERSON_COMMANDS].map((sub) =>
       item(["sandbox", "excludedCommands"], `${bin} ${sub}:*`),
     ),
-    ...deniedWrites(specsDir).map((p) => item(["sandbox", "filesystem", "denyWrite"], p)),
+    ...deniedWrites(root, specsDir).map((p) => item(["sandbox", "filesystem", "denyWrite"], p)),
     ...[key, HOLDOUT_HOME, HOLDOUT_COPIES].map((dir) => item(["sandbox", "filesystem", "denyRead"], dir)),
     // The sandbox covers Bash; Claude Code's own file tools answer to permission rules.
     ...[key, HOLDOUT_HOME, HOLDOUT_COPIES].flatMap((dir) =>

@@ -1,7 +1,7 @@
 import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { hookScripts } from "../../shared/hook-scripts.js";
 import type { HookEntry, LintFile } from "../rule-types.js";
 import { lineStarts, positionAt } from "../tree-paths.js";
-import { hookScripts } from "./hook-scripts.js";
 
 export interface ParsedJson {
   /** The parsed value; null when the text is not JSON at all. */

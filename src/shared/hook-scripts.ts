@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from "node:path";
-import { isInsideRoot, normalizePath } from "../tree-paths.js";
+import { isInsideRoot, normalizePath } from "./repo-paths.js";
 
 /**
  * Finds the script files a hook command runs. Hooks run with cwd = the project folder, so a relative path
