@@ -2,7 +2,7 @@
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { BATON_DIR, batonKeyDir, GUARDED_SETTINGS, SIGNING_KEY_FILE } from "../shared/baton-paths.js";
-import { guardedPaths, hostHookScripts } from "../shared/host-hook-scripts.js";
+import { hostHookScripts } from "../shared/host-hook-scripts.js";
 import { specsPaths } from "../state/paths.js";
 import { LOOP_GUARD, MARKER, type Project } from "./project.js";
 import { fileIdentity, hasOtherNames, resolvedPath } from "./resolved-path.js";
@@ -41,12 +41,18 @@ function inside(parent: string, child: string): string | null {
  * not on the path as typed. Shown as typed, with where it really lands when that differs.
  */
 export function classifyPath(absolute: string, project: Project): ProtectedFile | null {
-  const typed = classifyResolved(absolute, project);
+  // The hosts' hook settings are read once a decision, and only for a path no fixed rule decides.
+  let scripts: readonly string[] | undefined;
+  const hookScripts = () => {
+    scripts ??= hostHookScripts(project.root);
+    return scripts;
+  };
+  const typed = classifyResolved(absolute, project, hookScripts);
   if (typed) return typed;
   const real = resolvedPath(absolute);
   const realProject = resolvedProject(project);
-  const landed = real === absolute ? null : classifyResolved(real, realProject);
-  const hit = landed ?? (hasOtherNames(real) ? sameFileAs(real, realProject) : null);
+  const landed = real === absolute ? null : classifyResolved(real, realProject, hookScripts);
+  const hit = landed ?? (hasOtherNames(real) ? sameFileAs(real, realProject, hookScripts) : null);
   if (!hit) return null;
   const typedShown = inside(project.root, absolute) ?? absolute;
   return { kind: hit.kind, shown: `${typedShown} (which is ${hit.shown})` };
@@ -64,22 +70,29 @@ function resolvedProject(project: Project): Project {
 }
 
 /** The protected file `real` is another name of (a hard link), if any. */
-function sameFileAs(real: string, project: Project): ProtectedFile | null {
+function sameFileAs(real: string, project: Project, hookScripts: HookScripts): ProtectedFile | null {
   const identity = fileIdentity(real);
   if (identity === null) return null;
   const paths = specsPaths(project.specsDir);
   const store = [paths.state, paths.todo, paths.errors, paths.archiveState];
   const candidates = [
     ...store,
-    ...guardedPaths(project.root).map((p) => join(project.root, p)),
+    ...[...GUARDED_SETTINGS, ...hookScripts()].map((p) => join(project.root, p)),
     join(project.root, ".git", "config"),
     join(batonKeyDir(), SIGNING_KEY_FILE),
   ];
   const found = candidates.find((path) => fileIdentity(path) === identity);
-  return found ? classifyResolved(found, project) : null;
+  return found ? classifyResolved(found, project, hookScripts) : null;
 }
 
-function classifyResolved(absolute: string, project: Project): ProtectedFile | null {
+/** The scripts the hosts' hooks run, repository-relative (`hostHookScripts`), read when first asked for. */
+type HookScripts = () => readonly string[];
+
+function classifyResolved(
+  absolute: string,
+  project: Project,
+  hookScripts: HookScripts,
+): ProtectedFile | null {
   const shown = inside(project.root, absolute) ?? absolute;
   const rel = inside(project.root, absolute)?.split(sep).join("/");
   if (
@@ -87,7 +100,7 @@ function classifyResolved(absolute: string, project: Project): ProtectedFile | n
     (GUARDED_SETTINGS as readonly string[]).some((p) => rel === p || rel.startsWith(`${p}/`))
   )
     return { kind: "settings", shown };
-  if (rel !== undefined && hostHookScripts(project.root).some((p) => rel === p || rel.startsWith(`${p}/`)))
+  if (rel !== undefined && hookScripts().some((p) => rel === p || rel.startsWith(`${p}/`)))
     return { kind: "hook-script", shown };
   if (rel !== undefined && (rel === ".git" || rel.startsWith(".git/"))) return { kind: "git", shown };
   if (inside(batonKeyDir(), absolute) !== null) return { kind: "key", shown };

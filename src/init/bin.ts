@@ -58,7 +58,7 @@ export function binInsideRepository(
     const dir = (pathVariable ?? "").split(delimiter).find((d) => d !== "" && isExecutable(join(d, bare)));
     return dir === undefined ? [] : [join(dir, bare)];
   });
-  for (const candidate of candidates.slice(0, 2)) {
+  for (const candidate of candidates) {
     const real = realpathOr(candidate);
     const rel = relative(realRoot, real);
     if (present(real) && rel !== "" && !rel.startsWith("..") && !isAbsolute(rel))

@@ -1,7 +1,7 @@
 import { mkdirSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import * as z from "zod/mini";
-import { findRepoRoot, loadConfig } from "../../config/index.js";
+import { type BatonConfig, findRepoRoot, loadConfig } from "../../config/index.js";
 import { publishedKeyPath, signingKey } from "../../evidence/index.js";
 import { HOSTS, type Host, hostLabels, hostNamed, lintHosts, runInit } from "../../hosts/index.js";
 import { type InitResult, readManifest } from "../../init/index.js";
@@ -79,6 +79,8 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
   }
   const unpublished = options.uninstall && !options.dryRun ? await unpublishEvidenceKey(root) : null;
   const installedPort = options.uninstall ? readManifest(root)?.manifest.port : undefined;
+  // Read once: every host's deny rules name its store, and the lint below judges by it.
+  const config = options.uninstall ? undefined : await loadConfig(root);
   const result = await runInit({
     root,
     bin: options.bin,
@@ -86,7 +88,7 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
     port,
     ci: args.data.ci,
     hosts: host ? [host] : [],
-    specsDir: options.uninstall ? undefined : await storeFolder(root),
+    specsDir: config ? storeFolder(root, config) : undefined,
     force: options.force,
     hostSandbox: options.hostSandbox as "on" | "off" | undefined,
     mcp: options.mcp,
@@ -94,7 +96,7 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
     uninstall: options.uninstall,
   });
   if (result.written && !options.uninstall) publishEvidenceKey(root, result);
-  if (!options.uninstall) result.warnings.push(...(await ownStoreWriters(root)));
+  if (config) result.warnings.push(...(await ownStoreWriters(root, config)));
   if (unpublished) result.changes.push({ action: "delete", path: unpublished });
   if (options.uninstall && result.written) await stopServers(root, installedPort);
   return result;
@@ -106,11 +108,12 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
  * model to: in a session Baton refuses those writes, so init says which, where, and what to use instead, rather
  * than let the first session find out. `baton lint` names each place again.
  */
-async function ownStoreWriters(root: string): Promise<string[]> {
+async function ownStoreWriters(root: string, config: BatonConfig): Promise<string[]> {
   let findings: { file: string; line: number; rule: string }[];
   try {
     const { lint } = await import("../../lint/index.js");
-    findings = (await lint(root, { hosts: lintHosts(), only: [WRITES_RULE, INSTRUCTS_RULE] })).findings;
+    findings = (await lint(root, { hosts: lintHosts(), config, only: [WRITES_RULE, INSTRUCTS_RULE] }))
+      .findings;
   } catch {
     return [];
   }
@@ -179,8 +182,7 @@ function publishEvidenceKey(root: string, result: InitResult): void {
  * The store folder as every host's deny rules name it, `/`-separated: relative to the root, or absolute when the
  * configuration keeps it outside the repository (a host whose rules cannot name such a path refuses it).
  */
-async function storeFolder(root: string): Promise<string> {
-  const config = await loadConfig(root);
+function storeFolder(root: string, config: BatonConfig): string {
   const rel = relative(root, config.specsDir).split(sep).join("/");
   if (rel === "") return ".";
   return rel.startsWith("..") || isAbsolute(rel) ? config.specsDir.split(sep).join("/") : rel;
