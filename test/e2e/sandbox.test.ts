@@ -300,16 +300,26 @@ describe("history the agent may not write (HISTORY_CHANGED), checked with the sa
  * history and the keys out of the agent's reach.
  */
 describe.skipIf(process.getuid?.() !== 0)("the agent's sandbox for an ordinary user", () => {
-  it("keeps the store, other tasks' folders and git history read-only and the keys out of sight when Baton does not run as root", () => {
+  it("keeps the store, other tasks' folders, git history and the hooks' scripts read-only and the keys out of sight when Baton does not run as root", () => {
     const dir = oneTaskRepo();
     const keys = tempDir("baton-keys-");
     // The store's folder frozen as for root: another task's folder and a new entry of specs/ out of reach.
     write(dir, "7_earlier_task/reports/research-001.md", RESEARCH_REPORT);
-    commitAll(dir, "an earlier task's report");
+    // A script the person's hook runs, which the host would run outside any sandbox.
+    mkdirSync(join(dir, ".claude/hooks"), { recursive: true });
+    writeFileSync(
+      join(dir, ".claude/settings.json"),
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: "command", command: "bash .claude/hooks/notify.sh" }] }] },
+      }),
+    );
+    writeFileSync(join(dir, ".claude/hooks/notify.sh"), "exit 0\n");
+    commitAll(dir, "an earlier task's report, the person's hook");
     shellAgent(
       dir,
       [
         "echo '{}' > specs/state.json",
+        "echo 'cat ~/.config/baton/keys/*' >> .claude/hooks/notify.sh 2>/dev/null",
         "git commit -q --allow-empty -m 'agent commit' 2>/dev/null",
         `ls ${join(keys, "keys")} > keys-seen.txt 2>/dev/null`,
         "echo forged >> specs/7_earlier_task/reports/research-001.md 2>/dev/null",
@@ -333,6 +343,7 @@ describe.skipIf(process.getuid?.() !== 0)("the agent's sandbox for an ordinary u
       RESEARCH_REPORT,
     );
     expect(existsSync(join(dir, "specs/new-file"))).toBe(false);
+    expect(readFileSync(join(dir, ".claude/hooks/notify.sh"), "utf8")).toBe("exit 0\n");
     expect(evidence(dir).sandbox).toBe("bubblewrap");
   });
 });
