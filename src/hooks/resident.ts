@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "no
 import { dirname, join } from "node:path";
 import { hookSession } from "../hosts/session-registry.js";
 import { BATON_DIR, batonKeyDir, batonPaths } from "../shared/baton-paths.js";
-import { secretId } from "../shared/hook-port.js";
+import { fetchHealth, secretId } from "../shared/hook-port.js";
 import { endSession, hostPid, registerSession } from "../state/live-sessions.js";
 import { allow, type Decision } from "./decision.js";
 import type { StopHookInput } from "./hook-input-schema.js";
@@ -42,18 +42,15 @@ export function unpublishPort(file: string, port: number): void {
  * not open for this session's gate-out, so it is replaced.
  */
 async function probe(root: string, port: string | number): Promise<"baton" | "foreign" | "none" | "stale"> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(300) });
-    if (!response.ok || response.headers.get("x-baton-hook") !== "1") return "foreign";
-    const health = (await response.json()) as { pid?: unknown; keyDir?: unknown; secretId?: unknown };
-    // One that holds another hook secret (an older installation's) would refuse this session's every call.
-    const sameSecret = (health.secretId ?? "") === secretId(serverHookSecret(root));
-    if ((health.keyDir === undefined || health.keyDir === batonKeyDir()) && sameSecret) return "baton";
-    if (typeof health.pid === "number") await stopServer(health.pid);
-    return "stale";
-  } catch {
-    return "none";
-  }
+  const answer = await fetchHealth(port);
+  if (answer === null) return "none";
+  if (!answer.ok || !answer.baton) return "foreign";
+  const health = answer.body;
+  // One that holds another hook secret (an older installation's) would refuse this session's every call.
+  const sameSecret = (health["secretId"] ?? "") === secretId(serverHookSecret(root));
+  if ((health["keyDir"] === undefined || health["keyDir"] === batonKeyDir()) && sameSecret) return "baton";
+  if (typeof health["pid"] === "number") await stopServer(health["pid"]);
+  return "stale";
 }
 
 /** Stops a Baton server and waits (up to 2 s) until its port is free. */
@@ -163,16 +160,11 @@ export async function stopRepositoryServers(root: string, ports: readonly number
   }
   const stopped: number[] = [];
   for (const port of candidates) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(300) });
-      if (response.headers.get("x-baton-hook") !== "1") continue;
-      const health = (await response.json()) as { pid?: unknown; root?: unknown };
-      if (typeof health.pid !== "number" || !sameFolder(health.root, root)) continue;
-      await stopServer(health.pid);
-      stopped.push(health.pid);
-    } catch {
-      // nothing answers there
-    }
+    const health = (await fetchHealth(port))?.body;
+    const pid = health?.["pid"];
+    if (typeof pid !== "number" || !sameFolder(health?.["root"], root)) continue;
+    await stopServer(pid);
+    stopped.push(pid);
   }
   rmSync(portFilePath(root), { force: true });
   return stopped;

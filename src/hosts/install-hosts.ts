@@ -18,7 +18,7 @@ import {
 } from "../init/index.js";
 import { BATON_DIR } from "../shared/baton-paths.js";
 import { UsageError } from "../shared/errors.js";
-import { repositoryPort } from "../shared/hook-port.js";
+import { fetchHealth, repositoryPort } from "../shared/hook-port.js";
 import { present } from "../shared/present.js";
 import type { Host, HostInstallContext, HostSettingsPlan } from "./host.js";
 
@@ -236,14 +236,12 @@ const noSettingsChange = (path: string) => ({
 
 /** What answers on a port: nothing, this repository's Baton server, or something else. */
 async function portHolder(port: number, root: string): Promise<"free" | "ours" | "taken"> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(300) });
-    if (response.headers.get("x-baton-hook") !== "1") return "taken";
-    const health = (await response.json()) as { root?: unknown };
-    return typeof health.root === "string" && realPath(health.root) === realPath(root) ? "ours" : "taken";
-  } catch {
-    return "free";
-  }
+  const answer = await fetchHealth(port);
+  if (answer === null) return "free";
+  const answered = answer.body["root"];
+  return answer.baton && typeof answered === "string" && realPath(answered) === realPath(root)
+    ? "ours"
+    : "taken";
 }
 
 const realPath = (path: string) => {

@@ -45,3 +45,30 @@ export const LOCAL_SETTINGS_PATH = ".claude/settings.local.json";
 export function secretId(secret: string): string {
   return secret === "" ? "" : createHash("sha256").update(`baton-hook:${secret}`).digest("hex").slice(0, 16);
 }
+
+/** What a local hook server's `/health` answered: whether it says it is Baton's, and its body. */
+export interface HealthAnswer {
+  ok: boolean;
+  baton: boolean;
+  body: Record<string, unknown>;
+}
+
+/**
+ * `GET /health` on 127.0.0.1, or null when nothing answers in time. The deadline is a timer that holds the process
+ * open (AbortSignal.timeout's does not): a server that ends mid-answer would otherwise leave the caller awaiting a
+ * body no handle keeps alive, and Node would exit 13 with nothing said.
+ */
+export async function fetchHealth(port: number | string, ms = 300): Promise<HealthAnswer | null> {
+  const controller = new AbortController();
+  const deadline = setTimeout(() => controller.abort(), ms);
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: controller.signal });
+    const baton = response.headers.get("x-baton-hook") === "1";
+    const body = baton ? ((await response.json()) as Record<string, unknown>) : {};
+    return { ok: response.ok, baton, body };
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(deadline);
+  }
+}
