@@ -51,7 +51,8 @@ class ProgressReporter {
   handle(event: ProgressEvent): void {
     if (event.type === "checkpoint") this.onCheckpoint(event);
     else if (event.type === "plan") this.onPlan(event.event);
-    else this.onRunner(event.event);
+    else if (event.type === "runner") this.onRunner(event.event);
+    // A budget's verdict and the run's end are in the report (or the error) printed when the run returns.
   }
 
   stop(): void {

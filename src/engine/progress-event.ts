@@ -1,7 +1,11 @@
-import type { RunnerEvent } from "../runners/index.js";
+import type { RunnerEvent, RunUsage } from "../runners/index.js";
 import type { PlanProgressEvent } from "./plan-run/index.js";
+import type { RunResult } from "./transition.js";
 
-/** What a run reports as it goes: engine checkpoints, the runner's own events, and a plan run's waves and phases. */
+/**
+ * What a run reports as it goes, through one sink (the event stream, then the terminal): engine checkpoints,
+ * the runner's own events, a plan run's waves and phases, a budget's verdict, and the run's end.
+ */
 export type ProgressEvent =
   | {
       type: "checkpoint";
@@ -13,4 +17,8 @@ export type ProgressEvent =
       message?: string;
     }
   | { type: "runner"; event: RunnerEvent }
-  | { type: "plan"; event: PlanProgressEvent };
+  | { type: "plan"; event: PlanProgressEvent }
+  /** A budget that refused the run before GATE IN, or stopped its agent. */
+  | { type: "budget"; outcome: "refused" | "exceeded"; message: string }
+  /** The machine reached a result: sent by the executor once, whichever way the run was driven. */
+  | { type: "finished"; result: RunResult; usage: RunUsage | undefined; durationMs: number };

@@ -35,13 +35,26 @@ export class Stopwatch {
   }
 }
 
+/** When something began, in a form another process of the same boot can measure from (an open checkpoint is one). */
+export interface StartMark {
+  startedAt: string;
+  startedMono?: number | undefined;
+  bootId?: string | undefined;
+}
+
+/** Now, as a start another process can measure from. */
+export function startMark(): StartMark {
+  const boot = currentBootId();
+  return { startedAt: isoTimestamp(), startedMono: monotonicMs(), ...(boot ? { bootId: boot } : {}) };
+}
+
 /**
  * How long ago a run began, as another process of the same run sees it: on the monotonic clock when both
  * read it on the same boot (`startedMono` recorded then), else from the wall-clock times, never below zero
  * (a clock stepped back between the two reads a past start as in the future).
  */
 export function elapsedSince(
-  start: { startedAt: string; startedMono?: number | undefined; bootId?: string | undefined },
+  start: StartMark,
   now: { wallMs?: number; bootId?: string | null } = {},
 ): number {
   const boot = now.bootId === undefined ? currentBootId() : now.bootId;

@@ -61,7 +61,14 @@ export class HeadlessDelegation implements Delegation {
 
   async delegate(run: Run, artifactPath: string): Promise<RunEvent> {
     await openRunMarker(run, "Postflight pending: status update, artifact linking, git commit");
-    if (run.plan) return this.runPlan(run);
+    const finished = run.plan ? await this.runPlan(run) : await this.runAgent(run, artifactPath);
+    const stopped = this.io.budget.stopped;
+    if (stopped) this.io.emit({ type: "budget", outcome: "exceeded", message: stopped.message });
+    return finished;
+  }
+
+  /** One agent, stopped by the run's signal or by the budget its streamed cost crosses. */
+  private async runAgent(run: Run, artifactPath: string): Promise<RunEvent> {
     // Signal lines are caught as they stream: the runner keeps only the tail of a long output.
     const streamedSignals: string[] = [];
     const { budget } = this.io;

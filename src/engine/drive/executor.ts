@@ -1,3 +1,4 @@
+import { elapsedSince } from "../../shared/index.js";
 import type { Delegation } from "../delegate/index.js";
 import type { Run } from "../run/index.js";
 import { type Effect, type RunEvent, type RunState, transition } from "../transition.js";
@@ -48,7 +49,8 @@ async function delegateOrFail(ctx: DriveContext): Promise<RunEvent | null> {
 /**
  * The one executor of the checkpoint machine: performs each effect `transition` asks for and feeds
  * back what happened. A headless run drives it from the start; an in-session gate-in drives it until
- * DELEGATE is handed to the model, and gate-out drives it on from the agent's end.
+ * DELEGATE is handed to the model, and gate-out drives it on from the agent's end. The drive that reaches
+ * the result reports the run's end, with its usage and its time since the run began.
  */
 export async function drive(
   run: Run,
@@ -77,6 +79,10 @@ export async function drive(
       }
     }
     ctx.driven.state = state;
+    if (state.result) {
+      const usage = delegation.usage;
+      io.emit?.({ type: "finished", result: state.result, usage, durationMs: elapsedSince(run.began) });
+    }
     return ctx.driven;
   } finally {
     ctx.held?.release();

@@ -1,12 +1,12 @@
 import { relative } from "node:path";
 import type { AgentFileReader } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
-import { elapsedSince, UsageError } from "../../shared/index.js";
+import { UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import { type OpenCheckpoint, readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { sessionHandOff } from "../delegate/index.js";
 import { drive } from "../drive/index.js";
-import { OperationRecorder } from "../event-recorder.js";
+import { recordRunEvents } from "../event-recorder.js";
 import { MARKER_FILE, prepareOpenRun, prepareRun, type Run, runJournal, runPrompt } from "../run/index.js";
 import { initialState } from "../transition.js";
 
@@ -75,16 +75,14 @@ export async function openSessionGate(request: {
       return { ok: false, operation, taskNumber, reason: `task ${taskNumber} is not an active task` };
     throw error;
   }
-  const recorded = new OperationRecorder(run);
   const driven = await drive(
     run,
-    { journal: runJournal(run), commit: false, emit: recorded.progress },
+    { journal: runJournal(run), commit: false, emit: recordRunEvents(run) },
     sessionHandOff,
     { state: initialState(operation, taskNumber, run.sessionId), event: { type: "start" } },
   );
   const result = driven.state.result;
   if (result && !result.ok) {
-    recorded.finish(result, undefined, 0);
     return { ok: false, operation, taskNumber, reason: result.message };
   }
   return {
@@ -137,10 +135,9 @@ export async function closeSessionGate(request: {
   const { config, operation, taskNumber, sessionId } = request;
   const open = openGate(config, operation, taskNumber, sessionId);
   const run = await prepareOpenRun(request, open);
-  const recorded = new OperationRecorder(run);
   const driven = await drive(
     run,
-    { journal: runJournal(run), commit: request.commit !== false, emit: recorded.progress },
+    { journal: runJournal(run), commit: request.commit !== false, emit: recordRunEvents(run) },
     sessionHandOff,
     {
       state: { ...initialState(operation, taskNumber, sessionId), phase: "delegate" },
@@ -148,7 +145,6 @@ export async function closeSessionGate(request: {
     },
   );
   const result = driven.state.result!;
-  recorded.finish(result, undefined, elapsedSince(open));
   const status = driven.status ?? run.task.status;
   if (!result.ok)
     return {

@@ -1,12 +1,12 @@
 import type { AgentFileReader } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import type { AgentDefinition, DelegationContext, RunUsage } from "../../runners/index.js";
-import { elapsedSince, UsageError } from "../../shared/index.js";
+import { UsageError } from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { type Delegation, queueHandOff } from "../delegate/index.js";
 import { drive } from "../drive/index.js";
-import { OperationRecorder } from "../event-recorder.js";
+import { recordRunEvents } from "../event-recorder.js";
 import {
   frozenFolders,
   prepareOpenRun,
@@ -49,16 +49,14 @@ export async function openQueuedGate(request: {
   force?: boolean | undefined;
 }): Promise<QueuedGateIn> {
   const run = await prepareRun({ ...request, mode: "session" });
-  const rec = new OperationRecorder(run, "queue");
   const driven = await drive(
     run,
-    { journal: runJournal(run), commit: false, emit: rec.progress },
+    { journal: runJournal(run), commit: false, emit: recordRunEvents(run, { runner: "queue" }) },
     queueHandOff,
     { state: initialState(run.operation, run.taskNumber, run.sessionId), event: { type: "start" } },
   );
   const result = driven.state.result;
   if (result && !result.ok) {
-    rec.finish(result, undefined, 0);
     return { ok: false, reason: result.message, code: result.code };
   }
   return {
@@ -95,11 +93,10 @@ export async function closeQueuedGate(request: {
     );
   }
   const run = await prepareOpenRun(request, open);
-  const rec = new OperationRecorder(run, "queue");
   const delegation: Delegation = { ...queueHandOff, usage: request.usage };
   const driven = await drive(
     run,
-    { journal: runJournal(run), commit: true, emit: rec.progress },
+    { journal: runJournal(run), commit: true, emit: recordRunEvents(run, { runner: "queue" }) },
     delegation,
     {
       state: { ...initialState(operation, taskNumber, sessionId), phase: "delegate" },
@@ -107,7 +104,6 @@ export async function closeQueuedGate(request: {
     },
   );
   const result = driven.state.result!;
-  rec.finish(result, request.usage, elapsedSince(open));
   const status = driven.status ?? run.task.status;
   if (!result.ok) return { ok: false, code: result.code, message: result.message, status };
   return {

@@ -11,7 +11,14 @@ import {
 import type { BatonConfig } from "../../config/index.js";
 import type { EvidenceSubject } from "../../evidence/index.js";
 import type { DelegationContext, Runner } from "../../runners/index.js";
-import { newSessionId, requireRepository, TaskNotFoundError, TransitionError } from "../../shared/index.js";
+import {
+  newSessionId,
+  requireRepository,
+  type StartMark,
+  startMark,
+  TaskNotFoundError,
+  TransitionError,
+} from "../../shared/index.js";
 import type { Operation } from "../../state/index.js";
 import {
   findEntry,
@@ -55,6 +62,8 @@ export interface Run {
   readonly claudeSessionId: string | null;
   /** implement in headless mode: the plan checked whole and routed per phase (null: no plan file). */
   readonly plan: PreparedPlan | null;
+  /** When the run began (an open checkpoint's start, when the run is prepared again to be closed): its duration's origin. */
+  readonly began: StartMark;
 }
 
 export interface RunRequest {
@@ -71,6 +80,8 @@ export interface RunRequest {
   agentOverride?: string | undefined;
   languageOverride?: string | undefined;
   claudeSessionId?: string | undefined;
+  /** The run began earlier, in another process (gate-in): its open checkpoint's start. */
+  began?: StartMark | undefined;
 }
 
 /** How Baton's runner executes a headless run: settled once, from the request and the configuration. */
@@ -94,7 +105,8 @@ export interface HeadlessRun extends Run {
 }
 
 /** What a headless run is asked for: the run, the runner that executes it, and how (each part optional). */
-export interface HeadlessRequest extends Omit<RunRequest, "mode" | "sessionId" | "claudeSessionId"> {
+export interface HeadlessRequest
+  extends Omit<RunRequest, "mode" | "sessionId" | "claudeSessionId" | "began"> {
   runner: Runner;
   execution?: Partial<Omit<HeadlessExecution, "runner">> | undefined;
 }
@@ -164,6 +176,7 @@ export async function prepareRun(request: RunRequest, snapshot?: Snapshot): Prom
     force: request.force ?? false,
     claudeSessionId: request.claudeSessionId || null,
     plan,
+    began: request.began ?? startMark(),
   };
 }
 
@@ -194,6 +207,7 @@ export function prepareOpenRun(
     sessionId: open.sessionId,
     agentOverride: open.agent,
     claudeSessionId: open.claudeSessionId,
+    began: { startedAt: open.startedAt, startedMono: open.startedMono, bootId: open.bootId },
   });
 }
 
