@@ -6,8 +6,8 @@ import { binScript } from "../shared/package.js";
 import { runProcess } from "../shared/process.js";
 import type { Operation } from "../state/index.js";
 
-/** What an operation's `--json` report says of how it ended (the CLI's own report, passed through). */
-export interface OperationReport {
+/** What a `baton <operation> N --json` process printed of how it ended (the engine's OperationReport, as JSON, passed through). */
+export interface PrintedReport {
   sessionId?: string;
   status?: string;
   result?: { ok: boolean; code?: string; message?: string; outcome?: string };
@@ -23,7 +23,7 @@ export interface McpRun {
   state: "running" | "finished" | "cancelled";
   /** Where the event stream stood when it started: what it did since is read from there. */
   offset: number;
-  report: OperationReport | null;
+  report: PrintedReport | null;
   /** What the process said when it gave no report (it could not start, or died). */
   failure: string | null;
   controller: AbortController;
@@ -86,7 +86,7 @@ export class McpRuns {
       tailBytes: 4 * 1024 * 1024,
     }).then((result) => {
       try {
-        run.report = JSON.parse(result.stdout) as OperationReport;
+        run.report = JSON.parse(result.stdout) as PrintedReport;
       } catch {
         run.failure = (result.stderr || (result.ok ? "" : result.message) || "no report").trim().slice(-2000);
       }

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { TaskStatus } from "../state/index.js";
 import { errorsJson, todoText } from "./generated-text.js";
 
 /**
@@ -56,7 +57,8 @@ const WORDS = [
   "witness",
 ];
 const LANGUAGES = ["lean", "general", "meta", "markdown", "latex", "logic", "typst"];
-const STATUSES = [
+/** The statuses generated tasks take, in the order the seeded pick draws from (typed: only statuses Baton knows). */
+const STATUSES: readonly TaskStatus[] = [
   "not_started",
   "researching",
   "researched",

@@ -20,11 +20,8 @@ const REPORT = `# Research\n\n${"A finding with its evidence from src/lexer.ts. 
 async function repoWithTask() {
   const t = await tempStore({ active: 0 });
   cleanup = t.cleanup;
-  for (const [key, value] of [
-    ["user.email", "t@example.com"],
-    ["user.name", "Baton Test"],
-  ])
-    execFileSync("git", ["config", key, value], { cwd: t.dir });
+  execFileSync("git", ["config", "user.email", "t@example.com"], { cwd: t.dir });
+  execFileSync("git", ["config", "user.name", "Baton Test"], { cwd: t.dir });
   execFileSync("git", ["commit", "--allow-empty", "-qm", "init"], { cwd: t.dir });
   await mutateStore(t.ctx, { command: "t" }, (tx) =>
     addTask(tx, { title: "Study the lexer", language: "general" }),
