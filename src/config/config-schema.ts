@@ -1,13 +1,10 @@
 import * as z from "zod/mini";
+import type { Operation } from "../shared/operation-names.js";
+import { perOperation } from "../shared/per-operation.js";
 import { RUNNER_TYPES, type RunnerType } from "../shared/runner-names.js";
 
 /** Agents per operation for one language; a missing operation falls back to the `general` route. */
-export const LanguageRoute = z.strictObject({
-  research: z.optional(z.string().check(z.minLength(1))),
-  plan: z.optional(z.string().check(z.minLength(1))),
-  implement: z.optional(z.string().check(z.minLength(1))),
-  revise: z.optional(z.string().check(z.minLength(1))),
-});
+export const LanguageRoute = perOperation(z.string().check(z.minLength(1)));
 export type LanguageRoute = z.infer<typeof LanguageRoute>;
 
 export const ArtifactNaming = z.enum(["v1", "v2"]);
@@ -58,17 +55,7 @@ const Usd = z.number().check(z.minimum(0));
 /** Spending limits in USD; a run that would cross one stops with BUDGET_EXCEEDED (docs/configuration.md). */
 export const BudgetsConfig = z.strictObject({
   /** Every operation run, or per operation (`{"research": 0.5, "implement": 5}`); `--max-cost` overrides. */
-  operation: z.optional(
-    z.union([
-      Usd,
-      z.strictObject({
-        research: z.optional(Usd),
-        plan: z.optional(Usd),
-        implement: z.optional(Usd),
-        revise: z.optional(Usd),
-      }),
-    ]),
-  ),
+  operation: z.optional(z.union([Usd, perOperation(Usd)])),
   /** Everything spent on one task, across runs. */
   task: z.optional(Usd),
   /** One `implement` run of a plan, all its phases. */
@@ -144,14 +131,7 @@ export const BatonConfigFile = z.strictObject({
   /** Which agent runner operations use; its own schema (src/runners) validates the rest. */
   runner: z.optional(z.looseObject({ type: z.enum(RUNNER_TYPES) })),
   /** Per-operation timeouts; the originals were research 3600 s, plan 1800 s, implement 7200 s. */
-  timeoutsMs: z.optional(
-    z.strictObject({
-      research: z.optional(z.number().check(z.int(), z.minimum(100))),
-      plan: z.optional(z.number().check(z.int(), z.minimum(100))),
-      implement: z.optional(z.number().check(z.int(), z.minimum(100))),
-      revise: z.optional(z.number().check(z.int(), z.minimum(100))),
-    }),
-  ),
+  timeoutsMs: z.optional(perOperation(z.number().check(z.int(), z.minimum(100)))),
   /** GATE OUT refuses smaller artifacts as stubs. */
   minArtifactBytes: z.optional(z.number().check(z.int(), z.minimum(1))),
   /** Commit each operation's result (COMMIT checkpoint); `--no-commit` turns it off per run. */
@@ -201,7 +181,7 @@ export interface BatonConfig {
   newTaskPosition: "top" | "bottom";
   lockTimeoutMs: number;
   runner: { type: RunnerType; [key: string]: unknown };
-  timeoutsMs: { research: number; plan: number; implement: number; revise: number };
+  timeoutsMs: Record<Operation, number>;
   minArtifactBytes: number;
   commit: boolean;
   phases: {

@@ -1,3 +1,4 @@
+import type { Operation } from "../shared/operation-names.js";
 import type { LanguageRoute, PhaseRoutingRule } from "./config-schema.js";
 
 /** The languages of the original system (DOC) plus the ones its history shows (`lean4`, `formal`). */
@@ -19,6 +20,14 @@ const general: Required<LanguageRoute> = {
   plan: "planner-agent",
   implement: "general-implementation-agent",
   revise: "planner-agent",
+};
+
+/** How long an operation's agent may run: the original system's limits (research 3600 s, plan 1800 s, implement 7200 s). */
+export const DEFAULT_TIMEOUTS_MS: Record<Operation, number> = {
+  research: 3_600_000,
+  plan: 1_800_000,
+  implement: 7_200_000,
+  revise: 1_800_000,
 };
 
 /** The original routing table (commands/*.md): language → agent per operation. */

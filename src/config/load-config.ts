@@ -13,11 +13,17 @@ import {
   LintConfig,
   SlugRules,
 } from "./config-schema.js";
-import { DEFAULT_LANGUAGES, DEFAULT_PHASE_ROUTING, DEFAULT_ROUTING } from "./defaults.js";
+import {
+  DEFAULT_LANGUAGES,
+  DEFAULT_PHASE_ROUTING,
+  DEFAULT_ROUTING,
+  DEFAULT_TIMEOUTS_MS,
+} from "./defaults.js";
 import { learnArtifactNaming } from "./naming-convention.js";
 
 export { CONFIG_FILE_NAMES };
 
+import { everyOperation } from "../shared/per-operation.js";
 import { present } from "../shared/present.js";
 import { findRepoRoot } from "./repo-root.js";
 
@@ -91,12 +97,7 @@ function resolveRouting(
       });
     }
     const base = routing[language] ?? fallback;
-    routing[language] = {
-      research: route.research ?? base.research,
-      plan: route.plan ?? base.plan,
-      implement: route.implement ?? base.implement,
-      revise: route.revise ?? base.revise,
-    };
+    routing[language] = everyOperation((operation) => route[operation] ?? base[operation]);
   }
   return routing;
 }
@@ -158,12 +159,7 @@ export function resolveConfig(root: string, source: string | null, file: BatonCo
     newTaskPosition: file.newTaskPosition ?? "top",
     lockTimeoutMs: file.lockTimeoutMs ?? 30_000,
     runner: file.runner ?? learnRunner(root),
-    timeoutsMs: {
-      research: file.timeoutsMs?.research ?? 3_600_000,
-      plan: file.timeoutsMs?.plan ?? 1_800_000,
-      implement: file.timeoutsMs?.implement ?? 7_200_000,
-      revise: file.timeoutsMs?.revise ?? 1_800_000,
-    },
+    timeoutsMs: everyOperation((operation) => file.timeoutsMs?.[operation] ?? DEFAULT_TIMEOUTS_MS[operation]),
     minArtifactBytes: file.minArtifactBytes ?? 200,
     commit: file.commit ?? true,
     phases: resolvePhases(file),

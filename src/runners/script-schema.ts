@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { perOperation } from "../shared/per-operation.js";
 import { RunUsage } from "./runner-types.js";
 
 /*
@@ -88,14 +89,7 @@ export const Script = z.strictObject({
   /** By phase id, or "*" for any phase; chosen when the context names a phase. */
   phases: z.optional(z.record(z.string().check(z.regex(PHASE_KEY)), PhaseScript)),
   /** Steps by operation, for one script that runs a task's whole way (`baton run`); before `steps`. */
-  operations: z.optional(
-    z.strictObject({
-      research: z.optional(Steps),
-      plan: z.optional(Steps),
-      implement: z.optional(Steps),
-      revise: z.optional(Steps),
-    }),
-  ),
+  operations: z.optional(perOperation(Steps)),
 });
 export type Script = z.infer<typeof Script>;
 

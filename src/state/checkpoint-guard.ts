@@ -1,4 +1,5 @@
 import { TransitionError } from "../shared/index.js";
+import { OPERATION_COMMANDS } from "../shared/operation-names.js";
 import { recordAudit } from "./audit.js";
 import { runningSession } from "./live-sessions.js";
 import {
@@ -98,7 +99,7 @@ export function refuseWhileSessionRuns(tx: Transaction, n: number, action: strin
   throw new TransitionError(
     `task ${n}: cannot ${action} while a Claude Code or opencode session runs in this repository (session ${running.session}, process ${running.pid})`,
     {
-      hint: "Inside a session tasks change only through their gates (/research N, /plan N, /implement N, /revise N). Run this after the session has ended; nothing was written.",
+      hint: `Inside a session tasks change only through their gates (${OPERATION_COMMANDS}). Run this after the session has ended; nothing was written.`,
     },
   );
 }

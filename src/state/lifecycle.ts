@@ -5,7 +5,7 @@ import { TransitionError } from "../shared/index.js";
  * in-progress status at GATE IN and their done status at GATE OUT; a failed run keeps the in-progress
  * status so the same operation can be retried from it.
  */
-import type { Operation } from "../shared/operation-names.js";
+import { OPERATIONS, type Operation } from "../shared/operation-names.js";
 import { IN_PROGRESS_STATUSES, type TaskStatus } from "./task-status.js";
 
 export { OPERATIONS, type Operation } from "../shared/operation-names.js";
@@ -95,7 +95,7 @@ export function checkManualTransition(from: string, to: string, force: boolean):
   if (IN_PROGRESS_STATUSES.includes(to)) {
     return {
       ok: false,
-      reason: `"${to}" is written only by a running operation (baton research/plan/implement/revise)`,
+      reason: `"${to}" is written only by a running operation (baton ${OPERATIONS.join("/")})`,
     };
   }
   if (to === "abandoned") return { ok: false, reason: "use `baton task abandon N` to abandon a task" };

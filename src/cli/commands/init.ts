@@ -8,6 +8,7 @@ import { type InitResult, readManifest } from "../../init/index.js";
 import { INIT_MANIFEST } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
 import { UsageError } from "../../shared/index.js";
+import { OPERATION_COMMANDS } from "../../shared/operation-names.js";
 import { present } from "../../shared/present.js";
 
 const InitArgs = z.object({
@@ -121,12 +122,12 @@ async function ownStoreWriters(root: string, config: BatonConfig): Promise<strin
   const writes = findings.filter((f) => f.rule === WRITES_RULE);
   if (writes.length > 0)
     warnings.push(
-      `${countFiles(writes)} of this repository's own commands, skills or scripts write specs/state.json or TODO.md themselves (${places(writes)}): in a session Baton refuses those writes. Change tasks through Baton instead (/task, /research N, /plan N, /implement N, /revise N; \`baton task status N <status>\` outside a session); \`baton lint\` lists every place.`,
+      `${countFiles(writes)} of this repository's own commands, skills or scripts write specs/state.json or TODO.md themselves (${places(writes)}): in a session Baton refuses those writes. Change tasks through Baton instead (/task, ${OPERATION_COMMANDS}; \`baton task status N <status>\` outside a session); \`baton lint\` lists every place.`,
     );
   const instructs = findings.filter((f) => f.rule === INSTRUCTS_RULE);
   if (instructs.length > 0)
     warnings.push(
-      `${instructs.length} line(s) of this repository's standing instructions (CLAUDE.md, AGENTS.md, rules) tell the model to write task status, the store or its own session commits (${places(instructs)}): Baton now does that at its gates and refuses the model's writes, so the model would follow them into refusals. Reword them to the slash commands (/research N, /plan N, /implement N, /revise N); \`baton lint --only ${INSTRUCTS_RULE}\` lists every line.`,
+      `${instructs.length} line(s) of this repository's standing instructions (CLAUDE.md, AGENTS.md, rules) tell the model to write task status, the store or its own session commits (${places(instructs)}): Baton now does that at its gates and refuses the model's writes, so the model would follow them into refusals. Reword them to the slash commands (${OPERATION_COMMANDS}); \`baton lint --only ${INSTRUCTS_RULE}\` lists every line.`,
     );
   return warnings;
 }

@@ -11,6 +11,7 @@ import {
 } from "../../batch/index.js";
 import { loadConfig } from "../../config/index.js";
 import { UsageError } from "../../shared/index.js";
+import { everyOperation } from "../../shared/per-operation.js";
 import { runnerConfig, sandboxMode } from "./operate.js";
 
 export interface RunManyOptions {
@@ -81,7 +82,7 @@ async function runConfig(options: RunManyOptions) {
   const sandbox = sandboxMode(options.sandbox) ?? loaded.sandbox;
   return ms === undefined
     ? { ...loaded, sandbox }
-    : { ...loaded, sandbox, timeoutsMs: { research: ms, plan: ms, implement: ms, revise: ms } };
+    : { ...loaded, sandbox, timeoutsMs: everyOperation(() => ms) };
 }
 
 /** `baton run`: options checked, then the batch (see src/batch). */

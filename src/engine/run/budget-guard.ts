@@ -1,5 +1,6 @@
 import type { BatonConfig } from "../../config/index.js";
 import type { RunUsage } from "../../runners/index.js";
+import type { Operation } from "../../shared/operation-names.js";
 import { readEventIndex } from "../../status/index.js";
 
 /**
@@ -26,7 +27,7 @@ export interface BudgetStop {
 /** The limits one run is held to: the configuration's, with `--max-cost` as the operation's own. */
 export function budgetLimits(
   config: BatonConfig,
-  operation: "research" | "plan" | "implement" | "revise",
+  operation: Operation,
   maxCost: number | undefined,
   planRun: boolean,
 ): BudgetLimits {

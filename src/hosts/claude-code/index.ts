@@ -1,3 +1,4 @@
+import { OPERATION_COMMANDS } from "../../shared/operation-names.js";
 import type { Host } from "../host.js";
 import { claudeAgentFiles } from "./claude-agent-files.js";
 import { claudeInstaller } from "./claude-installer.js";
@@ -17,6 +18,6 @@ export const claudeCode: Host = {
   lintHost: claudeLintHost,
   lintRules: claudeLintRules,
   installs: "slash commands and agents in .claude/, Baton's hooks in .claude/settings.json",
-  firstUse: "In Claude Code: /task add …, /research N, /plan N, /implement N, /revise N, /todo, /errors.",
+  firstUse: `In Claude Code: /task add …, ${OPERATION_COMMANDS}, /todo, /errors.`,
   contract: "src/hosts/claude-code/claude-code-contract.md",
 };

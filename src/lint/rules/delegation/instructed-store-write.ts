@@ -10,6 +10,7 @@
  * code span is what CommonMark says it is, never a guess from line patterns.
  */
 import { Lexer, type Token, type Tokens } from "marked";
+import { OPERATION_COMMANDS } from "../../../shared/operation-names.js";
 import { isNegativeExample } from "../../markdown-body.js";
 import { type Finding, finding, type LintFile, type LintModel, type Rule } from "../../rule-types.js";
 import { storeWriteIn } from "./direct-state-write.js";
@@ -23,7 +24,7 @@ const SESSION_IN_COMMIT = /\bsession[ _-]?(?:id|trailer)\b|\bSession:/i;
 
 const HINT =
   "In a session Baton refuses that write and makes the change itself at its gates (the status at GATE IN and GATE OUT, " +
-  "errors.json on a refusal). Say instead: change tasks with /research N, /plan N, /implement N, /revise N " +
+  `errors.json on a refusal). Say instead: change tasks with ${OPERATION_COMMANDS} ` +
   "(`baton task status N <status>` outside a session).";
 const COMMIT_HINT =
   "Baton commits each result itself, sealed with its key; the sandbox keeps .git read-only, and a commit that types a " +
