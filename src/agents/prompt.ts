@@ -1,6 +1,7 @@
 import { relative } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import type { DelegationContext } from "../runners/index.js";
+import { AGENT_RETURN } from "../shared/operation-names.js";
 import type { Operation } from "../state/index.js";
 import { nextArtifactPath, type PlannedArtifact, type TaskEntry, taskTypeOf } from "../state/index.js";
 import type { Route } from "./routing.js";
@@ -11,8 +12,6 @@ function latestPath(task: TaskEntry, type: string): string | undefined {
     ?.path;
 }
 
-const ARTIFACT_KIND = { research: "research", plan: "plan", revise: "plan", implement: "summary" } as const;
-
 /** Where this operation's artifact goes: the next report, plan version or summary of the task. */
 export function plannedArtifact(
   config: BatonConfig,
@@ -20,7 +19,7 @@ export function plannedArtifact(
   task: TaskEntry,
   operation: Operation,
 ): PlannedArtifact {
-  return nextArtifactPath(config.root, specsDir, task, ARTIFACT_KIND[operation], {
+  return nextArtifactPath(config.root, specsDir, task, AGENT_RETURN[operation].artifact, {
     naming: config.artifactNaming,
     shortName: operation === "implement" ? "summary" : operation,
   });

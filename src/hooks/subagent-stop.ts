@@ -1,6 +1,7 @@
 // side doors: a hook starts on every tool call; the state barrel would bring the store's writers and zod.
 import { join, relative } from "node:path";
 import { METADATA_FILE } from "../shared/baton-paths.js";
+import { AGENT_RETURN, isOperation } from "../shared/operation-names.js";
 import type { OpenCheckpoint } from "../state/open-checkpoint.js";
 import { allow, block, type Decision } from "./decision.js";
 import type { StopHookInput } from "./hook-input-schema.js";
@@ -10,19 +11,6 @@ import { forgedLastWords } from "./stop-witness.js";
 /** Blocks of one sub-agent's stop before it is let go (Claude Code itself overrides the 9th). */
 export const LOOP_GUARD_LIMIT = 3;
 const METADATA = METADATA_FILE;
-
-const RESULT_STATUS: Record<string, string> = {
-  research: "researched",
-  plan: "planned",
-  revise: "planned",
-  implement: "implemented",
-};
-const ARTIFACT_TYPE: Record<string, string> = {
-  research: "research",
-  plan: "plan",
-  revise: "plan",
-  implement: "summary",
-};
 
 function metadataProblem(path: string): string | null {
   const value = readJsonFile(path);
@@ -35,13 +23,12 @@ function metadataProblem(path: string): string | null {
 }
 
 function expectedShape(checkpoint: OpenCheckpoint, folder: string): string {
-  const operation = checkpoint.operation;
+  // A checkpoint names its operation as a string: one Baton does not know is shown research's shape.
+  const expected = AGENT_RETURN[isOperation(checkpoint.operation) ? checkpoint.operation : "research"];
   return JSON.stringify({
-    status: RESULT_STATUS[operation] ?? "researched",
+    status: expected.status,
     summary: "<one paragraph: what you did and found>",
-    artifacts: [
-      { type: ARTIFACT_TYPE[operation] ?? "research", path: `${folder}/<the file you wrote>`, summary: "…" },
-    ],
+    artifacts: [{ type: expected.artifact, path: `${folder}/<the file you wrote>`, summary: "…" }],
     metadata: { session_id: checkpoint.sessionId, agent_type: checkpoint.agent },
   });
 }

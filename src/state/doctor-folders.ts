@@ -4,10 +4,10 @@ import { LEGACY_MARKER_FILES, MARKER_FILE, MARKER_FILES, METADATA_FILE } from ".
 import { present } from "../shared/present.js";
 import { listTaskFolders } from "./archive-ops.js";
 import type { Finding } from "./doctor-finding.js";
+import { IN_PROGRESS_STATUSES } from "./lifecycle.js";
 import { TASK_FOLDER } from "./paths.js";
 import type { StoreContext } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
-import { IN_PROGRESS_STATUSES } from "./task-status.js";
 
 const CONTROL_FILES: readonly string[] = [...MARKER_FILES, ...LEGACY_MARKER_FILES];
 

@@ -36,6 +36,7 @@ export {
   assertVerdict,
   checkManualTransition,
   checkOperationStart,
+  IN_PROGRESS_STATUSES,
   MANUAL_TRANSITIONS,
   OPERATION_RULES,
   OPERATIONS,
@@ -115,7 +116,6 @@ export { editTask, type TaskEdit } from "./task-edit.js";
 export { requireTask, requireTodoEntry } from "./task-lookup.js";
 export { addTask, expandTask, type NewTaskInput, type SubtaskInput } from "./task-ops.js";
 export {
-  IN_PROGRESS_STATUSES,
   markerToStatus,
   statusToMarker,
   TASK_STATUSES,

@@ -6,7 +6,7 @@ import { TransitionError } from "../shared/index.js";
  * status so the same operation can be retried from it.
  */
 import { OPERATIONS, type Operation } from "../shared/operation-names.js";
-import { IN_PROGRESS_STATUSES, type TaskStatus } from "./task-status.js";
+import type { TaskStatus } from "./task-status.js";
 
 export { OPERATIONS, type Operation } from "../shared/operation-names.js";
 
@@ -65,6 +65,11 @@ export const OPERATION_RULES: Record<Operation, OperationRule> = {
     },
   },
 };
+
+/** The statuses only a running operation writes (at GATE IN), from the table above. */
+export const IN_PROGRESS_STATUSES: readonly string[] = [
+  ...new Set(OPERATIONS.map((operation) => OPERATION_RULES[operation].inProgress)),
+];
 
 /**
  * Manual moves (`baton task status N <status>`): for each target, the statuses it may be set from.

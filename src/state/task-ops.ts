@@ -1,6 +1,7 @@
 import { isoDate, TransitionError, UsageError } from "../shared/index.js";
 import { recordAudit } from "./audit.js";
 import { type CheckpointGuardOptions, guardOpenCheckpoint } from "./checkpoint-guard.js";
+import { IN_PROGRESS_STATUSES } from "./lifecycle.js";
 import { readLatin1 } from "./load-store.js";
 import { detectLanguage, normalizeTitle, PRIORITIES, slugify } from "./naming.js";
 import { firstFreeNumber } from "./numbering.js";
@@ -8,7 +9,7 @@ import { applyStatus } from "./status-changes.js";
 import type { Transaction } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
 import { requireTask, requireTodoEntry } from "./task-lookup.js";
-import { IN_PROGRESS_STATUSES, TERMINAL_STATUSES } from "./task-status.js";
+import { TERMINAL_STATUSES } from "./task-status.js";
 import { learnTaskType, type TaskTypeConvention, taskTypeOf } from "./task-type.js";
 import { entries } from "./todo-document.js";
 import { buildEntry, insertEntry, setEntryField } from "./todo-entry.js";

@@ -19,7 +19,6 @@ export function isTaskStatus(value: string): value is TaskStatus {
 }
 
 export const TERMINAL_STATUSES: readonly string[] = ["completed", "abandoned"];
-export const IN_PROGRESS_STATUSES: readonly string[] = ["researching", "planning", "implementing"];
 
 /** `not_started` ↔ `[NOT STARTED]` (format reference 2.4). */
 const MARKERS = new Map<string, string>();

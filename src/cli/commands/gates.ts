@@ -8,12 +8,13 @@ import {
 import { agentFileReaders, sessionHostNamed } from "../../hosts/index.js";
 import { installedBin } from "../../init/index.js";
 import { UsageError } from "../../shared/index.js";
+import { isOperation } from "../../shared/operation-names.js";
 import { OPERATIONS, type Operation } from "../../state/index.js";
 import { leftOutLines } from "../progress.js";
 import { parseTaskNumber } from "./task.js";
 
 function parseOperation(value: string): Operation {
-  if ((OPERATIONS as readonly string[]).includes(value)) return value as Operation;
+  if (isOperation(value)) return value;
   throw new UsageError(`unknown operation "${value}"`, { hint: `Use one of: ${OPERATIONS.join(", ")}.` });
 }
 

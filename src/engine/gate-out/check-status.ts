@@ -1,13 +1,5 @@
-import type { Operation } from "../../state/index.js";
+import { AGENT_RETURN } from "../../shared/operation-names.js";
 import { type Gate, refuse } from "./gate-types.js";
-
-/** The agent statuses that finish each operation; `partial` is accepted everywhere as resumable. */
-export const DONE_STATUS: Record<Operation, string> = {
-  research: "researched",
-  plan: "planned",
-  implement: "implemented",
-  revise: "planned",
-};
 
 /** The metadata must come from this run: a stale or copied file names another session. */
 export const checkSession: Gate = (ctx) => {
@@ -49,11 +41,12 @@ export const refuseUnfinishedStatus: Gate = (ctx) => {
 export const checkStatus: Gate = (ctx) => {
   const meta = ctx.metadata!;
   const status = meta.status;
-  if (status !== DONE_STATUS[ctx.operation] && status !== "partial") {
+  const done = AGENT_RETURN[ctx.operation].status;
+  if (status !== done && status !== "partial") {
     return refuse(
       ctx,
       "META_STATUS_NOT_ALLOWED",
-      `status "${status}" cannot end ${ctx.operation}; expected "${DONE_STATUS[ctx.operation]}" or "partial"`,
+      `status "${status}" cannot end ${ctx.operation}; expected "${done}" or "partial"`,
     );
   }
   if (
