@@ -1,3 +1,4 @@
+import type { Checkpoint } from "../shared/checkpoint-names.js";
 import { loadErrors } from "./load-store.js";
 import type { StoreContext, Transaction } from "./store.js";
 import type { ErrorEntry } from "./store-schema.js";
@@ -44,7 +45,7 @@ export interface NewError {
   sessionId?: string | undefined;
   command?: string | undefined;
   task?: number | undefined;
-  checkpoint?: "GATE_IN" | "DELEGATE" | "GATE_OUT" | "COMMIT" | undefined;
+  checkpoint?: Checkpoint | undefined;
   delegationPath?: string[] | undefined;
   suggestedAction?: string | undefined;
 }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import { evidencePath, writeEvidence } from "../../evidence/index.js";
+import { CHECKPOINTS } from "../../shared/checkpoint-names.js";
 import { present } from "../../shared/present.js";
 // The process-group primitives are not in shared/index.js, for the same start-up reason as the process helper.
 import { groupAlive, signalGroup } from "../../shared/process-group.js";
@@ -36,7 +37,7 @@ import {
 import { type PutAside, putAsideDeadOutput } from "./put-aside.js";
 import { type SettledPlanRun, settlePlanRun } from "./settle-plan-run.js";
 
-const CHECKPOINT_STEPS = new Set<string>(["GATE_IN", "DELEGATE", "GATE_OUT", "COMMIT"]);
+const CHECKPOINT_STEPS = new Set<string>(CHECKPOINTS);
 
 /** A run whose process died with its checkpoint open, as recovery reads it from the store and its journal. */
 export interface DeadRun {

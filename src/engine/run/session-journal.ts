@@ -1,14 +1,15 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { storeInternalPaths } from "../../shared/baton-paths.js";
+import type { Checkpoint } from "../../shared/checkpoint-names.js";
 import { withPath } from "../../shared/errors.js";
+
+export type { Checkpoint };
 
 /**
  * An append-only record of one operation run: each step is written before it starts and after it
  * ends, fsynced, so that after `kill -9` at any instant `baton recover` knows exactly how far the run got.
  */
-export type Checkpoint = "GATE_IN" | "DELEGATE" | "GATE_OUT" | "COMMIT";
-
 export interface JournalRecord {
   at: string;
   /** RUN: a recovery; AGENT: the agent process started (its pid, so recovery can stop an orphan). */
