@@ -7,6 +7,10 @@ import { RUNNER_TYPES, type RunnerType } from "../shared/runner-names.js";
 export const LanguageRoute = perOperation(z.string().check(z.minLength(1)));
 export type LanguageRoute = z.infer<typeof LanguageRoute>;
 
+/** Where Baton runs an agent: in its bubblewrap sandbox, or `off`, only on purpose (the evidence says so). */
+export const SandboxMode = z.enum(["bubblewrap", "off"]);
+export type SandboxMode = z.infer<typeof SandboxMode>;
+
 export const ArtifactNaming = z.enum(["v1", "v2"]);
 export type ArtifactNaming = z.infer<typeof ArtifactNaming>;
 
@@ -147,7 +151,7 @@ export const BatonConfigFile = z.strictObject({
    * Where headless agents run: in a bubblewrap sandbox (the default; a run refuses to start when it cannot
    * run) or, on purpose, not at all (`off`; the evidence says so and `baton verify` lists such results apart).
    */
-  sandbox: z.optional(z.enum(["bubblewrap", "off"])),
+  sandbox: z.optional(SandboxMode),
 });
 export type BatonConfigFile = z.infer<typeof BatonConfigFile>;
 
@@ -200,7 +204,7 @@ export interface BatonConfig {
     implement: Record<string, "plan" | "off">;
     webhook: string | null;
   };
-  sandbox: "bubblewrap" | "off";
+  sandbox: SandboxMode;
 }
 
 /** Whether `implement` on a task of this type needs its plan approved first. */

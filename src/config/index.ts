@@ -5,7 +5,7 @@ export type {
   LanguageRoute,
   PhaseRoutingRule,
 } from "./config-schema.js";
-export { BatonConfigFile, planApprovalRequired } from "./config-schema.js";
+export { BatonConfigFile, planApprovalRequired, SandboxMode } from "./config-schema.js";
 export { DEFAULT_LANGUAGES, DEFAULT_PHASE_ROUTING, DEFAULT_ROUTING } from "./defaults.js";
 export {
   approvalsAtCommit,

@@ -26,6 +26,8 @@ export type {
 export { type RecoveryAction, recoverOpenRuns } from "./recovery/index.js";
 export {
   changedSince,
+  ISOLATE_MODES,
+  type IsolateMode,
   protectedPaths,
   readBaseline,
   routePhases,

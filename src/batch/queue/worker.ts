@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type PgBoss from "pg-boss";
+import type { SandboxMode } from "../../config/index.js";
 import { sandboxPolicy } from "../../engine/index.js";
 import {
   type AgentDefinition,
@@ -41,7 +42,7 @@ export interface WorkerRequest {
   runner: RunnerConfig;
   signal: AbortSignal;
   /** `off`: this machine runs no sandbox, so it serves only coordinators that run unsandboxed on purpose. */
-  sandbox?: "bubblewrap" | "off";
+  sandbox?: SandboxMode;
   machine?: string | undefined;
   /** Stop after this many jobs (tests, benchmarks); default: run until stopped. */
   maxJobs?: number | undefined;
@@ -227,7 +228,7 @@ async function delegate(
  * A worker that cannot start the sandbox does not start: it would fail every job it took, and, failing fast,
  * take most of them, spending the retries that healthy workers could have used.
  */
-function requireWorkerSandbox(mode: "bubblewrap" | "off"): void {
+function requireWorkerSandbox(mode: SandboxMode): void {
   if (mode === "off") return;
   const probe = probeSandbox();
   if (probe.ok) return;
@@ -244,7 +245,7 @@ async function workerSandbox(
   repo: string,
   data: DelegateJob,
   tree: string,
-  mode: "bubblewrap" | "off",
+  mode: SandboxMode,
 ): Promise<SandboxPolicy | undefined> {
   if (data.protect === null) return undefined;
   if (mode === "off")

@@ -1,6 +1,8 @@
-import { loadConfig } from "../../config/index.js";
+import { loadConfig, SandboxMode } from "../../config/index.js";
 import {
   type DryRunPlan,
+  ISOLATE_MODES,
+  type IsolateMode,
   type OperationReport,
   type ProgressEvent,
   planOperation,
@@ -55,14 +57,22 @@ function positiveInteger(value: string | undefined, flag: string, max: number): 
 }
 
 /** `--sandbox`: where the agent runs; `off` only on purpose (the evidence says so). */
-export function sandboxMode(value: string | undefined): "bubblewrap" | "off" | undefined {
-  if (value === undefined || value === "bubblewrap" || value === "off") return value;
-  throw new UsageError(`--sandbox must be "bubblewrap" or "off", got "${value}"`);
+export function sandboxMode(value: string | undefined): SandboxMode | undefined {
+  if (value === undefined) return undefined;
+  const mode = SandboxMode.safeParse(value);
+  if (mode.success) return mode.data;
+  throw new UsageError(
+    `--sandbox must be ${SandboxMode.options.map((m) => `"${m}"`).join(" or ")}, got "${value}"`,
+  );
 }
 
-function isolateMode(value: string | undefined): "none" | "worktree" | undefined {
-  if (value === undefined || value === "none" || value === "worktree") return value;
-  throw new UsageError(`--isolate must be "worktree" (or "none"), got "${value}"`);
+function isolateMode(value: string | undefined): IsolateMode | undefined {
+  if (value === undefined) return undefined;
+  const mode = ISOLATE_MODES.find((m) => m === value);
+  if (mode) return mode;
+  throw new UsageError(
+    `--isolate must be ${ISOLATE_MODES.map((m) => `"${m}"`).join(" or ")}, got "${value}"`,
+  );
 }
 
 export function runnerConfig(

@@ -1,3 +1,4 @@
+import type { SandboxMode } from "../../config/index.js";
 import type { RunUsage } from "../../runners/index.js";
 import type { GateOutVerdict } from "../gate-out/index.js";
 import type { Run } from "../run/index.js";
@@ -32,5 +33,5 @@ export interface Delegation {
   /** What the agent reported it used, for the evidence. */
   usage?: RunUsage | undefined;
   /** Where the agent runs, for the evidence: Baton's sandbox, none on purpose, or a live session's host. */
-  sandbox(run: Run): "bubblewrap" | "off" | "session";
+  sandbox(run: Run): SandboxMode | "session";
 }

@@ -1,5 +1,6 @@
 import { mkdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
+import type { SandboxMode } from "../../config/index.js";
 import type { RunOutcome, RunUsage } from "../../runners/index.js";
 import { writeFileNamed } from "../../shared/atomic-write.js";
 import { readOpenCheckpoint, storePrefix, taskTypeOf } from "../../state/index.js";
@@ -55,7 +56,7 @@ export class HeadlessDelegation implements Delegation {
     private readonly io: HeadlessIO,
   ) {}
 
-  sandbox(run: Run): "bubblewrap" | "off" {
+  sandbox(run: Run): SandboxMode {
     return run.config.sandbox;
   }
 

@@ -1,7 +1,7 @@
 import type { PhaseId } from "../../plan/index.js";
 import type { DelegationContext, Runner, RunnerEvent, RunUsage } from "../../runners/index.js";
 import type { VerifiedArtifact } from "../gate-out/index.js";
-import type { BudgetGuard, PreparedPlan, Run, SessionJournal } from "../run/index.js";
+import type { BudgetGuard, IsolateMode, PreparedPlan, Run, SessionJournal } from "../run/index.js";
 
 /** How one call of a phase agent ended, once the hard barrier has looked at it. */
 export type PhaseOutcome =
@@ -111,7 +111,7 @@ export interface PlanRunInput {
   journal: SessionJournal;
   concurrency: number;
   maxIterations: number;
-  isolate: "none" | "worktree";
+  isolate: IsolateMode;
   commit: boolean;
   signal: AbortSignal;
   /** Checked before each agent run and on its streamed cost; a stop ends the run resumable. */

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { SandboxMode } from "../../config/index.js";
 import { writeEvidence } from "../../evidence/index.js";
 import { doneMarker, type Plan, setPhaseMarker, tickPhaseCheckboxes } from "../../plan/index.js";
 import { CONTROL_FILE_GLOBS, TEMP_FILE_GLOB } from "../../shared/baton-paths.js";
@@ -38,7 +39,7 @@ export interface PhaseEvidence {
   base: string | null;
   agent: string;
   /** Where the phase's agent ran. */
-  sandbox?: "bubblewrap" | "off" | undefined;
+  sandbox?: SandboxMode | undefined;
 }
 
 export type { PhaseRecord } from "./plan-run-types.js";

@@ -14,6 +14,8 @@ export {
   type HeadlessExecution,
   type HeadlessRequest,
   type HeadlessRun,
+  ISOLATE_MODES,
+  type IsolateMode,
   prepareHeadlessRun,
   prepareOpenRun,
   prepareRun,

@@ -84,6 +84,10 @@ export interface RunRequest {
   began?: StartMark | undefined;
 }
 
+/** How a plan run's phases share the work tree: `worktree` gives each its own git worktree, merged back in phase order. */
+export const ISOLATE_MODES = ["none", "worktree"] as const;
+export type IsolateMode = (typeof ISOLATE_MODES)[number];
+
 /** How Baton's runner executes a headless run: settled once, from the request and the configuration. */
 export interface HeadlessExecution {
   readonly runner: Runner;
@@ -93,8 +97,7 @@ export interface HeadlessExecution {
   /** Plan runs: phases of one wave run at once. */
   readonly concurrency: number;
   readonly maxIterations: number;
-  /** `worktree`: each phase works in its own git worktree, merged back in phase order. */
-  readonly isolate: "none" | "worktree";
+  readonly isolate: IsolateMode;
   /** USD this run may spend (`--max-cost`); the configuration's budgets apply as well. */
   readonly maxCost: number | undefined;
 }
