@@ -1,5 +1,6 @@
 import type { RunnerEvent, RunUsage } from "../runners/index.js";
 import { appendEvent, type NewEvent } from "../shared/event-stream.js";
+import type { RunMode } from "../shared/run-words.js";
 import type { PlanProgressEvent } from "./plan-run/index.js";
 import type { ProgressEvent } from "./progress-event.js";
 import type { Run } from "./run/index.js";
@@ -11,7 +12,7 @@ interface RecordedRun {
   task: number;
   operation: string;
   agent: string;
-  mode: "headless" | "session";
+  mode: RunMode;
   runner?: string | undefined;
 }
 

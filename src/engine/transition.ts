@@ -1,3 +1,4 @@
+import type { AcceptedOutcome } from "../shared/run-words.js";
 import type { Operation } from "../state/index.js";
 import type { GateInRefusalCode } from "./gate-in/index.js";
 import type { GateOutVerdict } from "./gate-out/index.js";
@@ -36,7 +37,7 @@ export type FailureCode =
 export type RunResult =
   | {
       ok: true;
-      outcome: "done" | "partial";
+      outcome: AcceptedOutcome;
       committed: boolean;
       commitError?: string;
       /** Work files that changed after GATE OUT saw them: committed as seen, their later bytes left in the tree. */
@@ -50,7 +51,7 @@ export interface RunState {
   taskNumber: number;
   sessionId: string;
   /** Set once GATE OUT accepted the result. */
-  outcome?: "done" | "partial";
+  outcome?: AcceptedOutcome;
   result?: RunResult;
 }
 
@@ -77,7 +78,7 @@ export type Effect =
   | { type: "check_result"; output: string }
   | { type: "record_result"; verdict: Extract<GateOutVerdict, { ok: true }> }
   | { type: "record_failure"; checkpoint: Checkpoint; code: FailureCode; message: string }
-  | { type: "commit"; outcome: "done" | "partial" };
+  | { type: "commit"; outcome: AcceptedOutcome };
 
 const RUNNER_CODES: Record<Extract<DelegationOutcome, { ok: false }>["reason"], FailureCode> = {
   exit: "RUNNER_EXIT",

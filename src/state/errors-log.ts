@@ -1,4 +1,4 @@
-import type { Checkpoint } from "../shared/checkpoint-names.js";
+import type { Checkpoint } from "../shared/run-words.js";
 import { loadErrors } from "./load-store.js";
 import type { StoreContext, Transaction } from "./store.js";
 import type { ErrorEntry } from "./store-schema.js";

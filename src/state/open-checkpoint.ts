@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { hostname } from "node:os";
 import * as z from "zod/mini";
 import { storeInternalPaths } from "../shared/baton-paths.js";
+import { ACCEPTED_OUTCOMES, RUN_MODES } from "../shared/run-words.js";
 import { readText } from "./load-store.js";
 import { isProcessAlive } from "./lock.js";
 
@@ -53,7 +54,7 @@ export const OpenCheckpoint = z.object({
   startedMono: z.optional(z.number()),
   bootId: z.optional(z.string()),
   /** `session`: opened by `baton gate-in` inside a Claude Code session, closed by `baton gate-out`. */
-  mode: z.optional(z.enum(["headless", "session"])),
+  mode: z.optional(z.enum(RUN_MODES)),
   /** The Claude Code session (`session_id` of hook input) that opened it, when known. */
   claudeSessionId: z.optional(z.string()),
   /** The agent GATE IN routed to: an in-session gate-out checks and records the same route. */
@@ -68,7 +69,7 @@ export const OpenCheckpoint = z.object({
   recorded: z.optional(
     z.object({
       at: z.string(),
-      outcome: z.enum(["done", "partial"]),
+      outcome: z.enum(ACCEPTED_OUTCOMES),
       pid: z.number(),
       pidStarted: z.optional(z.string()),
       hostname: z.string(),

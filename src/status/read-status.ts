@@ -1,5 +1,6 @@
 // side doors: `baton status` must start fast and never writes the store; the state barrel would bring its writers.
 import type { BatonEvent } from "../shared/event-stream.js";
+import type { RunMode } from "../shared/run-words.js";
 import { elapsedSince } from "../shared/time.js";
 import {
   isCheckpointProcessAlive,
@@ -20,7 +21,7 @@ export interface RunningOperation {
   operation: string;
   session: string;
   /** `queue`: delegated through `baton run --queue`; `machine` is the worker that holds it. */
-  mode: "headless" | "session" | "queue";
+  mode: RunMode | "queue";
   machine?: string;
   agent: string | null;
   pid: number;

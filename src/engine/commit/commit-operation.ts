@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { evidencePath, publishedKeyPath } from "../../evidence/index.js";
 import { present } from "../../shared/present.js";
+import type { AcceptedOutcome } from "../../shared/run-words.js";
 import type { GitBaseline, Operation } from "../../state/index.js";
 import { appendError, type HeldStore, type StoreContext } from "../../state/index.js";
 import type { WorkSnapshot } from "../gate-out/index.js";
@@ -39,11 +40,7 @@ export async function storeFiles(
 }
 
 /** `complete research`, `partial implementation (3 of 4 phases)`, … */
-function commitSubject(
-  operation: Operation,
-  outcome: "done" | "partial",
-  detail: string | undefined,
-): string {
+function commitSubject(operation: Operation, outcome: AcceptedOutcome, detail: string | undefined): string {
   const [done, partial] = COMMIT_SUBJECT[operation];
   if (outcome === "done") return done;
   return detail ? `${partial} ${detail}` : partial;
@@ -62,7 +59,7 @@ export async function commitOperation(request: {
   operation: Operation;
   taskNumber: number;
   folder: string;
-  outcome: "done" | "partial";
+  outcome: AcceptedOutcome;
   sessionId: string;
   delegationPath: string[];
   /** Appended to a partial subject, e.g. "(3 of 4 phases)". */

@@ -1,3 +1,4 @@
+import type { AcceptedOutcome } from "../../shared/run-words.js";
 import { holdStore, readOpenCheckpoint } from "../../state/index.js";
 import { closeCheckpoint, commitOperation } from "../commit/index.js";
 import type { RunEvent } from "../transition.js";
@@ -7,7 +8,7 @@ import type { DriveContext } from "./drive-context.js";
  * COMMIT of the run's recorded result, under the lock GATE OUT's record took; only once the record and
  * its commit are both in does the checkpoint close.
  */
-export async function commitRun(ctx: DriveContext, outcome: "done" | "partial"): Promise<RunEvent> {
+export async function commitRun(ctx: DriveContext, outcome: AcceptedOutcome): Promise<RunEvent> {
   const { run, delegation, driven } = ctx;
   if (!ctx.commitWanted) {
     ctx.held?.release();

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { currentBootId, monotonicMs } from "../../shared/index.js";
+import type { RunMode } from "../../shared/run-words.js";
 import {
   applyStatus,
   checkpointPath,
@@ -27,7 +28,7 @@ export function gateIn(
     sessionId: string;
     force: boolean;
     /** In-session gates: the checkpoint outlives the process that opened it. */
-    mode?: "headless" | "session";
+    mode?: RunMode;
     claudeSessionId?: string | null | undefined;
     /** The agent the run delegates to, so the closing gate-out routes the same way. */
     agent?: string | undefined;

@@ -1,3 +1,4 @@
+import type { AcceptedOutcome } from "../../shared/run-words.js";
 import { checkAgentSignals } from "./agent-signals.js";
 import { checkArtifacts } from "./check-artifacts.js";
 import { checkBranch } from "./check-branch.js";
@@ -73,7 +74,7 @@ export type GateOutVerdict =
   | {
       ok: true;
       /** `partial` leaves the task resumable; `done` lets the operation record its done status. */
-      outcome: "done" | "partial";
+      outcome: AcceptedOutcome;
       metadata: ReturnMetadata;
       artifacts: VerifiedArtifact[];
       changes?: ChangeEvidence;

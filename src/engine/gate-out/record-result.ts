@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import type { AcceptedOutcome } from "../../shared/run-words.js";
 import {
   applyStatus,
   checkpointPath,
@@ -19,7 +20,7 @@ export function recordResult(
   request: {
     taskNumber: number;
     operation: Operation;
-    outcome: "done" | "partial";
+    outcome: AcceptedOutcome;
     metadata: ReturnMetadata;
     artifacts: VerifiedArtifact[];
     /** A plan run knows the first incomplete phase itself (phase numbers may skip). */

@@ -1,5 +1,6 @@
 import type { PhaseId } from "../../plan/index.js";
 import type { DelegationContext, Runner, RunnerEvent, RunUsage } from "../../runners/index.js";
+import type { AcceptedOutcome } from "../../shared/run-words.js";
 import type { VerifiedArtifact } from "../gate-out/index.js";
 import type { BudgetGuard, IsolateMode, PreparedPlan, Run, SessionJournal } from "../run/index.js";
 
@@ -80,7 +81,7 @@ export type PlanRunEvent =
   /** Abort: no new phase or iteration starts; running ones end through their own outcome. */
   | { type: "stop"; message: string };
 
-export type PlanRunOutcome = "done" | "partial" | "failed";
+export type PlanRunOutcome = AcceptedOutcome | "failed";
 
 export type PlanEffect =
   | { type: "wave_started"; wave: number; phases: PhaseId[] }

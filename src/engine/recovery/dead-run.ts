@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import type { BatonConfig } from "../../config/index.js";
 import { evidencePath, writeEvidence } from "../../evidence/index.js";
-import { CHECKPOINTS } from "../../shared/checkpoint-names.js";
 import { present } from "../../shared/present.js";
 // The process-group primitives are not in shared/index.js, for the same start-up reason as the process helper.
 import { groupAlive, signalGroup } from "../../shared/process-group.js";
+import { CHECKPOINTS } from "../../shared/run-words.js";
 import {
   appendError,
   applyStatus,

@@ -2,6 +2,7 @@ import { relative } from "node:path";
 import type { AgentFileReader } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import { UsageError } from "../../shared/index.js";
+import type { AcceptedOutcome } from "../../shared/run-words.js";
 import type { Operation } from "../../state/index.js";
 import { type OpenCheckpoint, readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { sessionHandOff } from "../delegate/index.js";
@@ -38,7 +39,7 @@ export type SessionGateOut =
       operation: Operation;
       taskNumber: number;
       sessionId: string;
-      outcome: "done" | "partial";
+      outcome: AcceptedOutcome;
       status: string;
       artifacts: string[];
       committed: boolean;

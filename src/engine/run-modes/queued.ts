@@ -2,6 +2,7 @@ import type { AgentFileReader } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
 import type { AgentDefinition, DelegationContext, RunUsage } from "../../runners/index.js";
 import { UsageError } from "../../shared/index.js";
+import type { AcceptedOutcome } from "../../shared/run-words.js";
 import type { Operation } from "../../state/index.js";
 import { readOpenCheckpoint, storeContext } from "../../state/index.js";
 import { type Delegation, queueHandOff } from "../delegate/index.js";
@@ -72,7 +73,7 @@ export async function openQueuedGate(request: {
 }
 
 export type QueuedGateOut =
-  | { ok: true; outcome: "done" | "partial"; status: string; committed: boolean; artifacts: string[] }
+  | { ok: true; outcome: AcceptedOutcome; status: string; committed: boolean; artifacts: string[] }
   | { ok: false; code: string; message: string; status: string };
 
 /** GATE OUT and COMMIT of a queued run, once its worker's files are in place (or it failed). */

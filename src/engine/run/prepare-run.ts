@@ -19,6 +19,7 @@ import {
   TaskNotFoundError,
   TransitionError,
 } from "../../shared/index.js";
+import type { RunMode } from "../../shared/run-words.js";
 import type { Operation } from "../../state/index.js";
 import {
   findEntry,
@@ -46,7 +47,7 @@ export interface Run {
   readonly operation: Operation;
   readonly taskNumber: number;
   /** `session`: DELEGATE is done by the model of a live Claude Code session between gate-in and gate-out. */
-  readonly mode: "headless" | "session";
+  readonly mode: RunMode;
   readonly sessionId: string;
   /** The task as read when the run was prepared (GATE IN changes its status in the store). */
   readonly task: TaskEntry;
@@ -72,7 +73,7 @@ export interface RunRequest {
   agentFiles: readonly AgentFileReader[];
   operation: Operation;
   taskNumber: number;
-  mode?: "headless" | "session" | undefined;
+  mode?: RunMode | undefined;
   /** A session id already issued (gate-out closes the run gate-in opened); default: a new one. */
   sessionId?: string | undefined;
   focus?: string | undefined;

@@ -1,8 +1,8 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { storeInternalPaths } from "../../shared/baton-paths.js";
-import type { Checkpoint } from "../../shared/checkpoint-names.js";
 import { withPath } from "../../shared/errors.js";
+import type { Checkpoint } from "../../shared/run-words.js";
 
 export type { Checkpoint };
 
