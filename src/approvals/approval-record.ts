@@ -3,6 +3,7 @@ import { join } from "node:path";
 import * as z from "zod/mini";
 import { planContentHash } from "../plan/index.js";
 import type { TaskEntry } from "../state/index.js";
+import { APPROVAL_VERDICTS } from "./approval-verdicts.js";
 
 /**
  * A person's word on a task's plan, in the task's state.json entry (`plan_approval`): what they approved or
@@ -10,7 +11,7 @@ import type { TaskEntry } from "../state/index.js";
  * object id), who (the git identity and the OS user), when, and the session whose signed evidence holds it.
  */
 export const PlanApproval = z.object({
-  verdict: z.enum(["approved", "rejected"]),
+  verdict: z.enum(APPROVAL_VERDICTS),
   plan: z.string(),
   sha256: z.string(),
   content_sha256: z.string(),

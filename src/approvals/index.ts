@@ -6,6 +6,7 @@ export {
   PlanApproval,
   planApprovalOf,
 } from "./approval-record.js";
+export { APPROVAL_VERDICTS, type ApprovalVerdict } from "./approval-verdicts.js";
 export { APPROVAL_COMMAND_ENV, notifyPendingApproval, type PendingApproval } from "./notify.js";
 export { approvedPlanText, describePlanChange } from "./plan-change.js";
 export {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { approvedPlanOf } from "../approvals/index.js";
+import { APPROVAL_VERDICTS, approvedPlanOf } from "../approvals/index.js";
 import type { RunUsage } from "../runners/index.js";
 import { EVIDENCE_DIR, publicKeyFile } from "../shared/baton-paths.js";
 import { gitBlobId } from "../shared/git.js";
@@ -77,7 +77,7 @@ export const Evidence = z.object({
   /** `approve`/`reject`: a person's word on the task's plan (its content hash: plan/plan-content.ts), and who. */
   approval: z.optional(
     z.object({
-      verdict: z.enum(["approved", "rejected"]),
+      verdict: z.enum(APPROVAL_VERDICTS),
       plan: z.string(),
       contentSha256: z.string(),
       by: z.object({ git: z.nullable(z.string()), user: z.string() }),

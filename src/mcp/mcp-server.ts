@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { APPROVAL_VERDICTS } from "../approvals/index.js";
 import type { BatonConfig } from "../config/index.js";
 import { packageVersion } from "../shared/package.js";
 import { registerResources } from "./mcp-resources.js";
@@ -58,7 +59,7 @@ export function buildMcpServer(
   const runs = new McpRuns(config, options.operationArgs);
   registerRunTools(server, config, runs);
   if (options.allowApprovals) {
-    for (const verdict of ["approved", "rejected"] as const)
+    for (const verdict of APPROVAL_VERDICTS)
       server.registerTool(
         verdict === "approved" ? "approve" : "reject",
         {

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { approvalStanding, approverName } from "../approvals/index.js";
+import { type ApprovalVerdict, approvalStanding, approverName } from "../approvals/index.js";
 import type { BatonConfig } from "../config/index.js";
 import { recordApproval } from "../engine/index.js";
 import type { BatonEvent } from "../shared/event-stream.js";
@@ -139,7 +139,7 @@ export const AnswerInput = { task: z.number(), sha256: z.string(), reason: z.opt
 /** `approve` / `reject`: only on a server a person started with `--allow-approvals`; bound to the bytes read. */
 export async function answerTool(
   config: BatonConfig,
-  verdict: "approved" | "rejected",
+  verdict: ApprovalVerdict,
   input: { task: number; sha256: string; reason?: string | undefined },
 ): Promise<ToolReply> {
   if (verdict === "rejected" && !input.reason?.trim())

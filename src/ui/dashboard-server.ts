@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { basename } from "node:path";
-import { approverName } from "../approvals/index.js";
+import { type ApprovalVerdict, approverName } from "../approvals/index.js";
 import type { BatonConfig } from "../config/index.js";
 import { recordApproval, recoverOpenRuns } from "../engine/index.js";
 import { eventsPath, parseEventLines, readFrom } from "../shared/event-stream.js";
@@ -155,7 +155,7 @@ class LiveDashboard {
   private async answer(
     request: IncomingMessage,
     response: ServerResponse,
-    verdict: "approved" | "rejected",
+    verdict: ApprovalVerdict,
     taskNumber: number,
   ): Promise<void> {
     const body = await jsonBody(request);

@@ -1,4 +1,10 @@
-import { type ApprovalStanding, activeStandings, answerWords, approverName } from "../../approvals/index.js";
+import {
+  type ApprovalStanding,
+  type ApprovalVerdict,
+  activeStandings,
+  answerWords,
+  approverName,
+} from "../../approvals/index.js";
 import { loadConfig } from "../../config/index.js";
 import { type ApprovalOutcome, recordApproval } from "../../engine/index.js";
 import { BatonError } from "../../shared/errors.js";
@@ -9,7 +15,7 @@ import { parseTaskNumber } from "./task.js";
 export async function answerPlan(options: {
   repo: string;
   number: string;
-  verdict: "approved" | "rejected";
+  verdict: ApprovalVerdict;
   reason?: string | undefined;
   sha256?: string | undefined;
 }): Promise<ApprovalOutcome> {

@@ -1,9 +1,11 @@
 import type { Command } from "commander";
+// side door: the CLI defines its commands at every start; the approvals face would load the store and plan readers
+import { APPROVAL_VERDICTS } from "../../approvals/approval-verdicts.js";
 import { described, print, repoOf } from "./io.js";
 
 /** `baton approve`, `baton reject`, `baton approvals`: a person's word on a plan (docs/approvals.md). */
 export function defineApprovals(program: Command): void {
-  for (const verdict of ["approved", "rejected"] as const) {
+  for (const verdict of APPROVAL_VERDICTS) {
     const name = verdict === "approved" ? "approve" : "reject";
     const command = program
       .command(name)
