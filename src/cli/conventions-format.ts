@@ -1,10 +1,11 @@
+import type { ArtifactNaming, ConventionSource } from "../config/index.js";
 /**
  * What Baton learned from the repository (or was told in its config), as `doctor` and `status` show it.
  * Free of the store's code: the fast read path prints it too.
  */
 export interface LearnedConventions {
-  taskType: { key: string; field: string; from: "config" | "repository" | "default" };
-  naming: { value: "v1" | "v2"; from: "config" | "repository" | "default" };
+  taskType: { key: string; field: string; from: ConventionSource };
+  naming: { value: ArtifactNaming; from: ConventionSource };
   opencode: { commandsDir: string; agentsDir: string } | null;
 }
 

@@ -2,6 +2,16 @@ import * as z from "zod/mini";
 import type { Operation } from "../shared/operation-names.js";
 import { perOperation } from "../shared/per-operation.js";
 import { RUNNER_TYPES, type RunnerType } from "../shared/runner-names.js";
+import {
+  ArtifactNaming,
+  type ConventionSource,
+  SlugSeparator,
+  TASK_TYPE_FIELDS,
+  TASK_TYPE_KEYS,
+  TaskPosition,
+  type TaskTypeField,
+  type TaskTypeKey,
+} from "./repository-conventions.js";
 
 /** Agents per operation for one language; a missing operation falls back to the `general` route. */
 export const LanguageRoute = perOperation(z.string().check(z.minLength(1)));
@@ -11,12 +21,9 @@ export type LanguageRoute = z.infer<typeof LanguageRoute>;
 export const SandboxMode = z.enum(["bubblewrap", "off"]);
 export type SandboxMode = z.infer<typeof SandboxMode>;
 
-export const ArtifactNaming = z.enum(["v1", "v2"]);
-export type ArtifactNaming = z.infer<typeof ArtifactNaming>;
-
 export const SlugRules = z.strictObject({
   maxLength: z.optional(z.number().check(z.int(), z.minimum(8), z.maximum(200))),
-  separator: z.optional(z.enum(["_", "-"])),
+  separator: z.optional(SlugSeparator),
 });
 
 /** A keyword rule for phase routing (tier 3): a phase whose text matches goes to `language`'s implement agent. */
@@ -78,6 +85,10 @@ export const LintConfig = z.strictObject({
  * A project's own check (`npm test`, `lake build`, `ruff check .`): run after the agent returns, in the
  * tree where the work happened; a failing check refuses the result (CHECK_FAILED).
  */
+/** The machine-readable test reports GATE OUT counts from, besides each check's exit. */
+export const ReportFormat = z.enum(["junit", "tap", "jest-json", "go-json"]);
+export type ReportFormat = z.infer<typeof ReportFormat>;
+
 export const CheckConfig = z.strictObject({
   name: z.string().check(z.minLength(1)),
   /** A shell command, run by /bin/sh in the work tree. */
@@ -93,7 +104,7 @@ export const CheckConfig = z.strictObject({
    */
   report: z.optional(z.string().check(z.minLength(1))),
   /** What the report is (default junit): `tap`, `jest-json` (jest, vitest) and `go-json` are read from `report`, else from the check's output. */
-  format: z.optional(z.enum(["junit", "tap", "jest-json", "go-json"])),
+  format: z.optional(ReportFormat),
   /**
    * A folder outside the repository (absolute, or `~/…`) holding files the agent never sees: hidden from
    * every sandbox, copied to `$BATON_HOLDOUT_DIR` only while the check runs, at an operation's GATE OUT.
@@ -127,10 +138,10 @@ export const BatonConfigFile = z.strictObject({
   /** Default: learned from the repository's task folders and artifacts (v1 when it has none). */
   artifactNaming: z.optional(ArtifactNaming),
   /** The state.json key and TODO.md field of a task's type; default: what the repository's entries use. */
-  taskTypeKey: z.optional(z.enum(["language", "task_type"])),
-  taskTypeField: z.optional(z.enum(["Language", "Task Type", "Type"])),
+  taskTypeKey: z.optional(z.enum(TASK_TYPE_KEYS)),
+  taskTypeField: z.optional(z.enum(TASK_TYPE_FIELDS)),
   slug: z.optional(SlugRules),
-  newTaskPosition: z.optional(z.enum(["top", "bottom"])),
+  newTaskPosition: z.optional(TaskPosition),
   lockTimeoutMs: z.optional(z.number().check(z.int(), z.minimum(100))),
   /** Which agent runner operations use; its own schema (src/runners) validates the rest. */
   runner: z.optional(z.looseObject({ type: z.enum(RUNNER_TYPES) })),
@@ -159,7 +170,7 @@ export type BatonConfigFile = z.infer<typeof BatonConfigFile>;
 export type ConfiguredCheck = Required<
   Omit<CheckConfig, "languages" | "report" | "holdout" | "format" | "network">
 > & {
-  format: "junit" | "tap" | "jest-json" | "go-json";
+  format: ReportFormat;
   /** Absent: no network. */
   network?: boolean;
   languages: string[] | null;
@@ -178,11 +189,11 @@ export interface BatonConfig {
   routing: Record<string, Required<LanguageRoute>>;
   artifactNaming: ArtifactNaming;
   /** Whether `artifactNaming` was configured, learned from the repository's folders, or Baton's default. */
-  artifactNamingFrom: "config" | "repository" | "default";
-  taskTypeKey: "language" | "task_type" | undefined;
-  taskTypeField: "Language" | "Task Type" | "Type" | undefined;
-  slug: { maxLength: number; separator: "_" | "-" };
-  newTaskPosition: "top" | "bottom";
+  artifactNamingFrom: ConventionSource;
+  taskTypeKey: TaskTypeKey | undefined;
+  taskTypeField: TaskTypeField | undefined;
+  slug: { maxLength: number; separator: SlugSeparator };
+  newTaskPosition: TaskPosition;
   lockTimeoutMs: number;
   runner: { type: RunnerType; [key: string]: unknown };
   timeoutsMs: Record<Operation, number>;

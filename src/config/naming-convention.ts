@@ -1,13 +1,14 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ARTIFACT_DIRS } from "../shared/baton-paths.js";
+import type { ArtifactNaming } from "./repository-conventions.js";
 
 /**
  * How the repository names task folders and artifacts, learned from the folders it has: v2 is
  * `008_slug/reports/01_name.md` (zero-padded folders, one two-digit sequence per task), v1 is
  * `8_slug/reports/research-001.md`. A handful of folders decide; an empty store says nothing.
  */
-export function learnArtifactNaming(specsDir: string): "v1" | "v2" | null {
+export function learnArtifactNaming(specsDir: string): ArtifactNaming | null {
   const folders = taskFolders(specsDir);
   if (folders.some((name) => /^0\d{2,}_/.test(name))) return "v2";
   let v1 = 0;

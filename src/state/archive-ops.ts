@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
+import type { ArtifactNaming } from "../config/index.js";
 import { isoDate, TaskNotFoundError, TransitionError, UsageError } from "../shared/index.js";
 import { present } from "../shared/present.js";
 import { updateChangeLog, updateRoadMap } from "./archive-docs.js";
@@ -168,7 +169,7 @@ function recoveredFolderName(
   archivedFolder: string,
   number: number,
   slug: string,
-  naming: "v1" | "v2",
+  naming: ArtifactNaming,
 ): string {
   if (typeof entry["original_dirname"] === "string") return taskFolderName(number, slug, naming);
   const name = basename(archivedFolder);

@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { ArtifactNaming } from "../config/index.js";
 import { ARTIFACT_DIRS } from "../shared/baton-paths.js";
 import { present } from "../shared/present.js";
 import { recordedPath, taskFolderName } from "./paths.js";
@@ -33,7 +34,7 @@ function listNames(dir: string): string[] {
 }
 
 /** The task's folder: the existing one whichever convention made it, else the configured convention's. */
-export function taskFolderPath(specsDir: string, task: TaskEntry, naming: "v1" | "v2"): string {
+export function taskFolderPath(specsDir: string, task: TaskEntry, naming: ArtifactNaming): string {
   for (const name of [
     taskFolderName(task.project_number, task.project_name, "v1"),
     taskFolderName(task.project_number, task.project_name, "v2"),
@@ -53,7 +54,7 @@ export function nextArtifactPath(
   specsDir: string,
   task: TaskEntry,
   kind: ArtifactKind,
-  options: { naming: "v1" | "v2"; shortName?: string; date?: Date },
+  options: { naming: ArtifactNaming; shortName?: string; date?: Date },
 ): PlannedArtifact {
   const folder = taskFolderPath(specsDir, task, options.naming);
   const dir = join(folder, ARTIFACT_DIRS[kind]);

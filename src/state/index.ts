@@ -125,8 +125,6 @@ export {
 export {
   learnTaskType,
   setTaskType,
-  TASK_TYPE_FIELDS,
-  TASK_TYPE_KEYS,
   type TaskTypeConvention,
   taskTypeOf,
 } from "./task-type.js";

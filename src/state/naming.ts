@@ -1,8 +1,9 @@
+import type { SlugSeparator } from "../config/index.js";
 /** Slug, title and language rules of the original /task command (format reference 8.5, 8.6). */
 
 export interface SlugRules {
   maxLength: number;
-  separator: "_" | "-";
+  separator: SlugSeparator;
 }
 
 export function slugify(title: string, rules: SlugRules): string {

@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { ArtifactNaming } from "../config/index.js";
 import { BATON_DIR, storeInternalPaths } from "../shared/baton-paths.js";
 import { FileFormatError } from "../shared/errors.js";
 
@@ -72,7 +73,7 @@ export const TASK_FOLDER = /^(\d+)_(.+)$/;
  * of its folder (a `/` or `\\`), or hold a control character, is refused naming the task and the field,
  * before any path is made of it.
  */
-export function taskFolderName(number: number, slug: string, naming: "v1" | "v2"): string {
+export function taskFolderName(number: number, slug: string, naming: ArtifactNaming): string {
   if (typeof slug !== "string" || slug === "" || /[/\\\u0000-\u001f\u007f]/.test(slug)) {
     throw new FileFormatError(
       "STATE_SCHEMA",

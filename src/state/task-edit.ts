@@ -1,3 +1,5 @@
+// side door: the fast read path and the hooks load state's modules one by one; the config face brings its loader
+import { TASK_TYPE_FIELDS } from "../config/repository-conventions.js";
 import { UsageError } from "../shared/index.js";
 import { type CheckpointGuardOptions, guardOpenCheckpoint } from "./checkpoint-guard.js";
 import { normalizeTitle } from "./naming.js";
@@ -5,7 +7,7 @@ import type { Transaction } from "./store.js";
 import type { TaskEntry } from "./store-schema.js";
 import { requireTask, requireTodoEntry } from "./task-lookup.js";
 import { taskTypeConvention, validateDependencies, validateLanguage, validatePriority } from "./task-ops.js";
-import { setTaskType, TASK_TYPE_FIELDS } from "./task-type.js";
+import { setTaskType } from "./task-type.js";
 import { removeEntryField, setEntryDescription, setEntryField, setEntryTitle } from "./todo-entry.js";
 
 export interface TaskEdit {

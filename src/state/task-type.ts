@@ -1,16 +1,16 @@
+// side door: the fast read path and the hooks load state's modules one by one; the config face brings its loader
+import {
+  type ConventionSource,
+  TASK_TYPE_FIELDS,
+  TASK_TYPE_KEYS,
+  type TaskTypeField,
+  type TaskTypeKey,
+} from "../config/repository-conventions.js";
 import type { TaskEntry } from "./store-schema.js";
 import { entries, type TodoDocument } from "./todo-document.js";
 import { getEntryField } from "./todo-entry.js";
 
-/**
- * A task's type (what routing reads) is `language` in Baton's and the original's stores and `task_type`
- * in ModelChecker's; TODO.md writes it `**Language**`, `**Task Type**` or `**Type**`. Each is read
- * wherever it is, and written under the name the repository already uses.
- */
-export const TASK_TYPE_KEYS = ["language", "task_type"] as const;
-export const TASK_TYPE_FIELDS = ["Language", "Task Type", "Type"] as const;
-export type TaskTypeKey = (typeof TASK_TYPE_KEYS)[number];
-export type TaskTypeField = (typeof TASK_TYPE_FIELDS)[number];
+// A task's type is read under whichever of its names an entry has, and written under the one the repository uses.
 
 export function taskTypeOf(task: Pick<TaskEntry, "language"> & Record<string, unknown>): string | undefined {
   if (typeof task.language === "string" && task.language !== "") return task.language;
@@ -28,7 +28,7 @@ export interface TaskTypeConvention {
   key: TaskTypeKey;
   field: TaskTypeField;
   /** "config" when baton.config says so, "repository" when learned from its entries, else "default". */
-  from: "config" | "repository" | "default";
+  from: ConventionSource;
 }
 
 /** The name most entries use; ties and an empty store keep Baton's own (`language`, `Language`). */

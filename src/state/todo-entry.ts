@@ -1,3 +1,4 @@
+import type { TaskPosition } from "../config/index.js";
 import { statusToMarker } from "./task-status.js";
 import {
   ENTRY_HEADING,
@@ -210,7 +211,7 @@ const TASKS_HEADING = /^## Tasks\s*$/;
  * position "bottom" after the last entry of that section. Without a `## Tasks` section the entry goes
  * before the first entry anywhere (legacy priority sections), else into a new `## Tasks` section.
  */
-export function insertEntry(doc: TodoDocument, entry: TodoEntry, position: "top" | "bottom"): void {
+export function insertEntry(doc: TodoDocument, entry: TodoEntry, position: TaskPosition): void {
   const segments = doc.segments;
   const tasksAt = segments.findIndex((s) => s.kind === "raw" && s.lines.some((l) => TASKS_HEADING.test(l)));
   if (tasksAt === -1) {

@@ -1,3 +1,4 @@
+import type { ReportFormat } from "../../config/index.js";
 import type { TestCounts } from "../../evidence/index.js";
 
 /**
@@ -5,7 +6,7 @@ import type { TestCounts } from "../../evidence/index.js";
  * jest's and vitest's JSON, and `go test -json`. Each parser returns null for a report that is not
  * complete, which GATE OUT treats as no report at all.
  */
-export type ReportFormat = "junit" | "tap" | "jest-json" | "go-json";
+export type { ReportFormat };
 
 const empty = (): TestCounts => ({ tests: 0, passed: 0, failed: 0, skipped: 0, todo: 0 });
 
