@@ -7,6 +7,7 @@ import {
   ciFiles,
   type FileChange,
   type HookMode,
+  type HostSandboxSetting,
   type InitManifest,
   type InitPlan,
   MANIFEST_PATH,
@@ -36,7 +37,7 @@ export interface InstallOptions {
   specsDir?: string | undefined;
   force?: boolean | undefined;
   /** `off`: leave the host's own sandbox as the user has it. */
-  hostSandbox?: "on" | "off" | undefined;
+  hostSandbox?: HostSandboxSetting | undefined;
   /** Register `baton mcp` with the hosts (true), take it out (false), or keep what the last init did. */
   mcp?: boolean | undefined;
 }

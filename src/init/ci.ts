@@ -1,8 +1,9 @@
 import { packageVersion } from "../shared/package.js";
 import type { TemplateFile } from "./templates.js";
 
-export type CiProvider = "github";
-export const CI_PROVIDERS: readonly CiProvider[] = ["github"];
+/** `baton init --ci`: the CI services whose workflow init writes. */
+export const CI_PROVIDERS = ["github"] as const;
+export type CiProvider = (typeof CI_PROVIDERS)[number];
 
 /**
  * `baton init --ci github`: a GitHub Actions workflow that runs `baton verify` on pull requests and on

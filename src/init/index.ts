@@ -21,8 +21,11 @@ export {
   settingsWrite,
 } from "./json-settings.js";
 export {
+  HOOK_MODES,
+  HOST_SANDBOX_SETTINGS,
   HookEntry,
   type HookMode,
+  type HostSandboxSetting,
   InitManifest,
   installedBin,
   MANIFEST_PATH,

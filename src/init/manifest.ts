@@ -5,12 +5,18 @@ import * as z from "zod/mini";
 import { INIT_MANIFEST } from "../shared/baton-paths.js";
 import { FileFormatError, formatIssues, parseJsonDocument } from "../shared/index.js";
 import { present } from "../shared/present.js";
+import { CI_PROVIDERS } from "./ci.js";
 import { SettingValue } from "./settings-values.js";
 
 export const MANIFEST_PATH = INIT_MANIFEST;
 
 /** How Claude Code reaches Baton's hooks: a command per call, HTTP to a resident server, or a forwarder to it. */
-export type HookMode = "command" | "http" | "resident";
+export const HOOK_MODES = ["command", "http", "resident"] as const;
+export type HookMode = (typeof HOOK_MODES)[number];
+
+/** `baton init --host-sandbox off`: the host's own sandbox left as the user has it (`on`: Baton configures it). */
+export const HOST_SANDBOX_SETTINGS = ["on", "off"] as const;
+export type HostSandboxSetting = (typeof HOST_SANDBOX_SETTINGS)[number];
 
 export const HookEntry = z.object({ event: z.string(), group: z.record(z.string(), z.unknown()) });
 export type HookEntry = z.infer<typeof HookEntry>;
@@ -34,11 +40,10 @@ const SettingsRecord = z.object({
 export const InitManifest = z.object({
   version: z.literal(1),
   bin: z.string(),
-  hooks: z.enum(["command", "http", "resident"]),
+  hooks: z.enum(HOOK_MODES),
   port: z.optional(z.number()),
-  ci: z.optional(z.enum(["github"])),
-  /** `baton init --host-sandbox off`: the host's own sandbox left as the user has it. */
-  hostSandbox: z.optional(z.enum(["on", "off"])),
+  ci: z.optional(z.enum(CI_PROVIDERS)),
+  hostSandbox: z.optional(z.enum(HOST_SANDBOX_SETTINGS)),
   files: z.array(
     z.object({
       path: z.string(),

@@ -1,21 +1,21 @@
 import { mkdirSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import * as z from "zod/mini";
 import { type BatonConfig, findRepoRoot, loadConfig } from "../../config/index.js";
 import { publishedKeyPath, signingKey } from "../../evidence/index.js";
 import { HOSTS, type Host, hostLabels, hostNamed, lintHosts, runInit } from "../../hosts/index.js";
-import { type InitResult, readManifest } from "../../init/index.js";
+import {
+  CI_PROVIDERS,
+  HOOK_MODES,
+  HOST_SANDBOX_SETTINGS,
+  type InitResult,
+  readManifest,
+} from "../../init/index.js";
 import { INIT_MANIFEST } from "../../shared/baton-paths.js";
 import { runGit } from "../../shared/git.js";
 import { UsageError } from "../../shared/index.js";
 import { OPERATION_COMMANDS } from "../../shared/operation-names.js";
 import { present } from "../../shared/present.js";
-
-const InitArgs = z.object({
-  hooks: z.optional(z.enum(["command", "http", "resident"])),
-  port: z.optional(z.string().check(z.regex(/^\d{1,5}$/))),
-  ci: z.optional(z.enum(["github"])),
-});
+import { oneOf } from "./choice.js";
 
 export interface InitCommandOptions {
   repo: string;
@@ -33,41 +33,35 @@ export interface InitCommandOptions {
   mcp?: boolean | undefined;
 }
 
-/** Options that cannot go together, or name nothing init knows: refused before anything is read. */
-function refuseBadOptions(options: InitCommandOptions): void {
-  if (options.ci !== undefined && options.ci !== "github") {
-    throw new UsageError(`--ci must be "github", got "${options.ci}"`);
+/** `--port`: a TCP port, for HTTP hooks only. */
+function hookPort(options: InitCommandOptions): number | undefined {
+  if (options.port === undefined) return undefined;
+  const port = /^\d{1,5}$/.test(options.port) ? Number(options.port) : Number.NaN;
+  if (!(port >= 1 && port <= 65535)) {
+    throw new UsageError(`--port must be a number from 1 to 65535, got "${options.port}"`);
   }
+  if (options.hooks !== "http")
+    throw new UsageError("--port only applies to HTTP hooks", { hint: "Add --hooks http." });
+  return port;
+}
+
+/** The options, checked: words init knows, and none that cannot go together; refused before anything is read. */
+function initArgs(options: InitCommandOptions) {
+  const ci = oneOf("--ci", CI_PROVIDERS, options.ci);
   if (options.uninstall && (options.hooks || options.bin !== undefined || options.force)) {
     throw new UsageError("--uninstall takes no --hooks, --port, --bin or --force");
   }
-  if (options.hostSandbox !== undefined && options.hostSandbox !== "on" && options.hostSandbox !== "off") {
-    throw new UsageError(`--host-sandbox must be "on" or "off", got "${options.hostSandbox}"`);
-  }
+  const hostSandbox = oneOf("--host-sandbox", HOST_SANDBOX_SETTINGS, options.hostSandbox);
   if (options.bin !== undefined && options.bin.trim() === "") throw new UsageError("--bin must not be empty");
+  const hooks = oneOf("--hooks", HOOK_MODES, options.hooks);
+  return { ci, hostSandbox, hooks, port: hookPort(options) };
 }
 
 /** `baton init [dir]`: installs (or removes) the slash commands, agents and hooks for Claude Code. */
 export async function init(options: InitCommandOptions): Promise<InitResult> {
   // The primary host (Claude Code) is always installed; --host adds another beside it.
   const host = options.host === undefined ? undefined : hostNamed(options.host);
-  refuseBadOptions(options);
-  const args = InitArgs.safeParse({ hooks: options.hooks, port: options.port, ci: options.ci });
-  if (!args.success) {
-    const field = args.error.issues[0]?.path[0] === "port" ? "--port" : "--hooks";
-    throw new UsageError(
-      field === "--port"
-        ? `--port must be a number from 1 to 65535, got "${options.port}"`
-        : `--hooks must be "command", "http" or "resident", got "${options.hooks}"`,
-    );
-  }
-  const port = options.port === undefined ? undefined : Number(options.port);
-  if (port !== undefined && (port < 1 || port > 65535)) {
-    throw new UsageError(`--port must be a number from 1 to 65535, got "${options.port}"`);
-  }
-  if (port !== undefined && options.hooks !== "http") {
-    throw new UsageError("--port only applies to HTTP hooks", { hint: "Add --hooks http." });
-  }
+  const args = initArgs(options);
   let root: string;
   if (options.dir === undefined) root = findRepoRoot(options.repo);
   else {
@@ -85,13 +79,13 @@ export async function init(options: InitCommandOptions): Promise<InitResult> {
   const result = await runInit({
     root,
     bin: options.bin,
-    hooks: args.data.hooks,
-    port,
-    ci: args.data.ci,
+    hooks: args.hooks,
+    port: args.port,
+    ci: args.ci,
     hosts: host ? [host] : [],
     specsDir: config ? storeFolder(root, config) : undefined,
     force: options.force,
-    hostSandbox: options.hostSandbox as "on" | "off" | undefined,
+    hostSandbox: args.hostSandbox,
     mcp: options.mcp,
     dryRun: options.dryRun,
     uninstall: options.uninstall,

@@ -2,7 +2,6 @@ import { loadConfig, SandboxMode } from "../../config/index.js";
 import {
   type DryRunPlan,
   ISOLATE_MODES,
-  type IsolateMode,
   type OperationReport,
   type ProgressEvent,
   planOperation,
@@ -16,6 +15,7 @@ import { UsageError } from "../../shared/index.js";
 import { RUNNER_TYPES } from "../../shared/runner-names.js";
 import type { Operation } from "../../state/index.js";
 import { requireStore, storeContext } from "../../state/index.js";
+import { oneOf } from "./choice.js";
 import { parseTaskNumber } from "./task.js";
 
 export interface OperateOptions {
@@ -58,21 +58,7 @@ function positiveInteger(value: string | undefined, flag: string, max: number): 
 
 /** `--sandbox`: where the agent runs; `off` only on purpose (the evidence says so). */
 export function sandboxMode(value: string | undefined): SandboxMode | undefined {
-  if (value === undefined) return undefined;
-  const mode = SandboxMode.safeParse(value);
-  if (mode.success) return mode.data;
-  throw new UsageError(
-    `--sandbox must be ${SandboxMode.options.map((m) => `"${m}"`).join(" or ")}, got "${value}"`,
-  );
-}
-
-function isolateMode(value: string | undefined): IsolateMode | undefined {
-  if (value === undefined) return undefined;
-  const mode = ISOLATE_MODES.find((m) => m === value);
-  if (mode) return mode;
-  throw new UsageError(
-    `--isolate must be ${ISOLATE_MODES.map((m) => `"${m}"`).join(" or ")}, got "${value}"`,
-  );
+  return oneOf("--sandbox", SandboxMode.options, value);
 }
 
 export function runnerConfig(
@@ -145,7 +131,7 @@ export async function operate(
       signal,
       concurrency: positiveInteger(options.concurrency, "--concurrency", 64),
       maxIterations: positiveInteger(options.maxIterations, "--max-iterations", 50),
-      isolate: isolateMode(options.isolate),
+      isolate: oneOf("--isolate", ISOLATE_MODES, options.isolate),
       maxCost: usd(options.maxCost),
     },
   });
@@ -156,7 +142,7 @@ export async function planOnly(operation: Operation, options: OperateOptions): P
   const { config, taskNumber, runnerShown, focus } = await setUp(operation, options);
   positiveInteger(options.concurrency, "--concurrency", 64);
   positiveInteger(options.maxIterations, "--max-iterations", 50);
-  isolateMode(options.isolate);
+  oneOf("--isolate", ISOLATE_MODES, options.isolate);
   return planOperation({
     agentFiles: agentFileReaders(),
     config,
