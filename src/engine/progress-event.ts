@@ -1,4 +1,5 @@
 import type { RunnerEvent, RunUsage } from "../runners/index.js";
+import type { StepBoundary } from "../shared/run-words.js";
 import type { PlanProgressEvent } from "./plan-run/index.js";
 import type { RunResult } from "./transition.js";
 
@@ -10,7 +11,7 @@ export type ProgressEvent =
   | {
       type: "checkpoint";
       step: string;
-      phase: "begin" | "end";
+      phase: StepBoundary;
       ok?: boolean;
       /** A refusal's code and message. */
       code?: string;

@@ -1,4 +1,4 @@
-import type { AcceptedOutcome } from "../shared/run-words.js";
+import type { AcceptedOutcome, StepBoundary } from "../shared/run-words.js";
 import type { Operation } from "../state/index.js";
 import type { GateInRefusalCode } from "./gate-in/index.js";
 import type { GateOutVerdict } from "./gate-out/index.js";
@@ -69,7 +69,7 @@ export type Effect =
   | {
       type: "journal";
       step: Checkpoint;
-      phase: "begin" | "end";
+      phase: StepBoundary;
       ok?: boolean;
       detail?: Record<string, unknown>;
     }

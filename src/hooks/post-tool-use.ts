@@ -1,10 +1,11 @@
 import { bindCheckpoint } from "./bind.js";
 import { allow, block, type Decision } from "./decision.js";
 import type { ToolHookInput } from "./hook-input-schema.js";
-import { EDIT_TOOLS, editedPath } from "./pre-tool-use.js";
+import { editedPath } from "./pre-tool-use.js";
 import { batonCommand, listCheckpoints, type Project } from "./project.js";
 import { absolutePath, classifyPath } from "./protected-paths.js";
 import { guardSeal } from "./seal-guard.js";
+import { EDIT_TOOLS } from "./tool-names.js";
 
 const STORE_FILE_IN_COMMAND = /state\.json|TODO\.md|errors\.json/;
 const STORE_KINDS = new Set(["state", "todo", "archive", "errors"]);

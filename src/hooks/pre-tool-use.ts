@@ -17,10 +17,7 @@ import {
 import { absolutePath, classifyPath, denyReason } from "./protected-paths.js";
 import { personOnlyCommand } from "./refuse-person-commands.js";
 import { weakenedSettings } from "./settings-guard.js";
-
-export const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
-/** The sub-agent tool is `Agent`; `Task` is its alias (contract 6.1). */
-const AGENT_TOOLS = new Set(["Agent", "Task"]);
+import { DELEGATION_TOOLS, EDIT_TOOLS } from "./tool-names.js";
 
 export function editedPath(input: ToolHookInput): string | undefined {
   const path = input.tool_input["file_path"] ?? input.tool_input["notebook_path"];
@@ -77,7 +74,7 @@ export function preToolUse(input: ToolHookInput, project: Project): Decision | P
     const hit = findBashWrite(command, input.cwd, project);
     return hit ? deny(denyReason(hit.file, hit.action)) : allow();
   }
-  if (AGENT_TOOLS.has(tool)) return agentCall(input, project);
+  if (DELEGATION_TOOLS.has(tool)) return agentCall(input, project);
   return allow();
 }
 

@@ -12,8 +12,7 @@ import type { OpenCheckpoint } from "../state/open-checkpoint.js";
 import type { StopHookInput, ToolHookInput } from "./hook-input-schema.js";
 import { type CheckpointFile, delegationsOf, listCheckpoints, type Project, taskFolders } from "./project.js";
 import { subagentTranscript } from "./stop-witness.js";
-
-const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+import { DELEGATION_TOOLS, EDIT_TOOLS } from "./tool-names.js";
 
 /**
  * Loaded by the hooks only when an in-session checkpoint is open (the delegation log's schema pulls in
@@ -156,8 +155,6 @@ export function delegationOfAgent(input: StopHookInput, project: Project): Deleg
  * what changed since the last look is recorded with this call's actor. A failing command's writes
  * count like any other.
  */
-const DELEGATION_TOOLS = new Set(["Agent", "Task"]);
-
 export function observeToolCall(input: ToolHookInput, project: Project): void {
   // The main thread's Agent call writes nothing itself: it ends when its sub-agent does, while parallel
   // sub-agents may be between a write and their own hook. What changed then is theirs to record.

@@ -11,3 +11,6 @@ export type RunMode = (typeof RUN_MODES)[number];
 /** What GATE OUT accepted: the work done, or partly done (resumable from where it stopped). */
 export const ACCEPTED_OUTCOMES = ["done", "partial"] as const;
 export type AcceptedOutcome = (typeof ACCEPTED_OUTCOMES)[number];
+
+/** A step's two records in the journal and the progress: written before it starts and after it ends. */
+export type StepBoundary = "begin" | "end";

@@ -2,7 +2,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } fr
 import { join } from "node:path";
 import { storeInternalPaths } from "../../shared/baton-paths.js";
 import { withPath } from "../../shared/errors.js";
-import type { Checkpoint } from "../../shared/run-words.js";
+import type { Checkpoint, StepBoundary } from "../../shared/run-words.js";
 
 export type { Checkpoint };
 
@@ -15,7 +15,7 @@ export interface JournalRecord {
   /** RUN: a recovery; AGENT: the agent process started (its pid, so recovery can stop an orphan). */
   /** PHASE and WAVE: a plan run's progress, so recovery can restore the markers of phases it left open. */
   step: Checkpoint | "RUN" | "AGENT" | "PHASE" | "WAVE";
-  phase: "begin" | "end";
+  phase: StepBoundary;
   /** For "end": whether the step succeeded, and what it established. */
   ok?: boolean;
   detail?: Record<string, unknown>;
