@@ -10,6 +10,7 @@ export { APPROVAL_VERDICTS, type ApprovalVerdict } from "./approval-verdicts.js"
 export { APPROVAL_COMMAND_ENV, notifyPendingApproval, type PendingApproval } from "./notify.js";
 export { approvedPlanText, describePlanChange } from "./plan-change.js";
 export {
+  type ApprovalRefusalCode,
   type ApprovalStanding,
   activeStandings,
   approvalStanding,
@@ -17,4 +18,5 @@ export {
   type CurrentPlan,
   currentPlan,
   standingRefusal,
+  type UnansweredStanding,
 } from "./standing.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { BatonConfig } from "../config/index.js";
 import { writeFileNamed } from "../shared/atomic-write.js";
 import { runProcess } from "../shared/process.js";
-import type { CurrentPlan } from "./standing.js";
+import type { CurrentPlan, UnansweredStanding } from "./standing.js";
 
 /** The person's own notification command, from their environment: never from the repository's files. */
 export const APPROVAL_COMMAND_ENV = "BATON_APPROVAL_COMMAND";
@@ -14,7 +14,7 @@ const TIMEOUT_MS = 10_000;
 export interface PendingApproval {
   task: number;
   title: string;
-  standing: "pending" | "stale";
+  standing: UnansweredStanding;
   plan: CurrentPlan;
 }
 

@@ -22,6 +22,10 @@ export interface CurrentPlan {
  * plan's content. `stale`: an approval was recorded, and the plan's content changed since. `rejected`: this
  * very content was rejected. `approved`: this very content was approved.
  */
+
+/** Why GATE IN refuses `implement` for its plan's approval. */
+export type ApprovalRefusalCode = "APPROVAL_REQUIRED" | "APPROVAL_STALE" | "APPROVAL_REJECTED";
+
 export type ApprovalStanding =
   | { kind: "not_required" }
   | { kind: "no_plan" }
@@ -29,6 +33,9 @@ export type ApprovalStanding =
   | { kind: "stale"; plan: CurrentPlan; approval: PlanApproval }
   | { kind: "rejected"; plan: CurrentPlan; approval: PlanApproval }
   | { kind: "approved"; plan: CurrentPlan; approval: PlanApproval };
+
+/** The standings that wait for a person's word: none yet on this plan, or one on an earlier one. */
+export type UnansweredStanding = Extract<ApprovalStanding["kind"], "pending" | "stale">;
 
 /** The task's current plan, read once: what GATE IN checks is what the run executes. */
 export function currentPlan(config: BatonConfig, task: TaskEntry, folder: string): CurrentPlan | null {
@@ -83,7 +90,7 @@ export function standingRefusal(
   taskNumber: number,
   standing: ApprovalStanding,
   changed?: string,
-): { code: "APPROVAL_REQUIRED" | "APPROVAL_STALE" | "APPROVAL_REJECTED"; message: string } | null {
+): { code: ApprovalRefusalCode; message: string } | null {
   switch (standing.kind) {
     case "not_required":
     case "approved":
@@ -119,7 +126,7 @@ export function approvalWait(
   config: BatonConfig,
   task: TaskEntry,
   folder: string,
-): { reason: string; pending: { standing: "pending" | "stale"; plan: CurrentPlan } | null } | null {
+): { reason: string; pending: { standing: UnansweredStanding; plan: CurrentPlan } | null } | null {
   const standing = approvalStanding(config, task, folder);
   const n = task.project_number;
   switch (standing.kind) {

@@ -128,9 +128,13 @@ export type RunOutcome =
   | ({ ok: false; reason: RunFailureReason; message: string } & RunRecord);
 
 /** Progress for a terminal UI: the current step or tool is the latest `step` event. */
+/** The agent process's two output streams. */
+export const OUTPUT_STREAMS = ["stdout", "stderr"] as const;
+export type OutputStream = (typeof OUTPUT_STREAMS)[number];
+
 export type RunnerEvent =
   | { type: "started"; runner: RunnerKind; pid: number | null }
-  | { type: "output"; stream: "stdout" | "stderr"; line: string }
+  | { type: "output"; stream: OutputStream; line: string }
   | {
       type: "step";
       /** Short human text: "Bash: npm test", "Writing plan". */

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { perOperation } from "../shared/per-operation.js";
-import { RunUsage } from "./runner-types.js";
+import { OUTPUT_STREAMS, RunUsage } from "./runner-types.js";
 
 /*
  * The scripted agent's script format. A script is what a scripted agent does, step by step, in a real child process. Placeholders
@@ -22,7 +22,7 @@ export const WriteMetadataStep = z.strictObject({
 });
 export const OutputStep = z.strictObject({
   output: z.string(),
-  stream: z.optional(z.enum(["stdout", "stderr"])),
+  stream: z.optional(z.enum(OUTPUT_STREAMS)),
 });
 export const ProgressStep = z.strictObject({
   progress: z.string().check(z.minLength(1)),

@@ -1,3 +1,4 @@
+import type { ApprovalRefusalCode } from "../../approvals/index.js";
 import type { GitBaseline } from "../../state/index.js";
 import type { Run } from "../run/index.js";
 
@@ -11,7 +12,8 @@ export interface GateInContext {
 /** `code`: a refusal of its own kind (APPROVAL_STALE); GATE_IN_REFUSED when absent. */
 export type GateInStepResult = { ok: true } | { ok: false; message: string; code?: GateInRefusalCode };
 
-export type GateInRefusalCode = "APPROVAL_REQUIRED" | "APPROVAL_STALE" | "APPROVAL_REJECTED";
+/** A refusal of GATE IN's own kind, beside GATE_IN_REFUSED: the plan's approval. */
+export type GateInRefusalCode = ApprovalRefusalCode;
 
 /**
  * One check or observation of GATE IN, made before the store write that opens the run: steps run in

@@ -10,9 +10,7 @@
  */
 import { type Finding, finding, type LintModel, type Rule } from "../../rule-types.js";
 import { heading, isNegated, type TextLine, textLines } from "./delegation-scan.js";
-import { mentionsDelegation } from "./sites.js";
-
-const KINDS = new Set(["command", "skill"]);
+import { mentionsDelegation, ORCHESTRATOR_KINDS } from "./sites.js";
 
 // The orchestrator doing the work itself.
 const YOURSELF: RegExp[] = [
@@ -39,7 +37,7 @@ export const conditionalDelegation: Rule = {
   check(model: LintModel) {
     const out: Finding[] = [];
     for (const file of model.files) {
-      if (!KINDS.has(file.kind)) continue;
+      if (!ORCHESTRATOR_KINDS.has(file.kind)) continue;
       const lines = textLines(file);
       // A skill that never delegates ("executes inline without spawning a subagent") has no choice to make.
       const delegates = lines.some(

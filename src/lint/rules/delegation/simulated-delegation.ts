@@ -9,9 +9,8 @@
  */
 import { type FileKind, type Finding, finding, type LintFile, type Rule } from "../../rule-types.js";
 import { eachFileOf, isNegated, stripShellComment, type TextLine, textLines } from "./delegation-scan.js";
-import { delegationSites } from "./sites.js";
+import { delegationSites, ORCHESTRATOR_KINDS } from "./sites.js";
 
-const KINDS = new Set<FileKind>(["command", "skill"]);
 const AGENT = "(?:sub-?agents?|agents?|delegation|delegate|task tool|agent tool)";
 
 interface Pattern {
@@ -68,7 +67,7 @@ export const simulatedDelegation: Rule = {
   id: "delegation/simulated-delegation",
   severity: "error",
   description: "Commands and skills must invoke agents, not simulate, stub or fake the delegation",
-  check: eachFileOf(KINDS, checkFile),
+  check: eachFileOf(ORCHESTRATOR_KINDS, checkFile),
 };
 
 function checkFile(file: LintFile): Finding[] {

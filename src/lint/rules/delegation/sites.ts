@@ -7,7 +7,11 @@
  * Descriptions of what someone else does ("The skill will spawn the appropriate agent") are not sites:
  * the command that says so delegates to a skill, and the skill is checked on its own.
  */
+import type { FileKind } from "../../rule-types.js";
 import type { TextLine } from "./delegation-scan.js";
+
+/** The files that orchestrate: commands and skills hand work to agents (agents do the work). */
+export const ORCHESTRATOR_KINDS: ReadonlySet<FileKind> = new Set<FileKind>(["command", "skill"]);
 
 const SITE_PATTERNS: RegExp[] = [
   /\bsubagent_type\b/,

@@ -18,9 +18,7 @@
 import { METADATA_FILE } from "../../../shared/baton-paths.js";
 import { type Finding, finding, type LintModel, type Rule } from "../../rule-types.js";
 import { textLines } from "./delegation-scan.js";
-import { delegationSites, isVerification } from "./sites.js";
-
-const KINDS = new Set(["command", "skill"]);
+import { delegationSites, isVerification, ORCHESTRATOR_KINDS } from "./sites.js";
 
 export const unverifiedDelegation: Rule = {
   id: "delegation/unverified-delegation",
@@ -29,7 +27,7 @@ export const unverifiedDelegation: Rule = {
   check(model: LintModel) {
     const out: Finding[] = [];
     for (const file of model.files) {
-      if (!KINDS.has(file.kind)) continue;
+      if (!ORCHESTRATOR_KINDS.has(file.kind)) continue;
       const lines = textLines(file);
       const sites = delegationSites(lines);
       const last = sites[sites.length - 1];
