@@ -23,7 +23,7 @@ export const DOMAIN_IMPORTS = {
   batch: ["approvals", "config", "engine", "hosts", "runners", "shared", "state"],
   mcp: ["approvals", "config", "engine", "shared", "state"],
   ui: ["approvals", "config", "engine", "plan", "shared", "state", "status"],
-  testing: ["config", "hooks", "runners", "shared", "state"],
+  testing: ["config", "hooks", "plan", "runners", "shared", "state"],
 };
 const OUTER = new Set(["cli", ""]);
 

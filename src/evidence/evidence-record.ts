@@ -8,7 +8,7 @@ import { EVIDENCE_DIR, publicKeyFile } from "../shared/baton-paths.js";
 import { gitBlobId } from "../shared/git.js";
 import { present } from "../shared/present.js";
 import type { Transaction } from "../state/index.js";
-import type { ChangeEvidence, CheckRun, VerifiedArtifact } from "./evidence-types.js";
+import { CHECK_TREES, type ChangeEvidence, type CheckRun, type VerifiedArtifact } from "./evidence-types.js";
 import { canonicalJson, signBytes, signingKey } from "./signing.js";
 
 /**
@@ -40,7 +40,7 @@ export const Evidence = z.object({
       ok: z.boolean(),
       exitCode: z.nullable(z.number()),
       durationMs: z.number(),
-      tree: z.optional(z.enum(["verdict", "agent"])),
+      tree: z.optional(z.enum(CHECK_TREES)),
       linked: z.optional(z.array(z.string())),
       unseen: z.optional(z.array(z.string())),
       counts: z.optional(

@@ -1,5 +1,9 @@
 /** What a result's evidence is made of: the artifacts verified, the diff, the checks as they ran. */
 
+/** Where a check ran: the verdict tree (the baseline's tests and the agent's code), or the agent's own tree. */
+export const CHECK_TREES = ["verdict", "agent"] as const;
+export type CheckTree = (typeof CHECK_TREES)[number];
+
 export interface VerifiedArtifact {
   type: string;
   /** Repository-relative path, as recorded in state.json. */
@@ -47,7 +51,7 @@ export interface CheckRun {
    * Where it ran: the verdict tree (the baseline's tests and the agent's code), or the agent's own tree
    * (its tests as it left them). Absent where there was no baseline commit to build a verdict tree from.
    */
-  tree?: "verdict" | "agent";
+  tree?: CheckTree;
   /** The ignored folders of installed dependencies the verdict tree linked in: the result depended on them. */
   linked?: string[];
   /** Files of the user's configuration and PATH the run changed, which read empty to the check. */

@@ -64,8 +64,10 @@ export function groupAlive(pgid: number): boolean {
  * a Ctrl+C in the terminal no longer reaches them. If Baton itself is told to stop while an agent runs,
  * these handlers kill every live group first, so no agent keeps editing the repository unsupervised.
  */
-/** Live groups, and whether a signal to Baton kills them at once (`kill`) or their owner stops them (`owner`). */
-const liveGroups = new Map<number, "kill" | "owner">();
+/** Whether a signal to Baton kills a live group at once (`kill`) or leaves it to its owner to stop (`owner`). */
+export type ParentStop = "kill" | "owner";
+
+const liveGroups = new Map<number, ParentStop>();
 const PARENT_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 let installed = false;
 
@@ -130,7 +132,7 @@ function uninstall(): void {
  * handled stop signal the group is left to its owner, who stops it with a grace period (a child Baton
  * that records its end); it is still killed if Baton exits first.
  */
-export function trackGroup(pgid: number, mode: "kill" | "owner" = "kill"): void {
+export function trackGroup(pgid: number, mode: ParentStop = "kill"): void {
   liveGroups.set(pgid, mode);
   install();
 }

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LineSplitter, TailBuffer } from "./lines.js";
-import { GroupStopper, trackGroup, untrackGroup } from "./process-group.js";
+import { GroupStopper, type ParentStop, trackGroup, untrackGroup } from "./process-group.js";
 import { spawnFailure } from "./spawn-failure.js";
 import { monotonicMs } from "./time.js";
 
@@ -35,7 +35,7 @@ export interface RunProcessOptions {
    * `owner`: when Baton is told to stop and handles it (see handleSignal), the group is stopped through
    * `signal` (SIGTERM, then SIGKILL after the grace), not killed at once: for a child that records its end.
    */
-  onParentStop?: "kill" | "owner";
+  onParentStop?: ParentStop;
   /** After the group is gone, how long the pipes may stay quiet before their output counts as complete. */
   drainQuietMs?: number;
   /** An open file the child gets as its fd 3 (a sandbox reports there whether its command started). */

@@ -1,3 +1,4 @@
+import type { Phase, PlanStyle } from "../plan/index.js";
 /**
  * Plan texts in both styles of the format references, for tests, the demo and the benchmarks:
  * style "task" (specs-format 12.1-12.2: bullet header, `- **Dependencies:** Phase 1`, [COMPLETED]) and
@@ -11,12 +12,12 @@ export interface PlanPhaseSpec {
   marker?: string;
   /** Task checkbox labels; default two. */
   tasks?: string[];
-  implementer?: "lean" | "software";
+  implementer?: NonNullable<Phase["implementer"]>;
   leanFile?: string;
 }
 
 export interface PlanSpec {
-  style: "task" | "hard-barrier";
+  style: PlanStyle;
   taskNumber: number;
   title: string;
   status?: string;

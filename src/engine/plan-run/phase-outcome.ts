@@ -1,6 +1,7 @@
 import type { PhaseId } from "../../plan/index.js";
 import type {
   IterationRefusal,
+  PartialReason,
   PhaseOutcome,
   PhaseState,
   PhaseVerdict,
@@ -108,7 +109,7 @@ function continuePhase(
   const iterations = phase.iteration;
   const remaining = normaliseRemaining(reported);
   const unchanged = phase.remaining === remaining ? phase.unchanged + 1 : 0;
-  const partial = (reason: "stuck" | "max_iterations" | "stopped", message: string) =>
+  const partial = (reason: PartialReason, message: string) =>
     finishPhase(state, id, withStory({ kind: "partial", reason, message, iterations }, phase.refusals));
   if (unchanged >= 2) {
     return partial(

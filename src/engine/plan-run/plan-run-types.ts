@@ -21,12 +21,15 @@ export interface IterationRefusal {
   message: string;
 }
 
+/** Why a phase ended partial: its remaining work stopped changing, its calls ran out, or the run was stopped. */
+export type PartialReason = "stuck" | "max_iterations" | "stopped";
+
 /** What is recorded for a phase that ran, or that could not run; `earlier`: its refused iterations, in order. */
 export type PhaseVerdict =
   | { kind: "complete"; iterations: number; earlier?: IterationRefusal[] }
   | {
       kind: "partial";
-      reason: "stuck" | "max_iterations" | "stopped";
+      reason: PartialReason;
       message: string;
       iterations: number;
       earlier?: IterationRefusal[];

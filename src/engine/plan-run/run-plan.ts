@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { parsePlan, planStatusMarker, setPlanStatus } from "../../plan/index.js";
+import { type PlanOutcome, parsePlan, planStatusMarker, setPlanStatus } from "../../plan/index.js";
 import { mutateStore } from "../../state/index.js";
 import { isSettled } from "../run/index.js";
 import { PhaseRuns } from "./phase-runs.js";
@@ -17,10 +17,7 @@ import type { PhaseReport, PlanRunInput, PlanRunReport } from "./plan-run-types.
 
 export type { PhaseReport, PlanProgressEvent, PlanRunInput, PlanRunReport } from "./plan-run-types.js";
 
-async function writePlanStatus(
-  input: PlanRunInput,
-  outcome: "in_progress" | "complete" | "partial" | "blocked",
-) {
+async function writePlanStatus(input: PlanRunInput, outcome: PlanOutcome) {
   const { run } = input;
   const { planPath, plan } = run.plan;
   await mutateStore(run.ctx, { command: `baton implement ${run.taskNumber}` }, (tx) => {

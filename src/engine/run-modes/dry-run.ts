@@ -2,6 +2,7 @@ import { basename, relative } from "node:path";
 import type { AgentFileReader } from "../../agents/index.js";
 import { plannedArtifact } from "../../agents/index.js";
 import type { BatonConfig } from "../../config/index.js";
+import type { DependencyReading } from "../../plan/index.js";
 import type { Operation } from "../../state/index.js";
 import { isCheckpointProcessAlive, readOpenCheckpoint } from "../../state/index.js";
 import { decideGateIn } from "../gate-in/index.js";
@@ -29,7 +30,7 @@ export interface DryRunPlan {
   plan?: {
     file: string;
     /** How the phases' dependencies were read: declared, or the plan's order when it declares none. */
-    reading: "declared" | "in order";
+    reading: DependencyReading;
     waves: {
       id: string;
       name: string;

@@ -5,6 +5,7 @@ import type { AgentDefinition, AgentFileReader, RepoAgents } from "../../agents/
 import { parseFrontmatter } from "../../shared/frontmatter.js";
 import { ConfigError, formatIssues } from "../../shared/index.js";
 import { present } from "../../shared/present.js";
+import { AGENT_MODES } from "./opencode-words.js";
 
 /**
  * opencode's agents (contract 3.1, 3.2): `.opencode/agent/**\/*.md` or `.opencode/agents/**\/*.md`, named by
@@ -14,7 +15,7 @@ import { present } from "../../shared/present.js";
 const OpencodeFrontmatter = z.looseObject({
   description: z.optional(z.string()),
   model: z.optional(z.string()),
-  mode: z.optional(z.enum(["subagent", "primary", "all"])),
+  mode: z.optional(z.enum(AGENT_MODES)),
   tools: z.optional(z.union([z.record(z.string(), z.boolean()), z.array(z.string()), z.string()])),
   prompt: z.optional(z.string()),
 });

@@ -1,5 +1,6 @@
 import type { LintHost } from "../../lint/index.js";
 import { CLAUDE_MODEL_HINT, CLAUDE_SKILL_KEYS, isClaudeModel } from "../claude-code/claude-lint-host.js";
+import { OPENCODE_CONFIG_FILES } from "./opencode-words.js";
 
 // opencode's agent and command keys (`AgentConfig`, `CommandV2.Info`; opencode contract 3.2, 3.4): its own
 // vocabulary, not Claude Code's. An agent's name is its path, so `name` is not one of them.
@@ -27,7 +28,7 @@ export const opencodeLintHost: LintHost = {
   name: "opencode",
   label: "opencode",
   tree: ".opencode",
-  settingsFiles: ["opencode.json", "opencode.jsonc"],
+  settingsFiles: [...OPENCODE_CONFIG_FILES],
   settingsKind: "opencode-config",
   memoryFiles: ["AGENTS.md"],
   // `opencode agent list`: build and plan (primary), general and explore (sub-agents); contract 3.2.

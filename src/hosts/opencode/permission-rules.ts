@@ -13,6 +13,7 @@ import { BATON_DIR, MARKER_FILES } from "../../shared/baton-paths.js";
 import { FileFormatError } from "../../shared/index.js";
 import { present } from "../../shared/present.js";
 import { specsPaths } from "../../state/index.js";
+import { OPENCODE_CONFIG_FILES, PERMISSION_ACTIONS } from "./opencode-words.js";
 
 /**
  * Baton's rules in opencode's `permission.edit` (opencode contract 2.4): deny rules for the files only
@@ -22,7 +23,6 @@ import { specsPaths } from "../../state/index.js";
  */
 export type OpencodeConfigRecord = NonNullable<InitManifest["opencode"]>;
 type Json = Record<string, unknown>;
-const ACTIONS = new Set(["allow", "ask", "deny"]);
 
 /**
  * Project-relative patterns (opencode's `*` matches across `/`) of the files Baton alone writes, named
@@ -51,7 +51,7 @@ export interface OpencodeConfigFile {
 
 /** `opencode.json`, or `opencode.jsonc` when only that exists; a new file is `opencode.json`. */
 export function readOpencodeConfig(root: string, recorded?: string): OpencodeConfigFile {
-  const candidates = recorded ? [recorded] : ["opencode.json", "opencode.jsonc"];
+  const candidates: readonly string[] = recorded ? [recorded] : OPENCODE_CONFIG_FILES;
   const rel = candidates.find((c) => present(join(root, c))) ?? candidates[0]!;
   const path = join(root, rel);
   if (!present(path)) return { path: rel, exists: false, text: null, value: {} };
@@ -86,7 +86,7 @@ function shapeProblem(value: Json): string | null {
   if (typeof permission !== "object" || permission === null || Array.isArray(permission))
     return '"permission" must be an object or "allow" | "ask" | "deny"';
   const edit = (permission as Json)["edit"];
-  if (edit === undefined || (typeof edit === "string" && ACTIONS.has(edit))) return null;
+  if (edit === undefined || (typeof edit === "string" && PERMISSION_ACTIONS.has(edit))) return null;
   if (typeof edit !== "object" || edit === null || Array.isArray(edit))
     return '"permission.edit" must be an object of path patterns or "allow" | "ask" | "deny"';
   return null;

@@ -1,4 +1,5 @@
 import { closest, type Finding, finding, keyLine, type Rule } from "../../../lint/index.js";
+import { PERMISSION_ACTIONS } from "../opencode-words.js";
 
 // Top-level keys of opencode's `Config` (opencode contract 3.3; SDK typings of 1.18/1.19).
 const CONFIG_KEYS = new Set([
@@ -36,12 +37,11 @@ const CONFIG_KEYS = new Set([
   "layout",
   "autoshare",
 ]);
-const ACTIONS = new Set(["allow", "ask", "deny"]);
 
 /** Every permission leaf must be allow, ask or deny (a map of pattern → action, or one action). */
 function badPermissions(value: unknown, path: string, out: string[]): void {
   if (typeof value === "string") {
-    if (!ACTIONS.has(value)) out.push(`${path} = "${value}"`);
+    if (!PERMISSION_ACTIONS.has(value)) out.push(`${path} = "${value}"`);
   } else if (value && typeof value === "object" && !Array.isArray(value)) {
     for (const [key, inner] of Object.entries(value)) badPermissions(inner, `${path}.${key}`, out);
   } else {

@@ -1,7 +1,8 @@
 import { type Finding, finding, type LintFile, type Rule } from "../../../lint/index.js";
 import { opencodeLintHost } from "../opencode-lint-host.js";
+import { AGENT_MODES } from "../opencode-words.js";
 
-const MODES = new Set(["subagent", "primary", "all"]);
+const MODES: ReadonlySet<string> = new Set(AGENT_MODES);
 
 function opencodeFiles(files: readonly LintFile[], kind: "agent" | "command"): LintFile[] {
   return files.filter(
