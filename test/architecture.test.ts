@@ -112,3 +112,44 @@ describe("the architecture check of npm run lint", () => {
     expect(files).toContain("src/hooks/bind.ts");
   });
 });
+
+const vocabularyPath = `${root}scripts/check-vocabulary.mjs`;
+const { vocabularyProblems, wordLists } = (await import(vocabularyPath)) as {
+  vocabularyProblems(files: { file: string; text: string }[]): string[];
+  wordLists(file: string, text: string): { key: string; where: string }[];
+};
+
+describe("the vocabulary check of npm run lint: each list of words written once", () => {
+  it("is part of npm run lint", () => {
+    const scripts = JSON.parse(readFileSync(`${root}package.json`, "utf8")).scripts as Record<string, string>;
+    expect(scripts.lint).toContain("scripts/check-vocabulary.mjs");
+  });
+
+  it("reads a list in every form it takes: a union, a zod enum, a const list, a constant's list, a Set", () => {
+    const forms = [
+      'type Mode = "session" | "headless";',
+      'const Mode = z.enum(["headless", "session"]);',
+      'export const MODES = ["headless", "session"] as const;',
+      'const MODES = ["session", "headless"];',
+      'const MODES = new Set(["headless", "session"]);',
+    ];
+    for (const text of forms)
+      expect(wordLists("src/a.ts", text).map((l) => l.key)).toEqual(["headless session"]);
+  });
+
+  it("refuses a second copy in another file, and lets keys picked from a type pass", () => {
+    const problems = vocabularyProblems([
+      { file: "src/run/mode.ts", text: 'export type RunMode = "headless" | "session";\n' },
+      { file: "src/status/view.ts", text: '\n\nconst mode: "session" | "headless" = "session";\n' },
+      {
+        file: "src/config/pick.ts",
+        text: 'type P = Pick<Config, "root" | "source">;\ntype Q = Omit<Config, "root" | "source">;\n',
+      },
+    ]);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^src\/run\/mode\.ts:1: the words "headless", "session" are listed again at src\/status\/view\.ts:3; name the list once/,
+      ),
+    ]);
+  });
+});

@@ -120,6 +120,7 @@ export type CheckConfig = z.infer<typeof CheckConfig>;
 
 /** Whether `implement` waits for a person's approval of the task's current plan. */
 const ApprovalRequirement = z.enum(["plan", "off"]);
+type ApprovalRequirement = z.infer<typeof ApprovalRequirement>;
 
 /** Approvals (docs/approvals.md): off unless configured. */
 export const ApprovalsConfig = z.strictObject({
@@ -212,7 +213,7 @@ export interface BatonConfig {
   budgets: BudgetsConfig;
   approvals: {
     /** Task type → requirement; `"*"`: every other type. Empty: no approvals. */
-    implement: Record<string, "plan" | "off">;
+    implement: Record<string, ApprovalRequirement>;
     webhook: string | null;
   };
   sandbox: SandboxMode;

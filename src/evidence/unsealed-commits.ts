@@ -19,12 +19,15 @@ export interface UnsealedClaim {
   acceptedBy: string | null;
 }
 
+/** Which end of the sealed history a read starts from. */
+type AnchorEnd = "newest" | "oldest";
+
 /**
  * Where the sealed history begins for `since`, and what its sealed commits accept. The newest (GATE IN) stops at
  * the first valid seal, so a long Baton history costs one signature check; the oldest (`baton verify`) checks
  * every seal and collects the acceptances.
  */
-async function sealedAnchor(root: string, keys: ReadonlyMap<string, string>, since: "newest" | "oldest") {
+async function sealedAnchor(root: string, keys: ReadonlyMap<string, string>, since: AnchorEnd) {
   const listed =
     (await readCommits(root, ["--topo-order", "--fixed-strings", `--grep=${SEAL_TRAILER}: `, "HEAD"])) ?? [];
   const accepted = new Map<string, string>();
@@ -60,7 +63,7 @@ export async function unsealedClaims(
   root: string,
   storePrefix: string,
   keys: ReadonlyMap<string, string>,
-  since: "newest" | "oldest",
+  since: AnchorEnd,
 ): Promise<UnsealedClaim[]> {
   const { anchor, accepted } = await sealedAnchor(root, keys, since);
   if (!anchor) return [];

@@ -1,5 +1,6 @@
 import { FileFormatError, lineColumnAt } from "./errors.js";
 import { JSON_DEPTH_LIMIT, JSON_SIZE_LIMIT, nestingBeyond } from "./json-limits.js";
+import type { LineEnding } from "./lines.js";
 
 /**
  * A JSON file read so that writing it back changes only what was changed: same key order, same
@@ -11,7 +12,7 @@ export interface JsonDocument<T = unknown> {
   /** The file's text exactly as read (a byte order mark and CRLF line ends included). */
   readonly text: string;
   /** The line ending written back: the file's first one, so a CRLF file stays CRLF on every line. */
-  readonly eol: "\n" | "\r\n";
+  readonly eol: LineEnding;
   /** A UTF-8 byte order mark the file started with (editors on Windows leave one); kept on write. */
   readonly bom: boolean;
   readonly indent: string;

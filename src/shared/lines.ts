@@ -4,6 +4,9 @@ import { StringDecoder } from "node:string_decoder";
  * Turns a byte stream into lines. Chunks from a pipe end anywhere (mid-line, mid-CRLF, mid-UTF-8
  * character), so the partial tail is carried over and the decoder keeps split characters whole.
  */
+/** A text file's line ending, as Baton writes it back: the file's first one. */
+export type LineEnding = "\n" | "\r\n";
+
 export class LineSplitter {
   private readonly decoder = new StringDecoder("utf8");
   private pending = "";

@@ -83,6 +83,9 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessRes
   return "child" in spawned ? run.supervise(spawned.child, spawned.pid) : spawned;
 }
 
+/** Why Baton stopped a process group before it ended: its deadline, or the caller's signal. */
+type StopReason = "timeout" | "aborted";
+
 type FailureExtra = { exitCode?: number | null; signal?: NodeJS.Signals | null; leftoversKilled?: boolean };
 
 /** One process run: started in a group of its own, watched, stopped on timeout or abort, and reported. */
@@ -91,7 +94,7 @@ class ProcessRun {
   private readonly stdoutTail: TailBuffer;
   private readonly stderrTail: TailBuffer;
   private callbackError: { error: unknown } | null = null;
-  private stopReason: "timeout" | "aborted" | null = null;
+  private stopReason: StopReason | null = null;
   private exited = false;
   private group: GroupStopper | null = null;
   /** Bytes read from both pipes so far: output still arriving is not yet drained. */
@@ -152,7 +155,7 @@ class ProcessRun {
     return this.failure(null, "spawn_failed", spawnFailure(options.command, options.cwd, error));
   }
 
-  private stop(reason: "timeout" | "aborted"): void {
+  private stop(reason: StopReason): void {
     if (this.stopReason !== null || this.exited) return;
     this.stopReason = reason;
     this.group?.terminate();

@@ -1,5 +1,6 @@
 import type { Checkpoint } from "../shared/run-words.js";
 import { loadErrors } from "./load-store.js";
+import type { Level } from "./naming.js";
 import type { StoreContext, Transaction } from "./store.js";
 import type { ErrorEntry } from "./store-schema.js";
 
@@ -40,7 +41,7 @@ export function listErrors(
 
 export interface NewError {
   type: string;
-  severity: "critical" | "high" | "medium" | "low";
+  severity: Level;
   message: string;
   sessionId?: string | undefined;
   command?: string | undefined;

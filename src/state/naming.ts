@@ -46,7 +46,9 @@ export function detectLanguage(text: string, languages: readonly string[], fallb
   return fallback;
 }
 
+/** The original's four levels, highest first: a task's priority, and an error's severity (format reference 5). */
 export const PRIORITIES = ["critical", "high", "medium", "low"] as const;
+export type Level = (typeof PRIORITIES)[number];
 
 /** `343-345`, `337, 343-345, 350` (the original's range syntax for abandon and recover). */
 export function parseTaskNumbers(specs: readonly string[]): number[] {

@@ -11,7 +11,10 @@ export interface NumberHolders {
   archived: ReadonlySet<number>;
 }
 
-export function numberHolder(holders: NumberHolders, n: number): "active" | "todo" | "archived" | null {
+/** Where a task number is held: an active task, a TODO.md entry, or the archive. */
+export type NumberHolder = "active" | "todo" | "archived";
+
+export function numberHolder(holders: NumberHolders, n: number): NumberHolder | null {
   if (holders.active.has(n)) return "active";
   if (holders.todo.has(n)) return "todo";
   if (holders.archived.has(n)) return "archived";
@@ -25,7 +28,7 @@ export function firstFreeNumber(start: number, isTaken: (n: number) => boolean):
   return next;
 }
 
-export function describeHolder(holder: "active" | "todo" | "archived", n: number): string {
+export function describeHolder(holder: NumberHolder, n: number): string {
   if (holder === "active") return `active task ${n}`;
   if (holder === "todo") return `the TODO.md entry ${n}`;
   return `archived task ${n}`;

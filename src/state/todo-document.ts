@@ -1,4 +1,4 @@
-import { lineIndex } from "../shared/lines.js";
+import { type LineEnding, lineIndex } from "../shared/lines.js";
 import type { Irregularity } from "./irregularity.js";
 import { frontmatterEnd, STATUS_LINE, segmentCuts } from "./todo-segments.js";
 
@@ -76,7 +76,7 @@ export type TodoSegment = TodoEntry | RawSegment;
 export interface TodoDocument {
   path: string;
   /** The line ending Baton writes: the file's first one (CRLF files stay CRLF). */
-  eol: "\n" | "\r\n";
+  eol: LineEnding;
   /** A UTF-8 byte order mark the file started with, kept in front of the frontmatter. */
   bom: boolean;
   /** The frontmatter block, both `---` fences included; null when the file has none. */

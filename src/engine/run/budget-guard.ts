@@ -8,7 +8,9 @@ import { readEventIndex } from "../../status/index.js";
  * an agent whose streamed cost crosses one is stopped. Spend is what the runners report (Claude Code's
  * result, opencode's steps, a scripted agent's `spend` steps); an agent that reports no cost spends 0.
  */
-export type BudgetScope = "operation" | "task" | "planRun" | "day";
+/** The limits, in the order a crossing is looked for: the narrowest first. */
+const BUDGET_SCOPES = ["operation", "planRun", "task", "day"] as const;
+export type BudgetScope = (typeof BUDGET_SCOPES)[number];
 
 export interface BudgetLimits {
   operation?: number;
@@ -88,7 +90,7 @@ export class BudgetGuard {
   }
 
   private crossing(extra: number, strict: boolean): BudgetStop | undefined {
-    for (const scope of ["operation", "planRun", "task", "day"] as const) {
+    for (const scope of BUDGET_SCOPES) {
       const limit = this.limits[scope];
       if (limit === undefined) continue;
       const spent = this.spentIn(scope, extra);
