@@ -13,7 +13,7 @@ const alpha: LintHost = {
   label: "Alpha",
   tree: ".alpha",
   settingsFiles: ["alpha.json"],
-  settingsKind: "opencode-config",
+  settingsKind: "host-config",
   memoryFiles: ["ALPHA.md"],
   builtInAgents: ["helper"],
   pluginDirs: ["extensions"],
@@ -51,7 +51,7 @@ describe("lint, handed a host it has never heard of", () => {
       ".alpha/docs/guide.md": "doc",
       ".alpha/extensions/x.js": "plugin",
       "ALPHA.md": "memory",
-      "alpha.json": "opencode-config",
+      "alpha.json": "host-config",
       ".claude/agents/foreign.md": "other",
     });
     expect(model.trees).toEqual([".alpha"]);

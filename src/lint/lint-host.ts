@@ -11,9 +11,9 @@ export interface LintHost {
   readonly label: string;
   /** Its config tree at the repository's root: `.claude`. */
   readonly tree: string;
-  /** Its settings files, root-relative, and how lint parses them: Claude Code's hooks, or opencode's JSONC. */
+  /** Its settings files, root-relative, and how lint parses them: hook settings, or a JSONC config tree. */
   readonly settingsFiles: readonly string[];
-  readonly settingsKind: "settings" | "opencode-config";
+  readonly settingsKind: "settings" | "host-config";
   /** What it loads into every session as standing instructions, at the root and at its tree's top. */
   readonly memoryFiles: readonly string[];
   /** The agents it has without any file: a call may name them anywhere. */

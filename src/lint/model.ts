@@ -101,7 +101,7 @@ function assembleModel(root: string, raws: RawFile[], layout: HostLayout, facts:
       const name = typeof declared === "string" && declared.trim() !== "" ? declared.trim() : stem;
       const list = file.kind === "agent" ? agents : file.kind === "skill" ? skills : commands;
       list.push({ name, file, fileName: stem });
-    } else if (file.kind === "opencode-config") {
+    } else if (file.kind === "host-config") {
       file.json = parseJsonc(file);
     } else if (file.kind === "settings") {
       const parsed = parseSettings(file, root);

@@ -41,7 +41,8 @@ export type FileKind =
   /** What the host loads into every session as standing instructions: CLAUDE.md, AGENTS.md. */
   | "memory"
   | "plugin"
-  | "opencode-config"
+  /** A host's own JSONC configuration (opencode.json), read as a tree for that host's rules. */
+  | "host-config"
   | "other";
 
 export interface LintFile {

@@ -29,7 +29,7 @@ export const opencodeLintHost: LintHost = {
   label: "opencode",
   tree: ".opencode",
   settingsFiles: [...OPENCODE_CONFIG_FILES],
-  settingsKind: "opencode-config",
+  settingsKind: "host-config",
   memoryFiles: ["AGENTS.md"],
   // `opencode agent list`: build and plan (primary), general and explore (sub-agents); contract 3.2.
   builtInAgents: ["build", "plan", "general", "explore"],

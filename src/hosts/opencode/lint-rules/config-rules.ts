@@ -1,4 +1,13 @@
-import { closest, type Finding, finding, keyLine, type Rule } from "../../../lint/index.js";
+import {
+  closest,
+  type Finding,
+  finding,
+  keyLine,
+  type LintFile,
+  type LintModel,
+  type Rule,
+} from "../../../lint/index.js";
+import { opencodeLintHost } from "../opencode-lint-host.js";
 import { PERMISSION_ACTIONS } from "../opencode-words.js";
 
 // Top-level keys of opencode's `Config` (opencode contract 3.3; SDK typings of 1.18/1.19).
@@ -39,6 +48,13 @@ const CONFIG_KEYS = new Set([
 ]);
 
 /** Every permission leaf must be allow, ask or deny (a map of pattern → action, or one action). */
+/** opencode's own config files among the linted ones. */
+function opencodeConfigs(model: LintModel): LintFile[] {
+  return model.files.filter(
+    (f) => f.kind === "host-config" && model.hostOf(f.path).name === opencodeLintHost.name,
+  );
+}
+
 function badPermissions(value: unknown, path: string, out: string[]): void {
   if (typeof value === "string") {
     if (!PERMISSION_ACTIONS.has(value)) out.push(`${path} = "${value}"`);
@@ -57,7 +73,7 @@ export const opencodeConfig: Rule = {
     "opencode.json(c) that does not parse, has unknown top-level keys, or permissions other than allow/ask/deny",
   check(model) {
     const findings: Finding[] = [];
-    for (const file of model.files.filter((f) => f.kind === "opencode-config")) {
+    for (const file of opencodeConfigs(model)) {
       const json = file.json;
       const first = json?.errors[0];
       if (first) {
@@ -102,7 +118,7 @@ export const opencodeConfigKey: Rule = {
   description: "opencode.json(c) top-level keys opencode does not know",
   check(model) {
     const findings: Finding[] = [];
-    for (const file of model.files.filter((f) => f.kind === "opencode-config")) {
+    for (const file of opencodeConfigs(model)) {
       const data = file.json?.data;
       if (!data || typeof data !== "object" || Array.isArray(data) || file.json?.errors.length) continue;
       for (const key of Object.keys(data)) {
