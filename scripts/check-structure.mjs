@@ -1,11 +1,13 @@
 // The size and naming rules of CONTRIBUTING.md, checked on every `npm run lint`: no function of `src/` over
 // 60 lines, no source file over 300, no call filled with 15 or more fields, and no two files of `src/` with
 // the same name unless each is its folder's index.ts (a name found twice makes "which one?" the first
-// question of every reader); and no duration or deadline computed from the wall clock.
+// question of every reader); no duration or deadline computed from the wall clock; and no list of words written
+// twice (check-vocabulary.mjs).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import ts from "typescript";
+import { vocabularyProblems } from "./check-vocabulary.mjs";
 
 const MAX_FUNCTION_LINES = 60;
 const MAX_FILE_LINES = 300;
@@ -86,6 +88,12 @@ function isWallClockArithmetic(node) {
   return !/mtimeMs/.test(node.getText());
 }
 
+/** What the source files break, each read once: the rules of each file, and each list of words written once. */
+export function treeProblems(files) {
+  const problems = files.flatMap(({ file, text }) => fileProblems(file, text));
+  return [...problems, ...vocabularyProblems(files.filter(({ file }) => file.endsWith(".ts")))];
+}
+
 function checkTree() {
   const tracked = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "src"], {
     cwd: root,
@@ -96,7 +104,9 @@ function checkTree() {
   const sources = tracked.filter(
     (f) => /\.(ts|js|mjs)$/.test(f) && !/\.test\.ts$/.test(f) && !f.includes("/fixtures/"),
   );
-  const problems = sources.flatMap((file) => fileProblems(file, readFileSync(`${root}${file}`, "utf8")));
+  const problems = treeProblems(
+    sources.map((file) => ({ file, text: readFileSync(`${root}${file}`, "utf8") })),
+  );
   const byName = new Map();
   for (const file of tracked) {
     const name = basename(file);
@@ -113,12 +123,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { sources, problems } = checkTree();
   if (problems.length > 0) {
     process.stderr.write(
-      `check-structure: ${problems.length} problem(s) (split what is too long along its logic's parts; rename a file to say what it is):\n`,
+      `check-structure: ${problems.length} problem(s) (split what is too long along its logic's parts; rename a file to say what it is; name a list of words once):\n`,
     );
     for (const p of problems) process.stderr.write(`  ${p}\n`);
     process.exit(1);
   }
   process.stdout.write(
-    `check-structure: ${sources.length} source files within the limits, every name unique\n`,
+    `check-structure: ${sources.length} source files within the limits, every name unique, every list of words written once\n`,
   );
 }

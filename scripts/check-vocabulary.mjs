@@ -1,13 +1,11 @@
-// One list for each set of words (issue 43: "one registry per kind"), checked on every `npm run lint`: a set of two
-// or more words — a union of string literals, a zod enum, a `[…] as const` list, a constant's list or a Set of
-// them — is written once in src/, named, and imported wherever it is needed. A second copy drifts from the first (runner names in five places, two
-// interpreter lists, GATE OUT's status table beside the stop hook's). Keys picked from a type (`Pick<T, "a" | "b">`,
-// `Omit`, `Extract`, `Exclude`) name existing words and are not lists of their own.
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+// One list for each set of words (issue 43: "one registry per kind"), checked on every `npm run lint` by
+// check-structure.mjs over the files it reads: a set of two or more words — a union of string literals, a zod
+// enum, a `[…] as const` list, a constant's list or a Set of them — is written once in src/, named, and imported
+// wherever it is needed. A second copy drifts from the first (runner names in five places, two interpreter
+// lists, GATE OUT's status table beside the stop hook's). Keys picked from a type (`Pick<T, "a" | "b">`, `Omit`,
+// `Extract`, `Exclude`) name existing words and are not lists of their own.
 import ts from "typescript";
 
-const root = new URL("..", import.meta.url).pathname;
 const PICKS = new Set(["Pick", "Omit", "Extract", "Exclude"]);
 
 function literalWords(elements) {
@@ -74,25 +72,4 @@ export function vocabularyProblems(files) {
     );
   }
   return problems;
-}
-
-function sourceFiles() {
-  return execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "src"], {
-    cwd: root,
-    encoding: "utf8",
-  })
-    .split("\n")
-    .filter((f) => /\.ts$/.test(f) && !/\.test\.ts$/.test(f) && !f.includes("/fixtures/"))
-    .map((file) => ({ file, text: readFileSync(`${root}${file}`, "utf8") }));
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const files = sourceFiles();
-  const problems = vocabularyProblems(files);
-  if (problems.length > 0) {
-    process.stderr.write(`check-vocabulary: ${problems.length} list(s) written more than once:\n`);
-    for (const p of problems) process.stderr.write(`  ${p}\n`);
-    process.exit(1);
-  }
-  process.stdout.write(`check-vocabulary: ${files.length} source files, every list of words written once\n`);
 }

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { currentBootId, monotonicMs } from "../../shared/index.js";
+import { startMark } from "../../shared/index.js";
 import type { RunMode } from "../../shared/run-words.js";
 import {
   applyStatus,
@@ -48,11 +48,10 @@ export function gateIn(
     previousStatus,
     pid: process.pid,
     hostname: hostname(),
+    // The store write's own timestamp; the monotonic clock and boot from the same start mark a run takes.
+    ...startMark(),
     startedAt: tx.timestamp,
-    startedMono: monotonicMs(),
   };
-  const boot = currentBootId();
-  if (boot) checkpoint.bootId = boot;
   const started = ownProcessStarted();
   if (started) checkpoint.pidStarted = started;
   if (task.session_id !== undefined) checkpoint.previousSessionId = task.session_id;
